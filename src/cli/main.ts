@@ -1,0 +1,37 @@
+/** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
+import { Command, CommanderError } from "commander";
+import { commandRegistrars } from "./commands/index.js";
+import { InputError } from "../core/errors/input-error.js";
+
+const program = new Command("rllm")
+  .description(
+    "Evaluate, verify, rerank and train language-model agents.\n" +
+      "With no --base-url, commands use the embedded tiny model that ships with the package (offline).",
+  )
+  .version("0.1.0")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+for (const register of commandRegistrars) register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = exitCodeFor(error);
+}
+
+/** 0 success, 1 a run that failed, 2 bad usage; prints a one-line reason. */
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // commander already printed its message; help and version exit 0.
+    return error.exitCode === 0 ? 0 : 2;
+  }
+  if (error instanceof InputError) {
+    console.error(`rllm: ${error.message}`);
+    return 2;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`rllm: ${message}`);
+  if (process.env.RLLM_DEBUG && error instanceof Error) console.error(error.stack);
+  return 1;
+}

@@ -1,0 +1,31 @@
+/** The plugin contract: an AgentFlow produces an episode, an Evaluator scores it; a Cookbook bundles both. */
+import type { Episode } from "./episode.js";
+import type { EvalOutputInput } from "./eval-output.js";
+import type { Task } from "./task.js";
+import type { Trajectory } from "./trajectory.js";
+import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+
+export interface FlowContext {
+  client: LlmClient;
+  sampling: SamplingParams;
+  /** 0-based attempt index of this (task, attempt) pair. */
+  attempt: number;
+  /** Aborted on timeout or Ctrl-C; pass it on to client calls. */
+  signal: AbortSignal;
+}
+
+/** An agent flow returns a whole Episode, or just a Trajectory that the engine wraps. */
+export type AgentFlow = (task: Task, context: FlowContext) => Promise<Episode | Trajectory>;
+
+export type Evaluator = (task: Task, episode: Episode) => EvalOutputInput | Promise<EvalOutputInput>;
+
+export interface Cookbook {
+  name: string;
+  description: string;
+  flow: AgentFlow;
+  evaluate: Evaluator;
+  /** A comparable answer for maj@k (e.g. the normalised boxed value); absent when answers are not comparable. */
+  extractAnswer?: (task: Task, episode: Episode) => string | undefined;
+  /** Which pairwise judge prompt suits this cookbook's answers when reranking. */
+  judgeKind?: "math" | "code";
+}

@@ -1,0 +1,35 @@
+/** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function. */
+import type { z } from "zod";
+
+/** One graded row: what is added to the input row in the output JSONL. */
+export interface GradeVerdict {
+  correct: boolean;
+  reward: number;
+  /** What was taken from the response (an answer, a program). */
+  extracted?: string;
+  reason: string;
+  /** Graded "not equivalent" because a check hit its time limit. */
+  timedOut?: boolean;
+  /** Could not be graded at all (sandbox failure, undecodable tests): never counted as a pass. */
+  infraError?: boolean;
+  /** Verifier-specific details (per-test verdicts...). */
+  details?: Record<string, unknown>;
+}
+
+export interface GradeOptions {
+  /** Worker threads or sandboxes to run at once (default: all cores). */
+  concurrency?: number;
+  /** Verifier-specific flags from the command line, already validated by the verifier. */
+  flags: Record<string, unknown>;
+  /** Called after each row, for the progress line. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface GradeVerifier<Row> {
+  name: string;
+  description: string;
+  /** Schema of one input row; errors name the file, line and field. */
+  rowSchema: z.ZodType<Row>;
+  /** Grades rows, returning one verdict per row in the same order. */
+  gradeRows(rows: Row[], options: GradeOptions): Promise<GradeVerdict[]>;
+}
