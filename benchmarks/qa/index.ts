@@ -1,0 +1,16 @@
+/** The `qa` benchmark: short factual questions (a bundled sample of 20), or the user's own `--data` JSONL. */
+import type { Benchmark } from "../../src/core/benchmark.js";
+import { loadQaTasks } from "../../src/core/dataset.js";
+import { packagePath } from "../../src/core/package-root.js";
+
+const bundledSample = "benchmarks/qa/sample.jsonl";
+
+export const qaBenchmark: Benchmark = {
+  name: "qa",
+  description: "Question answering graded by exact match; 20 bundled questions, or --data rows {id, question, ground_truth}.",
+  defaultCookbook: "qa",
+  bundledSample,
+  async loadTasks(options) {
+    return loadQaTasks(options.dataFile ?? packagePath(bundledSample));
+  },
+};

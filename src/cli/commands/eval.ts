@@ -1,0 +1,168 @@
+/** `rllm eval <benchmark>`: runs a benchmark against an endpoint (or the embedded model), durably, and prints honest statistics. */
+import path from "node:path";
+import { Command, Option } from "commander";
+import { z } from "zod";
+import { InputError } from "../../core/errors/input-error.js";
+import { rllmHome } from "../../core/rllm-home.js";
+import { runEval } from "../../engine/run-eval.js";
+import { openRunDirectory } from "../../engine/run-directory.js";
+import { createOpenAiClient } from "../../llm/openai-client.js";
+import { RetryBudget } from "../../llm/retry-policy.js";
+import { benchmarks } from "../../../benchmarks/index.js";
+import { resolveCookbook } from "../resolve-cookbook.js";
+import { resolveEndpoint } from "../resolve-endpoint.js";
+import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
+import { formatSummary } from "../format-summary.js";
+import { parseFlags } from "../parse-flags.js";
+
+const EvalFlagsSchema = z.object({
+  model: z.string().optional(),
+  baseUrl: z.string().url().optional(),
+  apiKeyEnv: z.string().default("OPENAI_API_KEY"),
+  data: z.string().optional(),
+  split: z.string().default("test"),
+  cookbook: z.string().optional(),
+  limit: z.coerce.number().int().positive().optional(),
+  attempts: z.coerce.number().int().positive().default(1),
+  concurrency: z.coerce.number().int().positive().default(16),
+  temperature: z.coerce.number().min(0).max(2).optional(),
+  topP: z.coerce.number().gt(0).max(1).optional(),
+  maxTokens: z.coerce.number().int().positive().optional(),
+  seed: z.coerce.number().int().nonnegative().default(0),
+  timeout: z.coerce.number().positive().default(600),
+  maxRetries: z.coerce.number().int().nonnegative().default(8),
+  retryBudget: z.coerce.number().int().nonnegative().default(10_000),
+  out: z.string().optional(),
+  resume: z.boolean().default(false),
+  failUnder: z.coerce.number().min(0).max(1).optional(),
+});
+export type EvalFlags = z.infer<typeof EvalFlagsSchema>;
+
+/** Registers `rllm eval`. */
+export function registerEvalCommand(program: Command): void {
+  program
+    .command("eval")
+    .description(
+      "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
+        "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
+    )
+    .argument("<benchmark>", `benchmark name (${[...benchmarks.keys()].join(", ")})`)
+    .option("--model <name>", "model name at the endpoint (required with --base-url)")
+    .option("--base-url <url>", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)")
+    .option("--api-key-env <VAR>", "environment variable holding the API key", "OPENAI_API_KEY")
+    .option("--data <file.jsonl>", "your own rows {id, question, ground_truth, ...} instead of the benchmark's data")
+    .option("--split <name>", "dataset split to evaluate", "test")
+    .option("--cookbook <name|path>", "agent flow + evaluator: a built-in name or a module path (default: the benchmark's)")
+    .option("--limit <n>", "evaluate only the first n tasks")
+    .option("-n, --attempts <n>", "attempts per task (for pass@k and maj@k)", "1")
+    .option("--concurrency <n>", "episodes in flight at once", "16")
+    .option("--temperature <t>", "sampling temperature (server default if unset)")
+    .option("--top-p <p>", "nucleus sampling mass")
+    .option("--max-tokens <n>", "completion token limit per model call")
+    .option("--seed <n>", "run seed; each episode samples with a seed derived from it, the task id and the attempt", "0")
+    .option("--timeout <seconds>", "time limit per episode; an episode over it is scored wrong", "600")
+    .option("--max-retries <n>", "retries per model call on 429/408/409/5xx/timeouts/resets", "8")
+    .option("--retry-budget <n>", "retries allowed across the whole run", "10000")
+    .option("--out <dir>", "run directory (default runs/<benchmark>-<timestamp>)")
+    .option("--resume", "finish the run in --out: only missing (task, attempt) pairs run; refuses if the config differs")
+    .addOption(new Option("--fail-under <accuracy>", "exit 1 if accuracy (0..1) ends below this"))
+    .action(async (benchmarkName: string, rawFlags: Record<string, unknown>) => {
+      const flags = parseFlags(EvalFlagsSchema, rawFlags);
+      const code = await evalCommand(benchmarkName, flags);
+      process.exitCode = code;
+    });
+}
+
+/** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
+async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
+  const benchmark = benchmarks.get(benchmarkName);
+  if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${[...benchmarks.keys()].join(", ")}`);
+  if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
+  const cookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
+  let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
+  if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
+
+  const endpoint = await resolveEndpoint(flags);
+  if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
+  const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
+  const config = {
+    benchmark: benchmark.name,
+    cookbook: cookbook.name,
+    model: endpoint.model,
+    baseUrl: endpoint.isEmbedded ? "embedded" : endpoint.baseUrl,
+    data: flags.data ? path.resolve(flags.data) : null,
+    split: flags.split,
+    limit: flags.limit ?? null,
+    attempts: flags.attempts,
+    seed: flags.seed,
+    sampling,
+    timeoutSeconds: flags.timeout,
+  };
+  const directory = flags.out ?? path.join("runs", `${benchmark.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const paths = openRunDirectory(directory, config, flags.resume);
+
+  const counts: ProgressCounts = { done: 0, total: tasks.length * flags.attempts, skipped: 0, correct: 0, scored: 0, infraErrors: 0, modelErrors: 0, retries: 0 };
+  const progress = new ProgressBar(`${benchmark.name}`);
+  const client = createOpenAiClient({
+    baseUrl: endpoint.baseUrl,
+    model: endpoint.model,
+    apiKey: endpoint.apiKey,
+    retryPolicy: { maxRetries: flags.maxRetries, baseDelayMs: 500, maxDelayMs: 60_000 },
+    retryBudget: new RetryBudget(flags.retryBudget),
+    onRetry: () => {
+      counts.retries += 1;
+    },
+  });
+
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    console.error("\nrllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onInterrupt);
+  try {
+    const result = await runEval({
+      tasks,
+      cookbook,
+      client,
+      sampling,
+      seed: flags.seed,
+      attempts: flags.attempts,
+      concurrency: flags.concurrency,
+      timeoutMs: flags.timeout * 1000,
+      paths,
+      signal: controller.signal,
+      onEpisodeEnd: ({ episode, done, total, skipped }) => {
+        Object.assign(counts, { done, total, skipped });
+        if (episode.errorClass === "infra_error") counts.infraErrors += 1;
+        else {
+          counts.scored += 1;
+          if (episode.isCorrect) counts.correct += 1;
+          if (episode.errorClass === "model_error") counts.modelErrors += 1;
+        }
+        progress.update(counts);
+      },
+    });
+    progress.update(counts, true);
+    progress.finish();
+    console.log(`\n${benchmark.name} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
+    console.log(formatSummary(result.summary));
+    if (result.cancelled) {
+      console.error(`rllm: interrupted; finish with: rllm eval ${benchmark.name} --out ${paths.directory} --resume (same flags)`);
+      return 1;
+    }
+    if (result.summary.errors.infra > 0) {
+      console.error(`rllm: ${result.summary.errors.infra} episodes could not be run (infra errors, not scored); --resume retries them`);
+      return 1;
+    }
+    if (flags.failUnder !== undefined && result.summary.metrics.accuracy.mean < flags.failUnder) {
+      console.error(`rllm: accuracy ${result.summary.metrics.accuracy.mean.toFixed(4)} is under --fail-under ${flags.failUnder}`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    await endpoint.close();
+  }
+}

@@ -1,0 +1,39 @@
+/** Finds a cookbook: a built-in name, or a user module path (`./my-flow.ts` / `.js`) exporting one. */
+import path from "node:path";
+import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import type { Cookbook } from "../core/cookbook.js";
+import { InputError, describeIssues } from "../core/errors/input-error.js";
+import { cookbooks } from "../../cookbooks/index.js";
+
+// Only the shape the engine relies on; a user module may carry more.
+const CookbookShapeSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().default(""),
+    flow: z.function(),
+    evaluate: z.function(),
+    extractAnswer: z.function().optional(),
+    judgeKind: z.enum(["math", "code"]).optional(),
+  })
+  .passthrough();
+
+const looksLikePath = (value: string) => /[\\/]/.test(value) || /\.(m?[jt]s)$/.test(value);
+
+/** The cookbook named `nameOrPath`; a module must export it as `default` or `cookbook`. */
+export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
+  if (!looksLikePath(nameOrPath)) {
+    const builtIn = cookbooks.get(nameOrPath);
+    if (!builtIn) throw new InputError(`unknown cookbook "${nameOrPath}"; built-in: ${[...cookbooks.keys()].join(", ")}; or give a module path`);
+    return builtIn;
+  }
+  const file = path.resolve(nameOrPath);
+  if (!existsSync(file)) throw new InputError(`--cookbook ${nameOrPath}: no such file`);
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const exported = module.default ?? module.cookbook;
+  if (exported === undefined) throw new InputError(`${nameOrPath}: export a cookbook as "default" or "cookbook" ({name, flow, evaluate})`);
+  const parsed = CookbookShapeSchema.safeParse(exported);
+  if (!parsed.success) throw new InputError(describeIssues(nameOrPath, undefined, parsed.error));
+  return exported as Cookbook;
+}

@@ -1,0 +1,59 @@
+/** A run directory: config.json (what produced the run), episodes.jsonl, summary.json; and the resume check. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import path from "node:path";
+import { InputError } from "../core/errors/input-error.js";
+
+export interface RunPaths {
+  directory: string;
+  config: string;
+  episodes: string;
+  summary: string;
+}
+
+/** The files of the run in `directory`. */
+export function runPaths(directory: string): RunPaths {
+  return {
+    directory,
+    config: path.join(directory, "config.json"),
+    episodes: path.join(directory, "episodes.jsonl"),
+    summary: path.join(directory, "summary.json"),
+  };
+}
+
+/** Differences between a saved config and the current one, as `field: saved → now` lines. */
+export function diffConfigs(saved: Record<string, unknown>, current: Record<string, unknown>): string[] {
+  const keys = [...new Set([...Object.keys(saved), ...Object.keys(current)])].sort();
+  return keys
+    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(current[key]))
+    .map((key) => `  ${key}: ${JSON.stringify(saved[key]) ?? "(unset)"} → ${JSON.stringify(current[key]) ?? "(unset)"}`);
+}
+
+/**
+ * Prepares the run directory. A new run needs an empty or absent directory; `resume` needs the
+ * same config as the one saved there, otherwise it refuses and shows the difference.
+ */
+export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
+  const paths = runPaths(directory);
+  if (resume) {
+    if (!existsSync(paths.config)) throw new InputError(`--resume: ${paths.config} not found (is ${directory} a run directory?)`);
+    const saved = JSON.parse(readFileSync(paths.config, "utf8")) as Record<string, unknown>;
+    const differences = diffConfigs(saved, config);
+    if (differences.length > 0) {
+      throw new InputError(`--resume: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
+    }
+    return paths;
+  }
+  if (existsSync(paths.config) || existsSync(paths.episodes)) {
+    throw new InputError(`${directory} already holds a run: pass --resume to finish it, or choose another --out`);
+  }
+  mkdirSync(directory, { recursive: true });
+  writeJsonAtomically(paths.config, config);
+  return paths;
+}
+
+/** Writes JSON through a temporary file and a rename, so a crash never leaves half a file. */
+export function writeJsonAtomically(file: string, value: unknown): void {
+  const temporary = `${file}.tmp`;
+  writeFileSync(temporary, JSON.stringify(value, null, 2) + "\n");
+  renameSync(temporary, file);
+}

@@ -1,0 +1,137 @@
+/** Runs one (task, attempt) pair: the flow under a time limit, then the evaluator, then the score written back onto the episode. */
+import { EpisodeSchema, episodeId, type Episode } from "../core/episode.js";
+import { EvalOutputSchema } from "../core/eval-output.js";
+import type { Cookbook } from "../core/cookbook.js";
+import type { Task } from "../core/task.js";
+import type { Trajectory } from "../core/trajectory.js";
+import { InfraError } from "../core/errors/infra-error.js";
+import { ModelError } from "../core/errors/model-error.js";
+import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import { EndpointConfigurationError } from "../llm/openai-client.js";
+import { deriveSeed } from "./derive-seed.js";
+
+export interface EpisodeRunOptions {
+  cookbook: Cookbook;
+  client: LlmClient;
+  sampling: SamplingParams;
+  /** Run seed; each episode samples with a seed derived from it, the task id and the attempt. */
+  seed?: number;
+  timeoutMs: number;
+  /** The run's cancellation (Ctrl-C); an aborted episode is not recorded, so --resume runs it again. */
+  runSignal: AbortSignal;
+}
+
+/** Thrown when the run itself was cancelled while this episode ran. */
+export class EpisodeCancelledError extends Error {
+  constructor() {
+    super("cancelled");
+    this.name = "EpisodeCancelledError";
+  }
+}
+
+/** Runs and scores one episode. Model and infra failures become data on the episode; configuration errors and cancellation throw. */
+export async function runEpisode(task: Task, attempt: number, options: EpisodeRunOptions): Promise<Episode> {
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = AbortSignal.any([options.runSignal, timeout]);
+  const sampling = options.seed === undefined ? options.sampling : { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
+  let episode = emptyEpisode(task.id, attempt);
+  try {
+    const produced = await raceAbort(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }), signal);
+    episode = toEpisode(produced, task.id, attempt);
+  } catch (error) {
+    if (options.runSignal.aborted) throw new EpisodeCancelledError();
+    if (error instanceof EndpointConfigurationError) throw error;
+    if (timeout.aborted) {
+      // A limit reached is a wrong answer, as in inspect_ai: the model did not finish in time.
+      episode.terminationReason = "timeout";
+      episode.error = `episode exceeded ${options.timeoutMs} ms`;
+    } else {
+      recordFailure(episode, error, "flow");
+    }
+  }
+  const flowEnded = performance.now();
+  if (episode.errorClass !== "infra_error") await scoreEpisode(task, episode, options.cookbook);
+  const ended = performance.now();
+  episode.usage = sumUsage(episode);
+  episode.timings = { ...episode.timings, flowMs: flowEnded - started, evaluateMs: ended - flowEnded, totalMs: ended - started };
+  return episode;
+}
+
+/** Calls the evaluator and writes its verdict back: trajectory rewards not set by the flow, episode reward, correctness, signals. */
+async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook): Promise<void> {
+  try {
+    const verdict = EvalOutputSchema.parse(await cookbook.evaluate(task, episode));
+    const isUsable = episode.errorClass === null && episode.terminationReason !== "timeout";
+    episode.reward = isUsable ? verdict.reward : 0;
+    episode.isCorrect = isUsable && verdict.isCorrect;
+    episode.signals = { ...episode.signals, ...verdict.signals };
+    for (const trajectory of episode.trajectories) if (trajectory.reward === null) trajectory.reward = episode.reward;
+    episode.artifacts.grade = { answer: verdict.answer ?? null, explanation: verdict.explanation ?? null };
+    const comparable = isUsable ? cookbook.extractAnswer?.(task, episode) : undefined;
+    if (comparable !== undefined) episode.artifacts.comparableAnswer = comparable;
+  } catch (error) {
+    recordFailure(episode, error, "evaluator");
+  }
+}
+
+/** InfraError → excluded from scores; ModelError → scored as wrong; anything else is a crash of our own code, kept out of scores. */
+function recordFailure(episode: Episode, error: unknown, stage: "flow" | "evaluator"): void {
+  const message = error instanceof Error ? error.message : String(error);
+  episode.terminationReason = "error";
+  episode.reward = 0;
+  episode.isCorrect = false;
+  if (error instanceof ModelError) {
+    episode.errorClass = "model_error";
+    episode.error = message;
+  } else if (error instanceof InfraError) {
+    episode.errorClass = "infra_error";
+    episode.error = message;
+  } else {
+    episode.errorClass = "infra_error";
+    episode.error = `${stage} crashed: ${message}`;
+  }
+}
+
+function emptyEpisode(taskId: string, attempt: number): Episode {
+  return EpisodeSchema.parse({ id: episodeId(taskId, attempt), taskId, attempt });
+}
+
+/** A flow may return a whole Episode or one Trajectory; either way the engine owns the id, task id and attempt. */
+function toEpisode(produced: Episode | Trajectory, taskId: string, attempt: number): Episode {
+  if ("trajectories" in produced) {
+    return EpisodeSchema.parse({ ...produced, id: episodeId(taskId, attempt), taskId, attempt });
+  }
+  return EpisodeSchema.parse({ id: episodeId(taskId, attempt), taskId, attempt, trajectories: [produced] });
+}
+
+function sumUsage(episode: Episode): Episode["usage"] {
+  let promptTokens = 0;
+  let completionTokens = 0;
+  for (const trajectory of episode.trajectories) {
+    for (const step of trajectory.steps) {
+      promptTokens += step.usage.promptTokens;
+      completionTokens += step.usage.completionTokens;
+    }
+  }
+  return { promptTokens, completionTokens };
+}
+
+/** Rejects as soon as `signal` aborts, even if the flow ignores its signal. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

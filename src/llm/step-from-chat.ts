@@ -1,0 +1,25 @@
+/** Builds the Step that records one chat call: the messages sent, the chosen reply, its token ids and logprobs. */
+import type { Step } from "../core/step.js";
+import type { ChatRequest, ChatResponse } from "./llm-client.js";
+
+/** The Step for choice `choiceIndex` of `response` (usage is split evenly across choices of an n>1 call). */
+export function stepFromChat(request: ChatRequest, response: ChatResponse, choiceIndex = 0): Step {
+  const choice = response.choices[choiceIndex];
+  if (!choice) throw new Error(`choice ${choiceIndex} not in a response of ${response.choices.length} choices`);
+  const share = response.choices.length;
+  return {
+    input: request.messages,
+    output: choice.text,
+    toolCalls: choice.toolCalls,
+    promptTokenIds: response.promptTokenIds,
+    completionTokenIds: choice.completionTokenIds,
+    logprobs: choice.logprobs,
+    finishReason: choice.finishReason,
+    usage: {
+      promptTokens: Math.round(response.usage.promptTokens / share),
+      completionTokens: choice.completionTokenIds?.length ?? Math.round(response.usage.completionTokens / share),
+    },
+    reward: 0,
+    info: {},
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadQaTasks } from "../../src/core/dataset.js";
+
+function writeRows(lines: string[]): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "rows-")), "rows.jsonl");
+  writeFileSync(file, lines.join("\n") + "\n");
+  return file;
+}
+
+describe("loadQaTasks", () => {
+  it("turns rows into tasks and keeps the whole row as metadata", () => {
+    const file = writeRows(['{"id": 7, "question": "2+2?", "ground_truth": 4, "level": "easy"}']);
+    expect(loadQaTasks(file)).toEqual([{ id: "7", instruction: "2+2?", metadata: { id: "7", question: "2+2?", ground_truth: "4", level: "easy" } }]);
+  });
+
+  it("names the file, line and field of every malformed row", () => {
+    const file = writeRows([
+      '{"id": "a", "question": "ok", "ground_truth": "1"}',
+      '{"id": "b", "ground_truth": "1"}',
+      "not json",
+      '{"id": "d", "question": "q", "ground_truth": {"x": 1}}',
+    ]);
+    let message = "";
+    try {
+      loadQaTasks(file);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("3 bad row(s)");
+    expect(message).toContain(`${file}:2: field "question"`);
+    expect(message).toContain(`${file}:3: not valid JSON`);
+    expect(message).toContain(`${file}:4: field "ground_truth"`);
+  });
+
+  it("rejects duplicate ids, which would merge two tasks' episodes", () => {
+    const file = writeRows(['{"id": "a", "question": "x", "ground_truth": "1"}', '{"id": "a", "question": "y", "ground_truth": "2"}']);
+    expect(() => loadQaTasks(file)).toThrow(/row 2: field "id": duplicate id "a"/);
+  });
+});
