@@ -1,11 +1,34 @@
 /** The append-only episodes.jsonl of a run: one line per finished episode, written at once so a crash loses nothing finished. */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import { EpisodeSchema, type Episode } from "../core/episode.js";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
 
-/** Appends one episode as a JSON line (a single write call, so lines never interleave). */
+/**
+ * An open episodes.jsonl: each episode is one write() of one line, handed to the kernel at once, so a
+ * killed process loses nothing it had finished. The descriptor stays open for the run (an open per
+ * episode costs more than the write).
+ */
+export class EpisodeWriter {
+  private readonly descriptor: number;
+  constructor(readonly file: string) {
+    this.descriptor = openSync(file, "a");
+  }
+  append(episode: Episode): void {
+    writeSync(this.descriptor, JSON.stringify(episode) + "\n");
+  }
+  close(): void {
+    closeSync(this.descriptor);
+  }
+}
+
+/** Appends one episode to `file` (opening and closing it: for one-off writes). */
 export function appendEpisode(file: string, episode: Episode): void {
-  appendFileSync(file, JSON.stringify(episode) + "\n");
+  const writer = new EpisodeWriter(file);
+  try {
+    writer.append(episode);
+  } finally {
+    writer.close();
+  }
 }
 
 /**

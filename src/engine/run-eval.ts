@@ -5,7 +5,7 @@ import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
 import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
 import { summarizeRun, type RunSummary } from "../metrics/summarize-run.js";
-import { appendEpisode, readEpisodes } from "./episode-log.js";
+import { EpisodeWriter, readEpisodes } from "./episode-log.js";
 import { writeJsonAtomically, type RunPaths } from "./run-directory.js";
 import { EpisodeCancelledError, runEpisode } from "./run-episode.js";
 
@@ -60,11 +60,13 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   const remainingByTask = new Map<string, number>();
   for (const { task } of pending) remainingByTask.set(task.id, (remainingByTask.get(task.id) ?? 0) + 1);
 
+  const writer = new EpisodeWriter(options.paths.episodes);
   const limit = pLimit(options.concurrency);
   let done = skipped;
   let ran = 0;
+  let stopped = false;
   const runOne = async (task: Task, attempt: number) => {
-    if (options.signal.aborted) return;
+    if (options.signal.aborted || stopped) return;
     let episode: Episode;
     try {
       episode = await runEpisode(task, attempt, { ...options, runSignal: options.signal });
@@ -72,7 +74,7 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
       if (error instanceof EpisodeCancelledError) return;
       throw error;
     }
-    appendEpisode(options.paths.episodes, episode);
+    writer.append(episode);
     recorded.set(episode.id, episode);
     done += 1;
     ran += 1;
@@ -84,11 +86,16 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
       await options.onTaskComplete(task, taskEpisodes);
     }
   };
-  try {
-    await Promise.all(pending.map(({ task, attempt }) => limit(() => runOne(task, attempt))));
-  } finally {
-    limit.clearQueue();
-  }
+  // On a fatal error (a 401, say) stop starting episodes, let the in-flight ones land, then report it.
+  const runOrStop = (task: Task, attempt: number) =>
+    runOne(task, attempt).catch((error: unknown) => {
+      stopped = true;
+      throw error;
+    });
+  const settled = await Promise.allSettled(pending.map(({ task, attempt }) => limit(() => runOrStop(task, attempt))));
+  writer.close();
+  const failure = settled.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failure) throw failure.reason;
 
   const taskIds = new Set(options.tasks.map((task) => task.id));
   const episodes = [...recorded.values()].filter((episode) => taskIds.has(episode.taskId) && episode.attempt < options.attempts);

@@ -126,3 +126,18 @@ describe("rllm eval qa", () => {
     expect(bad.stderr).toContain("--attempts");
   });
 });
+
+describe("rllm eval against a misconfigured endpoint", () => {
+  it("stops at the first 401 with a hint instead of failing every episode", async () => {
+    const denied = await startScriptedServer(() => ({ status: 401 }));
+    try {
+      const out = freshDirectory();
+      const result = await runCli(["eval", "qa", "--base-url", denied.url, "--model", "m", "--out", out, "--concurrency", "2"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("check the API key (--api-key-env)");
+      expect(denied.requests.length).toBeLessThanOrEqual(2);
+    } finally {
+      await denied.close();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+/** `rllm dataset pull`: downloads a benchmark's Hugging Face parquet files, converts each row, and caches the splits as JSONL. */
+import { mkdirSync, writeFileSync, renameSync } from "node:fs";
+import path from "node:path";
+import { parquetReadObjects } from "hyparquet";
+import type { Benchmark } from "../core/benchmark.js";
+import { InputError } from "../core/errors/input-error.js";
+import { cachedSplitPath, datasetDirectory, type PullManifest } from "./dataset-cache.js";
+
+export interface PullOptions {
+  home: string;
+  /** Hub base URL; HF_ENDPOINT (a mirror) overrides the default. */
+  endpoint?: string;
+  fetchFile?: (url: string) => Promise<Response>;
+  onFile?: (file: string, rows: number) => void;
+}
+
+/** Error for a dataset that could not be fetched, pointing at what works offline. */
+export class DatasetUnavailableError extends Error {
+  constructor(
+    readonly dataset: string,
+    readonly url: string,
+    readonly reason: string,
+    readonly bundledSample: string | undefined,
+  ) {
+    const fallback = bundledSample
+      ? `The bundled sample (${bundledSample}) works offline: run \`rllm eval ${dataset}\` without pulling.`
+      : "This benchmark has no bundled sample; pass your own rows with --data.";
+    super(`could not download ${url} (${reason}). ${fallback}`);
+    this.name = "DatasetUnavailableError";
+  }
+}
+
+/** Pulls every split of `benchmark.hub` into the cache; returns the manifest written. */
+export async function pullHubDataset(benchmark: Benchmark, options: PullOptions): Promise<PullManifest> {
+  const hub = benchmark.hub;
+  if (!hub) throw new InputError(`benchmark "${benchmark.name}" has no Hugging Face source to pull`);
+  const endpoint = (options.endpoint ?? process.env.HF_ENDPOINT ?? "https://huggingface.co").replace(/\/$/, "");
+  const fetchFile = options.fetchFile ?? ((url: string) => fetch(url));
+  const directory = datasetDirectory(options.home, benchmark.name);
+  mkdirSync(directory, { recursive: true });
+  const manifest: PullManifest = { repo: hub.repo, pulledAt: new Date().toISOString(), splits: {} };
+
+  for (const [split, files] of Object.entries(hub.files)) {
+    const lines: string[] = [];
+    for (const file of files) {
+      const url = `${endpoint}/datasets/${hub.repo}/resolve/main/${file}`;
+      const buffer = await download(url, fetchFile, benchmark);
+      const rows = (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[];
+      const offset = lines.length;
+      rows.forEach((row, index) => lines.push(JSON.stringify(hub.toRow(row, offset + index, split), jsonSafe)));
+      options.onFile?.(file, rows.length);
+    }
+    // Written whole through a rename, so an interrupted pull never leaves a half split behind.
+    const target = cachedSplitPath(options.home, benchmark.name, split);
+    writeFileSync(`${target}.tmp`, lines.join("\n") + "\n");
+    renameSync(`${target}.tmp`, target);
+    manifest.splits[split] = { rows: lines.length, files };
+  }
+  writeFileSync(path.join(directory, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  return manifest;
+}
+
+async function download(url: string, fetchFile: (url: string) => Promise<Response>, benchmark: Benchmark): Promise<ArrayBuffer> {
+  let response: Response;
+  try {
+    response = await fetchFile(url);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new DatasetUnavailableError(benchmark.name, url, `network unreachable${cause ? `: ${cause}` : ""}`, benchmark.bundledSample);
+  }
+  if (!response.ok) throw new DatasetUnavailableError(benchmark.name, url, `HTTP ${response.status}`, benchmark.bundledSample);
+  return response.arrayBuffer();
+}
+
+/** BigInt (parquet INT64) becomes a number when safe, else a string; bytes become base64. */
+function jsonSafe(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  return value;
+}

@@ -1,0 +1,64 @@
+/** Engine overhead: episodes/s of `runEval` at concurrency 64 against a zero-latency server, beside a bare fetch loop. Target ≥ 70%. */
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pLimit from "p-limit";
+import { startTsWorker } from "../../src/core/worker.js";
+import { runEval } from "../../src/engine/run-eval.js";
+import { runPaths } from "../../src/engine/run-directory.js";
+import { createOpenAiClient } from "../../src/llm/openai-client.js";
+import { qaCookbook } from "../../cookbooks/qa/index.js";
+import type { Task } from "../../src/core/task.js";
+
+const concurrency = 64;
+const requests = 4000;
+
+const worker = startTsWorker(new URL("./zero-latency-server.ts", import.meta.url));
+const port = await new Promise<number>((resolve) => worker.once("message", resolve));
+const baseUrl = `http://127.0.0.1:${port}/v1`;
+const payload = JSON.stringify({ model: "bench", messages: [{ role: "user", content: "What is 6*7?" }], logprobs: true, return_token_ids: true });
+
+async function bareFetchLoop(count: number): Promise<number> {
+  const limit = pLimit(concurrency);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, () =>
+      limit(async () => {
+        const response = await fetch(`${baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: payload });
+        await response.json();
+      }),
+    ),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function engineRun(count: number): Promise<number> {
+  const tasks: Task[] = Array.from({ length: count }, (_, index) => ({ id: `t${index}`, instruction: "What is 6*7?", metadata: { ground_truth: "42" } }));
+  const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-bench-"));
+  const client = createOpenAiClient({ baseUrl, model: "bench" });
+  const started = performance.now();
+  const result = await runEval({
+    tasks,
+    cookbook: qaCookbook,
+    client,
+    sampling: {},
+    attempts: 1,
+    concurrency,
+    timeoutMs: 60_000,
+    paths: runPaths(directory),
+    signal: new AbortController().signal,
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  if (result.summary.metrics.accuracy.mean !== 1) throw new Error("engine bench: every episode should be correct");
+  return count / elapsed;
+}
+
+// Warm up both paths (JIT, keep-alive sockets) before measuring.
+await bareFetchLoop(300);
+await engineRun(300);
+const bare = await bareFetchLoop(requests);
+const engine = await engineRun(requests);
+console.log(`bare fetch loop:  ${bare.toFixed(0)} requests/s (concurrency ${concurrency}, ${requests} requests)`);
+console.log(`engine (runEval): ${engine.toFixed(0)} episodes/s (qa cookbook, graded, appended to episodes.jsonl)`);
+console.log(`engine / bare:    ${((100 * engine) / bare).toFixed(1)}% (target ≥ 70%)`);
+await worker.terminate();

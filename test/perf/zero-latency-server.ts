@@ -1,0 +1,24 @@
+/** A zero-latency OpenAI-compatible server in a worker thread, so its cost does not share the measuring thread. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { parentPort } from "node:worker_threads";
+
+const body = JSON.stringify({
+  id: "x",
+  object: "chat.completion",
+  created: 0,
+  model: "bench",
+  choices: [{ index: 0, message: { role: "assistant", content: "The answer is \\boxed{42}" }, finish_reason: "stop", token_ids: [1, 2, 3], logprobs: { content: [{ token: "a", logprob: -0.1 }, { token: "b", logprob: -0.2 }, { token: "c", logprob: -0.3 }] } }],
+  prompt_token_ids: [4, 5, 6],
+  usage: { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 },
+});
+
+const server = http.createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    response.end(body);
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, "127.0.0.1", () => parentPort!.postMessage((server.address() as AddressInfo).port));
