@@ -141,3 +141,27 @@ describe("rllm eval against a misconfigured endpoint", () => {
     }
   });
 });
+
+describe("rllm eval --cookbook <module path>", () => {
+  it("loads a user's cookbook module and runs its flow and evaluator", async () => {
+    mode = { rate429: 0, delayMs: 0, random: Math.random };
+    const out = freshDirectory();
+    const cookbook = new URL("../fixtures/user-cookbook.ts", import.meta.url).pathname;
+    const result = await runCli(["eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out, "--cookbook", cookbook, "--limit", "4"]);
+    expect(result.code, result.stderr).toBe(0);
+    const episodes = readLines(path.join(out, "episodes.jsonl"));
+    expect(episodes[0].trajectories[0].name).toBe("shouter");
+    expect(episodes[0].trajectories[0].steps[0].output).toMatch(/^LET ME THINK/);
+    const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
+    expect(summary.metrics.signals.length).toBeGreaterThan(0);
+  });
+
+  it("exits 2 naming what is missing from a module that is not a cookbook", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-cookbook-"));
+    const module = path.join(directory, "bad.mjs");
+    writeFileSync(module, "export default { name: 'bad', flow() {} };\n");
+    const result = await runCli(["eval", "qa", "--base-url", server.url, "--model", "scripted", "--cookbook", module, "--out", path.join(directory, "run")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('field "evaluate"');
+  });
+});
