@@ -1,6 +1,6 @@
 /** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
 import { Command, CommanderError } from "commander";
-import { commandRegistrars } from "./commands/index.js";
+import { commandLoaders } from "./commands/index.js";
 import { InputError } from "../core/errors/input-error.js";
 
 const program = new Command("rllm")
@@ -12,7 +12,10 @@ const program = new Command("rllm")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of commandRegistrars) register(program);
+// `rllm eval ...` loads only eval; anything else (help, a typo) loads every command so help and suggestions are complete.
+const requested = process.argv[2];
+const names = requested !== undefined && Object.hasOwn(commandLoaders, requested) ? [requested] : Object.keys(commandLoaders);
+for (const name of names) (await commandLoaders[name]!())(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
-import { cookbooks } from "../../cookbooks/index.js";
+import { cookbookNames, loadCookbook } from "../../cookbooks/registry.js";
 
 // Only the shape the engine relies on; a user module may carry more.
 const CookbookShapeSchema = z
@@ -24,8 +24,8 @@ const looksLikePath = (value: string) => /[\\/]/.test(value) || /\.(m?[jt]s)$/.t
 /** The cookbook named `nameOrPath`; a module must export it as `default` or `cookbook`. */
 export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
   if (!looksLikePath(nameOrPath)) {
-    const builtIn = cookbooks.get(nameOrPath);
-    if (!builtIn) throw new InputError(`unknown cookbook "${nameOrPath}"; built-in: ${[...cookbooks.keys()].join(", ")}; or give a module path`);
+    const builtIn = await loadCookbook(nameOrPath);
+    if (!builtIn) throw new InputError(`unknown cookbook "${nameOrPath}"; built-in: ${cookbookNames.join(", ")}; or give a module path`);
     return builtIn;
   }
   const file = path.resolve(nameOrPath);

@@ -26,6 +26,8 @@ export interface Benchmark {
   defaultCookbook: string;
   loadTasks(options: LoadTasksOptions): Promise<Task[]>;
   hub?: HubDatasetSource;
+  /** A custom download for sources that are not plain parquet (e.g. an archive); used by `rllm dataset pull` instead of `hub`. */
+  pull?: (options: { home: string; endpoint?: string; onFile?: (file: string, rows: number) => void }) => Promise<{ splits: Record<string, { rows: number }> }>;
   /** Path of the bundled offline sample, relative to the package root. */
   bundledSample?: string;
 }

@@ -19,6 +19,14 @@ export type AgentFlow = (task: Task, context: FlowContext) => Promise<Episode | 
 
 export type Evaluator = (task: Task, episode: Episode) => EvalOutputInput | Promise<EvalOutputInput>;
 
+/** Options some cookbooks take from the command line. */
+export interface CookbookOptions {
+  /** An LLM judge for answers no deterministic grader can check (free-text gold answers). */
+  judge?: LlmClient;
+  /** Weight of a cookbook's shaping bonus in the reward (FinQA's table-access β). */
+  beta?: number;
+}
+
 export interface Cookbook {
   name: string;
   description: string;
@@ -26,6 +34,8 @@ export interface Cookbook {
   evaluate: Evaluator;
   /** A comparable answer for maj@k (e.g. the normalised boxed value); absent when answers are not comparable. */
   extractAnswer?: (task: Task, episode: Episode) => string | undefined;
+  /** A copy configured from eval flags (`--judge-model`, `--beta`); cookbooks without such options leave it out. */
+  configure?: (options: CookbookOptions) => Cookbook;
   /** Which pairwise judge prompt suits this cookbook's answers when reranking. */
   judgeKind?: "math" | "code";
 }

@@ -6,7 +6,7 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
 import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
 import { messageText } from "../../core/message.js";
-import { benchmarks } from "../../../benchmarks/index.js";
+import { benchmarkNames, loadAllBenchmarks, loadBenchmark } from "../../../benchmarks/registry.js";
 import { parseFlags } from "../parse-flags.js";
 
 const ShowFlagsSchema = z.object({
@@ -15,9 +15,9 @@ const ShowFlagsSchema = z.object({
   data: z.string().optional(),
 });
 
-function findBenchmark(name: string) {
-  const benchmark = benchmarks.get(name);
-  if (!benchmark) throw new InputError(`unknown dataset "${name}"; available: ${[...benchmarks.keys()].join(", ")}`);
+async function findBenchmark(name: string) {
+  const benchmark = await loadBenchmark(name);
+  if (!benchmark) throw new InputError(`unknown dataset "${name}"; available: ${benchmarkNames.join(", ")}`);
   return benchmark;
 }
 
@@ -28,15 +28,17 @@ export function registerDatasetCommand(program: Command): void {
   dataset
     .command("list")
     .description("list every benchmark with its source, bundled sample and what is pulled")
-    .action(() => {
+    .action(async () => {
       const home = rllmHome();
-      for (const benchmark of benchmarks.values()) {
+      for (const benchmark of await loadAllBenchmarks()) {
         const manifest = readPullManifest(home, benchmark.name);
         const pulled = manifest
           ? `pulled: ${Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ")}`
-          : "not pulled";
+          : benchmark.hub || benchmark.pull
+            ? "not pulled"
+            : "nothing to pull";
         console.log(`${benchmark.name.padEnd(10)} ${benchmark.description}`);
-        console.log(`${"".padEnd(10)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
+        console.log(`${"".padEnd(10)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : benchmark.pull ? "custom download" : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
       }
       console.log(`cache: ${home}`);
     });
@@ -46,11 +48,9 @@ export function registerDatasetCommand(program: Command): void {
     .description("download the benchmark's parquet files from Hugging Face (HF_ENDPOINT selects a mirror) and cache every split as JSONL")
     .argument("<name>", "benchmark name")
     .action(async (name: string) => {
-      const benchmark = findBenchmark(name);
-      const manifest = await pullHubDataset(benchmark, {
-        home: rllmHome(),
-        onFile: (file, rows) => console.error(`  ${file}: ${rows} rows`),
-      });
+      const benchmark = await findBenchmark(name);
+      const options = { home: rllmHome(), onFile: (file: string, rows: number) => console.error(`  ${file}: ${rows} rows`) };
+      const manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
       for (const [split, { rows }] of Object.entries(manifest.splits)) console.log(`${name} ${split}: ${rows} rows`);
     });
 
@@ -63,7 +63,7 @@ export function registerDatasetCommand(program: Command): void {
     .option("--data <file.jsonl>", "show your own rows instead")
     .action(async (name: string, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(ShowFlagsSchema, rawFlags);
-      const benchmark = findBenchmark(name);
+      const benchmark = await findBenchmark(name);
       const tasks = await benchmark.loadTasks({ home: rllmHome(), split: flags.split, dataFile: flags.data });
       console.log(`${name}: ${tasks.length} tasks`);
       for (const task of tasks.slice(0, flags.rows)) {

@@ -8,12 +8,14 @@ import { runEval } from "../../engine/run-eval.js";
 import { openRunDirectory } from "../../engine/run-directory.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
-import { benchmarks } from "../../../benchmarks/index.js";
+import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
-import { resolveEndpoint } from "../resolve-endpoint.js";
+import { resolveEndpoint, type Endpoint } from "../resolve-endpoint.js";
+import type { Cookbook } from "../../core/cookbook.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
 import { formatSummary } from "../format-summary.js";
 import { parseFlags } from "../parse-flags.js";
+import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 
 const EvalFlagsSchema = z.object({
   model: z.string().optional(),
@@ -35,6 +37,18 @@ const EvalFlagsSchema = z.object({
   out: z.string().optional(),
   resume: z.boolean().default(false),
   failUnder: z.coerce.number().min(0).max(1).optional(),
+  rerank: z
+    .string()
+    .transform((text, context) => {
+      const parsed = z.array(SelectionMethodSchema).min(1).safeParse(text.split(",").map((part) => part.trim()));
+      if (parsed.success) return parsed.data;
+      context.addIssue({ code: "custom", message: `"${text}": expected a comma list of ${SelectionMethodSchema.options.join(", ")}` });
+      return z.NEVER;
+    })
+    .optional(),
+  budget: z.coerce.number().positive().default(2),
+  judgeModel: z.string().optional(),
+  beta: z.coerce.number().min(0).optional(),
 });
 export type EvalFlags = z.infer<typeof EvalFlagsSchema>;
 
@@ -46,7 +60,7 @@ export function registerEvalCommand(program: Command): void {
       "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
         "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
     )
-    .argument("<benchmark>", `benchmark name (${[...benchmarks.keys()].join(", ")})`)
+    .argument("<benchmark>", `benchmark name (${benchmarkNames.join(", ")})`)
     .option("--model <name>", "model name at the endpoint (required with --base-url)")
     .option("--base-url <url>", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)")
     .option("--api-key-env <VAR>", "environment variable holding the API key", "OPENAI_API_KEY")
@@ -66,6 +80,10 @@ export function registerEvalCommand(program: Command): void {
     .option("--out <dir>", "run directory (default runs/<benchmark>-<timestamp>)")
     .option("--resume", "finish the run in --out: only missing (task, attempt) pairs run; refuses if the config differs")
     .addOption(new Option("--fail-under <accuracy>", "exit 1 if accuracy (0..1) ends below this"))
+    .option("--judge-model <name>", "LLM judge (same endpoint) for answers no deterministic grader can check, e.g. FinQA free-text gold answers")
+    .option("--beta <x>", "weight of the cookbook's shaping bonus (FinQA table access; default 0.1, 0 reproduces rLLM)")
+    .option("--rerank <methods>", `after each task's attempts, pick one with these selection methods (comma list: ${SelectionMethodSchema.options.join(", ")}); reports rerank@1`)
+    .option("--budget <m>", "judge calls per task for --rerank, as a multiple of the attempts (V1's B = m·N)", "2")
     .action(async (benchmarkName: string, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(EvalFlagsSchema, rawFlags);
       const code = await evalCommand(benchmarkName, flags);
@@ -75,18 +93,21 @@ export function registerEvalCommand(program: Command): void {
 
 /** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
 async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
-  const benchmark = benchmarks.get(benchmarkName);
-  if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${[...benchmarks.keys()].join(", ")}`);
+  const benchmark = await loadBenchmark(benchmarkName);
+  if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${benchmarkNames.join(", ")}`);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
-  const cookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
+  const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
   let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
 
   const endpoint = await resolveEndpoint(flags);
+  const cookbook = configureCookbook(baseCookbook, flags, endpoint);
   if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
   const config = {
     benchmark: benchmark.name,
+    ...(flags.judgeModel !== undefined ? { judgeModel: flags.judgeModel } : {}),
+    ...(flags.beta !== undefined ? { beta: flags.beta } : {}),
     cookbook: cookbook.name,
     model: endpoint.model,
     baseUrl: endpoint.isEmbedded ? "embedded" : endpoint.baseUrl,
@@ -97,6 +118,7 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     seed: flags.seed,
     sampling,
     timeoutSeconds: flags.timeout,
+    ...(flags.rerank ? { rerank: { methods: flags.rerank, budget: flags.budget } } : {}),
   };
   const directory = flags.out ?? path.join("runs", `${benchmark.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const paths = openRunDirectory(directory, config, flags.resume);
@@ -114,6 +136,17 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     },
   });
 
+  const reranker = flags.rerank
+    ? (await import("../../tournament/eval-reranker.js")).createEvalReranker({
+        methods: flags.rerank,
+        budget: flags.budget,
+        client,
+        sampling,
+        judgeKind: cookbook.judgeKind ?? "math",
+        seed: flags.seed,
+        file: path.join(paths.directory, "tournaments.jsonl"),
+      })
+    : undefined;
   const controller = new AbortController();
   const onInterrupt = () => {
     if (controller.signal.aborted) process.exit(130);
@@ -133,6 +166,7 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
       timeoutMs: flags.timeout * 1000,
       paths,
       signal: controller.signal,
+      ...(reranker ? { onTaskComplete: reranker.onTaskComplete, extendSummary: reranker.extendSummary } : {}),
       onEpisodeEnd: ({ episode, done, total, skipped }) => {
         Object.assign(counts, { done, total, skipped });
         if (episode.errorClass === "infra_error") counts.infraErrors += 1;
@@ -165,4 +199,14 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     process.off("SIGINT", onInterrupt);
     await endpoint.close();
   }
+}
+
+/** Applies --judge-model / --beta to cookbooks that take them; a cookbook that does not is a usage error, never ignored. */
+function configureCookbook(cookbook: Cookbook, flags: EvalFlags, endpoint: Endpoint): Cookbook {
+  if (flags.judgeModel === undefined && flags.beta === undefined) return cookbook;
+  if (!cookbook.configure) throw new InputError(`cookbook "${cookbook.name}" takes no --judge-model or --beta`);
+  const judge = flags.judgeModel
+    ? createOpenAiClient({ baseUrl: endpoint.baseUrl, model: flags.judgeModel, apiKey: endpoint.apiKey })
+    : undefined;
+  return cookbook.configure({ judge, beta: flags.beta });
 }

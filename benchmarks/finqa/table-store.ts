@@ -1,0 +1,183 @@
+/**
+ * One company's tables in SQLite (better-sqlite3): built in a scratch database, then reopened
+ * read-only with `query_only` on, so no statement can write even if the query guard were bypassed.
+ */
+import Database from "better-sqlite3";
+import { checkSelectQuery, maskQuoted } from "./check-select-query.js";
+import { parseCell, type CellValue } from "./parse-cell.js";
+import type { SourceTable } from "./source-table.js";
+import { sqlIdentifier, uniqueColumnNames } from "./sql-identifier.js";
+
+/** A column as stored: its SQL name, the header it came from, and its type. */
+export interface StoredColumn {
+  name: string;
+  header: string;
+  /** "number" (every value numeric), "percent" (numeric, written with %), "text", or "mixed". */
+  type: "number" | "percent" | "text" | "mixed";
+  /** Distinct values of a text or mixed column (rLLM's unique_vals_per_col), at most `maxDistinctValues`. */
+  distinctValues?: string[];
+}
+
+export interface StoredTable {
+  name: string;
+  sqlName: string;
+  columns: StoredColumn[];
+  rowCount: number;
+  metadata: Record<string, string>;
+}
+
+/** Rows a query may return; more is refused so the model narrows its query instead of reading a dump. */
+export const maxResultRows = 100;
+// Enough to show a table's row labels without flooding the context.
+const maxDistinctValues = 50;
+
+/** Thrown by `query` with a message meant for the model (the tool returns it as text). */
+export class QueryRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "QueryRefusedError";
+  }
+}
+
+/** The tables of one company, queryable read-only. */
+export class TableStore {
+  private readonly database: Database.Database;
+  private readonly tables: StoredTable[];
+  private readonly byAlias = new Map<string, StoredTable>();
+
+  private constructor(readonly company: string, database: Database.Database, tables: StoredTable[]) {
+    this.database = database;
+    this.tables = tables;
+    for (const table of tables) {
+      for (const alias of [table.name, table.sqlName, `${table.name}.json`]) this.byAlias.set(alias.toLowerCase(), table);
+    }
+  }
+
+  /** Loads `tables` into a fresh in-memory database and reopens it read-only. */
+  static build(company: string, sourceTables: readonly SourceTable[]): TableStore {
+    const scratch = new Database(":memory:");
+    const stored: StoredTable[] = [];
+    const usedNames = new Set<string>();
+    for (const source of sourceTables) {
+      let sqlName = sqlIdentifier(source.name, "table");
+      for (let suffix = 2; usedNames.has(sqlName); suffix++) sqlName = `${sqlIdentifier(source.name, "table")}_${suffix}`;
+      usedNames.add(sqlName);
+      stored.push(writeTable(scratch, source, sqlName));
+    }
+    const database = new Database(scratch.serialize(), { readonly: true });
+    scratch.close();
+    // A read-only connection still lets TEMP tables be created; query_only forbids every write.
+    database.pragma("query_only = ON");
+    return new TableStore(company, database, stored);
+  }
+
+  /** The names the agent uses, in load order. */
+  tableNames(): string[] {
+    return this.tables.map((table) => table.name);
+  }
+
+  /** The table called `name` (case-insensitive; its SQL name and a `.json` suffix work too). */
+  findTable(name: string): StoredTable | undefined {
+    return this.byAlias.get(name.trim().toLowerCase());
+  }
+
+  /** Runs a guarded SELECT; returns its rows or throws QueryRefusedError with a message that helps fix the query. */
+  query(table: StoredTable, query: string): Record<string, unknown>[] {
+    const check = checkSelectQuery(query, (name) => this.findTable(name)?.sqlName);
+    if (!check.isAllowed) throw new QueryRefusedError(check.message);
+    const mistake = findLiteralColumnMistake(check.sql, table, new Set(this.tables.map((stored) => stored.sqlName.toLowerCase())));
+    if (mistake) throw new QueryRefusedError(mistake);
+    let statement: Database.Statement;
+    try {
+      statement = this.database.prepare(check.sql);
+    } catch (error) {
+      throw new QueryRefusedError(this.explainSqlError(table, (error as Error).message));
+    }
+    // Defence in depth: the text checks above should make both impossible.
+    if (!statement.reader || !statement.readonly) throw new QueryRefusedError("query refused: only SELECT queries are allowed");
+    const rows: Record<string, unknown>[] = [];
+    try {
+      for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
+        if (rows.length === maxResultRows) {
+          throw new QueryRefusedError(
+            `query refused: it returns more than ${maxResultRows} rows; add a WHERE filter, aggregate, or LIMIT`,
+          );
+        }
+        rows.push(row);
+      }
+    } catch (error) {
+      if (error instanceof QueryRefusedError) throw error;
+      throw new QueryRefusedError(this.explainSqlError(table, (error as Error).message));
+    }
+    return rows;
+  }
+
+  /** Frees the database. */
+  close(): void {
+    this.database.close();
+  }
+
+  private explainSqlError(table: StoredTable, message: string): string {
+    const columns = table.columns.map((column) => quoteIfNeeded(column.name)).join(", ");
+    if (/no such table/i.test(message)) return `SQL error: ${message}. Tables of ${this.company}: ${this.tableNames().join(", ")}`;
+    return `SQL error: ${message}. Columns of ${table.name}: ${columns}`;
+  }
+}
+
+function writeTable(database: Database.Database, source: SourceTable, sqlName: string): StoredTable {
+  // A row wider than the header keeps its extra cells, under col_<i> names; SQLite needs one column at least.
+  const width = source.rows.reduce((widest, row) => Math.max(widest, row.length), Math.max(1, source.header.length));
+  const header = Array.from({ length: width }, (_, index) => source.header[index] ?? "");
+  const names = uniqueColumnNames(header);
+  const parsedRows = source.rows.map((row) => names.map((_, index) => parseCell(row[index])));
+  database.exec(`CREATE TABLE "${sqlName}" (${names.map((name) => `"${name}"`).join(", ")})`);
+  const insert = database.prepare(`INSERT INTO "${sqlName}" VALUES (${names.map(() => "?").join(", ")})`);
+  database.transaction(() => {
+    for (const row of parsedRows) insert.run(row.map((cell) => cell.value));
+  })();
+  const columns = names.map((name, index): StoredColumn => {
+    const cells = parsedRows.map((row) => row[index]).filter((cell) => cell.value !== null);
+    const numeric = cells.filter((cell) => typeof cell.value === "number");
+    const type =
+      numeric.length === cells.length ? (numeric.some((cell) => cell.isPercent) ? "percent" : "number") : numeric.length === 0 ? "text" : "mixed";
+    const column: StoredColumn = { name, header: header[index], type };
+    if (type === "text" || type === "mixed") column.distinctValues = distinct(cells.map((cell) => cell.value));
+    return column;
+  });
+  return { name: source.name, sqlName, columns, rowCount: parsedRows.length, metadata: source.metadata };
+}
+
+function distinct(values: CellValue[]): string[] {
+  return [...new Set(values.map(String))].slice(0, maxDistinctValues);
+}
+
+const bareIdentifier = /^[a-z_][a-z0-9_]*$/;
+
+function quoteIfNeeded(name: string): string {
+  return bareIdentifier.test(name) ? name : `"${name}"`;
+}
+
+/**
+ * SQLite reads an unknown "double-quoted" name as a string, and `SELECT '2015'` or `SELECT 2015` as
+ * a constant: the query "works" and returns nonsense. Catch those with a message naming the columns.
+ */
+function findLiteralColumnMistake(sql: string, table: StoredTable, tableNames: ReadonlySet<string>): string | undefined {
+  const columnNames = new Set(table.columns.map((column) => column.name.toLowerCase()));
+  const columns = table.columns.map((column) => quoteIfNeeded(column.name)).join(", ");
+  for (const match of sql.matchAll(/(\bas\s+)?"((?:[^"]|"")+)"/gi)) {
+    const name = match[2].replace(/""/g, '"').toLowerCase();
+    if (match[1] || columnNames.has(name) || tableNames.has(name)) continue;
+    return `query refused: "${match[2]}" is not a column of ${table.name}, so SQLite would read it as a text constant. Columns: ${columns}`;
+  }
+  const masked = maskQuoted(sql) ?? sql;
+  const selectList = /\bselect\s+([\s\S]*?)\bfrom\b/i.exec(masked);
+  if (!selectList) return undefined;
+  const start = selectList.index + selectList[0].indexOf(selectList[1]);
+  const written = sql.slice(start, start + selectList[1].length);
+  for (const match of written.matchAll(/'((?:[^']|'')*)'|(?<![\w."])(\d+)(?![\w."])/g)) {
+    const literal = (match[1] ?? match[2]).toLowerCase();
+    if (!columnNames.has(literal)) continue;
+    return `query refused: ${match[0]} in the SELECT list is a constant, not the column; write "${literal}" (double quotes) to read the column`;
+  }
+  return undefined;
+}

@@ -1,0 +1,50 @@
+/** The `deepcoder` cookbook: one LiveCodeBench-style prompt, one reply; reward 1 only if the last code block passes every test. */
+import type { Cookbook } from "../../src/core/cookbook.js";
+import { InfraError } from "../../src/core/errors/infra-error.js";
+import type { ChatMessage } from "../../src/core/message.js";
+import { messageText } from "../../src/core/message.js";
+import { stepFromChat } from "../../src/llm/step-from-chat.js";
+import { extractLastCodeBlock } from "../../verifiers/code/extract-code.js";
+import { normalizeTests, TestDecodeError } from "../../verifiers/code/normalize-tests.js";
+import { livecodebenchPrompt, livecodebenchSystemPrompt } from "./livecodebench-prompt.js";
+import { sharedCodeGrader } from "./shared-code-grader.js";
+
+export const deepcoderCookbook: Cookbook = {
+  name: "deepcoder",
+  description: "Single-turn code generation (LiveCodeBench prompt); the last fenced code block runs in a sandbox, reward 1 only if all tests pass.",
+  judgeKind: "code",
+  async flow(task, context) {
+    const question = typeof task.instruction === "string" ? task.instruction : messageText(task.instruction);
+    const starterCode = typeof task.metadata.starter_code === "string" ? task.metadata.starter_code : undefined;
+    const messages: ChatMessage[] = [
+      { role: "system", content: livecodebenchSystemPrompt },
+      { role: "user", content: livecodebenchPrompt(question, starterCode) },
+    ];
+    const request = { messages, ...context.sampling, signal: context.signal };
+    const response = await context.client.chat(request);
+    const step = stepFromChat(request, response);
+    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
+  },
+  async evaluate(task, episode) {
+    const reply = String(episode.trajectories[0]?.output ?? "");
+    const program = extractLastCodeBlock(reply);
+    // No code block is a format error: reward 0, as rLLM's format_error_reward.
+    if (program === undefined || program.trim() === "") return { reward: 0, isCorrect: false, explanation: "no fenced code block in the reply" };
+    let tests;
+    try {
+      tests = normalizeTests(task.metadata.tests, task.metadata.fn_name as string | null | undefined);
+    } catch (error) {
+      if (error instanceof TestDecodeError) throw new InfraError(`task ${task.id}: ${error.message}`);
+      throw error;
+    }
+    const verdict = await (await sharedCodeGrader()).grade({ program, tests: tests.tests, fnName: tests.fnName });
+    if (verdict.verdict === "infra_error") throw new InfraError(`task ${task.id}: ${verdict.detail ?? "sandbox failure"}`);
+    return {
+      reward: verdict.passed ? 1 : 0,
+      isCorrect: verdict.passed,
+      answer: program,
+      signals: { passedTests: verdict.passedTests, totalTests: verdict.totalTests },
+      explanation: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
+    };
+  },
+};

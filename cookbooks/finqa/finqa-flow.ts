@@ -1,0 +1,94 @@
+/** The FinQA ReAct agent: up to 20 turns of tool calls over the company's tables, ending when the model answers without tools. */
+import { EpisodeSchema, episodeId, type Episode, type TerminationReason } from "../../src/core/episode.js";
+import type { AgentFlow } from "../../src/core/cookbook.js";
+import type { ChatMessage } from "../../src/core/message.js";
+import type { Step } from "../../src/core/step.js";
+import type { Task } from "../../src/core/task.js";
+import { InputError } from "../../src/core/errors/input-error.js";
+import type { ChatRequest } from "../../src/llm/llm-client.js";
+import { stepFromChat } from "../../src/llm/step-from-chat.js";
+import { TableSourceSchema } from "../../benchmarks/finqa/table-source.js";
+import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
+import { finqaToolDefinitions, runFinqaTool } from "./finqa-tools.js";
+import { finqaSystemPrompt } from "./system-prompt.js";
+
+/** rLLM's MAX_TURNS: model calls per episode. */
+export const finqaMaxTurns = 20;
+
+/** The artifacts a FinQA episode carries for the evaluator and the log. */
+export interface FinqaArtifacts {
+  /** The FINAL ANSWER block if present, else the last assistant message. */
+  answer: string;
+  /** Tables the agent described or queried (canonical names, lower-cased, in first-access order). */
+  accessedTables: string[];
+  turns: number;
+  toolCalls: number;
+  toolErrors: number;
+}
+
+/** Builds the flow; `maxTurns` bounds the model calls. */
+export function createFinqaFlow(maxTurns: number = finqaMaxTurns): AgentFlow {
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new Error(`maxTurns must be a positive integer, got ${maxTurns}`);
+  return async (task, context) => {
+    const source = TableSourceSchema.safeParse(task.metadata.table_source);
+    if (!source.success) throw new InputError(`task ${task.id}: metadata.table_source is missing or invalid (load tasks through the finqa benchmark)`);
+    const messages: ChatMessage[] = [
+      { role: "system", content: finqaSystemPrompt },
+      { role: "user", content: task.instruction },
+    ];
+    const steps: Step[] = [];
+    const accessed = new Set<string>();
+    let toolCalls = 0;
+    let toolErrors = 0;
+    let lastReply = "";
+    let termination: TerminationReason = "max_turns";
+    for (let turn = 1; turn <= maxTurns; turn++) {
+      const request: ChatRequest = { ...context.sampling, messages: [...messages], tools: finqaToolDefinitions, signal: context.signal };
+      const response = await context.client.chat(request);
+      const step = stepFromChat(request, response, 0);
+      const choice = response.choices[0];
+      steps.push(step);
+      if (choice.text.trim() !== "") lastReply = choice.text;
+      // An empty content beside tool calls is sent as null, which every OpenAI-compatible server accepts.
+      const content = choice.text === "" && choice.toolCalls.length > 0 ? null : choice.text;
+      messages.push({ role: "assistant", content, ...(choice.toolCalls.length ? { tool_calls: choice.toolCalls } : {}) });
+      if (choice.toolCalls.length === 0) {
+        termination = choice.finishReason === "length" ? "max_tokens" : "done";
+        break;
+      }
+      const results = choice.toolCalls.map((call) => ({ call, result: runFinqaTool(call, source.data) }));
+      for (const { call, result } of results) {
+        toolCalls++;
+        if (result.isError) toolErrors++;
+        if (result.accessedTable) accessed.add(result.accessedTable.toLowerCase());
+        messages.push({ role: "tool", tool_call_id: call.id, content: result.content });
+      }
+      step.info = { toolResults: results.map(({ call, result }) => ({ name: call.function.name, isError: result.isError })) };
+    }
+    const artifacts: FinqaArtifacts = {
+      answer: finalAnswerOf(lastReply),
+      accessedTables: [...accessed],
+      turns: steps.length,
+      toolCalls,
+      toolErrors,
+    };
+    return finqaEpisode(task, context.attempt, steps, artifacts, termination);
+  };
+}
+
+/** The marked FINAL ANSWER block, or the whole reply when the model gave none. */
+function finalAnswerOf(reply: string): string {
+  const answer = extractFinalAnswer(reply);
+  return answer.isMarked ? answer.text : reply.trim();
+}
+
+function finqaEpisode(task: Task, attempt: number, steps: Step[], artifacts: FinqaArtifacts, termination: TerminationReason): Episode {
+  return EpisodeSchema.parse({
+    id: episodeId(task.id, attempt),
+    taskId: task.id,
+    attempt,
+    trajectories: [{ name: "solver", steps, output: artifacts.answer }],
+    artifacts: { ...artifacts },
+    terminationReason: termination,
+  });
+}

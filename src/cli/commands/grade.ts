@@ -1,0 +1,112 @@
+/** `rllm grade --verifier <name> --input rows.jsonl`: grades rows with a verifier, writes verdict rows, prints accuracy. */
+import { writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { z } from "zod";
+import { readJsonlRows } from "../../core/dataset.js";
+import { InputError } from "../../core/errors/input-error.js";
+import type { GradeVerdict } from "../../../verifiers/grade-verifier.js";
+import { gradeVerifiers } from "../../../verifiers/index.js";
+import { parseFlags } from "../parse-flags.js";
+
+const GradeFlagsSchema = z.object({
+  verifier: z.string().min(1),
+  input: z.string().min(1),
+  output: z.string().optional(),
+  concurrency: z.coerce.number().int().positive().optional(),
+  set: z.array(z.string()).default([]),
+  // Code verifier flags; passed through as verifier flags when given.
+  timeout: z.coerce.number().positive().optional(),
+  runAllTests: z.boolean().optional(),
+  floatTolerance: z.coerce.number().nonnegative().optional(),
+  unsafeNoSandbox: z.boolean().optional(),
+});
+
+/** Registers `rllm grade`. */
+export function registerGradeCommand(program: Command): void {
+  program
+    .command("grade")
+    .description(
+      "Grade rows of a JSONL file with a verifier. Each output row is the input row plus the verdict\n" +
+        "(correct, reward, extracted, reason, and timedOut / infraError when they apply). Prints accuracy,\n" +
+        "timeouts and infrastructure errors (those are not counted in the accuracy).",
+    )
+    .requiredOption("--verifier <name>", `verifier (${[...gradeVerifiers.keys()].join(", ")})`)
+    .requiredOption("--input <rows.jsonl>", "rows to grade (math: {id?, response, ground_truth, choices?}; code: {id?, response, tests, fn_name?})")
+    .option("--output <verdicts.jsonl>", "where to write verdict rows (default: stdout)")
+    .option("--concurrency <n>", "worker threads or sandboxes at once (default: all cores)")
+    .option("--set <key=value>", "verifier flag, repeatable (math: policy flags and timeoutMs)", collect, [])
+    .option("--timeout <seconds>", "code: per-test time limit (default 6)")
+    .option("--run-all-tests", "code: run every test instead of stopping at the first failure")
+    .option("--float-tolerance <x>", "code: accept numbers within x·max(1,|expected|) (default: exact)")
+    .option("--unsafe-no-sandbox", "code: run programs without bubblewrap isolation (rlimits only) if no sandbox exists")
+    .action(async (rawFlags: Record<string, unknown>) => {
+      const flags = parseFlags(GradeFlagsSchema, rawFlags);
+      const verifier = gradeVerifiers.get(flags.verifier);
+      if (!verifier) {
+        throw new InputError(`unknown verifier "${flags.verifier}"; available: ${[...gradeVerifiers.keys()].join(", ")}`);
+      }
+      const rows = readJsonlRows(flags.input, verifier.rowSchema);
+      const progress = progressLine(rows.length);
+      const verdicts = await verifier.gradeRows(rows, {
+        concurrency: flags.concurrency,
+        flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) },
+        onProgress: progress,
+      });
+      progress(rows.length, rows.length, true);
+      const lines = rows.map((row, index) => JSON.stringify({ ...(row as object), ...verdicts[index] }));
+      const text = lines.join("\n") + "\n";
+      if (flags.output) writeFileSync(flags.output, text);
+      else process.stdout.write(text);
+      const summary = summarize(verdicts);
+      (flags.output ? console.log : console.error)(summary);
+    });
+}
+
+/** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */
+function codeFlags(flags: z.infer<typeof GradeFlagsSchema>): Record<string, unknown> {
+  const { timeout, runAllTests, floatTolerance, unsafeNoSandbox } = flags;
+  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox }).filter(([, value]) => value !== undefined));
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `--set a=1 --set b=false` → `{a: 1, b: false}`; values that look like booleans or numbers are converted. */
+export function parseSetFlags(entries: readonly string[]): Record<string, unknown> {
+  const flags: Record<string, unknown> = {};
+  for (const entry of entries) {
+    const separator = entry.indexOf("=");
+    if (separator <= 0) throw new InputError(`--set ${entry}: expected key=value`);
+    const key = entry.slice(0, separator).trim();
+    const value = entry.slice(separator + 1).trim();
+    flags[key] = value === "true" ? true : value === "false" ? false : value !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
+  }
+  return flags;
+}
+
+/** "accuracy 87.2% (436/500 graded) | timed out 2 | infra errors 0": infra errors are left out of the accuracy. */
+export function summarize(verdicts: readonly GradeVerdict[]): string {
+  const infraErrors = verdicts.filter((verdict) => verdict.infraError).length;
+  const graded = verdicts.length - infraErrors;
+  const correct = verdicts.filter((verdict) => verdict.correct && !verdict.infraError).length;
+  const timedOut = verdicts.filter((verdict) => verdict.timedOut).length;
+  const accuracy = graded > 0 ? `${((100 * correct) / graded).toFixed(1)}%` : "-";
+  return `accuracy ${accuracy} (${correct}/${graded} graded) | timed out ${timedOut} | infra errors ${infraErrors}`;
+}
+
+/** A `graded n/total` line on stderr: redrawn on a terminal, one line per 10% elsewhere. */
+function progressLine(total: number): (done: number, total: number, isFinal?: boolean) => void {
+  let lastTenth = -1;
+  return (done, _total, isFinal = false) => {
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r\x1b[2Kgraded ${done}/${total}${isFinal ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor((done / Math.max(1, total)) * 10);
+    if (tenth > lastTenth && !isFinal) {
+      lastTenth = tenth;
+      process.stderr.write(`graded ${done}/${total}\n`);
+    }
+  };
+}

@@ -1,0 +1,119 @@
+/** `rllm rerank`: picks the best of each row's candidates with a judge tournament; writes the pick and scores per row. */
+import { writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import { z } from "zod";
+import { createOpenAiClient } from "../../llm/openai-client.js";
+import { createLlmJudge } from "../../tournament/llm-judge.js";
+import { rerankCandidates } from "../../tournament/rerank-candidates.js";
+import { candidateText, readRerankRows } from "../../tournament/rerank-input.js";
+import { rerankMetrics, type RerankOutcome } from "../../tournament/rerank-metrics.js";
+import { SelectionMethodSchema, SlotPolicySchema, defaultSelectionConfig } from "../../tournament/selection-methods.js";
+import { parseFlags } from "../parse-flags.js";
+import { resolveEndpoint } from "../resolve-endpoint.js";
+
+const RerankFlagsSchema = z.object({
+  input: z.string({ message: "required: the candidates JSONL file" }),
+  output: z.string().optional(),
+  records: z.string().optional(),
+  method: z.string().transform((text, context) => {
+    const parsed = z.array(SelectionMethodSchema).min(1).safeParse(text.split(",").map((part) => part.trim()));
+    if (parsed.success) return parsed.data;
+    context.addIssue({ code: "custom", message: `"${text}": expected a comma list of ${SelectionMethodSchema.options.join(", ")}` });
+    return z.NEVER;
+  }),
+  budget: z.coerce.number().positive(),
+  judgeKind: z.enum(["math", "code"]),
+  slots: SlotPolicySchema,
+  knockoutK: z.coerce.number().int().positive(),
+  seed: z.coerce.number().int(),
+  concurrency: z.coerce.number().int().positive(),
+  temperature: z.coerce.number().min(0).max(2).optional(),
+  maxTokens: z.coerce.number().int().positive().optional(),
+  model: z.string().optional(),
+  baseUrl: z.string().url().optional(),
+  apiKeyEnv: z.string(),
+});
+
+/** Registers `rllm rerank`. */
+export function registerRerankCommand(program: Command): void {
+  program
+    .command("rerank")
+    .description(
+      "Rerank candidates produced elsewhere: rows {id, problem, candidates: [text | {text, isCorrect?, answer?}]} → one line per row\n" +
+        "and method {id, method, chosenIndex, scores, judgeCalls[, isCorrect]}. With isCorrect labels, prints pass@1, pass@N and rerank@1.",
+    )
+    .requiredOption("--input <file.jsonl>", "the candidates file")
+    .option("--output <file.jsonl>", "write the rows here instead of stdout")
+    .option("--records <file.jsonl>", "also write each row's full tournament record (every judge verdict)")
+    .option("--method <list>", `selection method(s), comma list of ${SelectionMethodSchema.options.join(", ")}`, "v1")
+    .option("--budget <m>", "judge calls as a multiple of the candidate count (V1's B = m·N)", "2")
+    .option("--judge-kind <kind>", "judge prompt: math (final answer only) or code (correct and robust)", "math")
+    .option("--slots <policy>", "slot A: scheduled (V1's order), random, or both (two calls per pair)", "scheduled")
+    .option("--knockout-k <k>", "comparisons per knockout match", "1")
+    .option("--seed <n>", "seed of the pairings (a row's seed is this plus its line index)", "0")
+    .option("--concurrency <n>", "judge calls in flight at once", "8")
+    .option("--temperature <t>", "judge sampling temperature")
+    .option("--max-tokens <n>", "judge completion token limit")
+    .option("--model <name>", "judge model name at the endpoint (required with --base-url)")
+    .option("--base-url <url>", "OpenAI-compatible endpoint of the judge")
+    .option("--api-key-env <VAR>", "environment variable holding the API key", "OPENAI_API_KEY")
+    .action(async (rawFlags: Record<string, unknown>) => {
+      const flags = parseFlags(RerankFlagsSchema, rawFlags);
+      const rows = readRerankRows(flags.input);
+      const endpoint = await resolveEndpoint(flags);
+      if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
+      try {
+        const client = createOpenAiClient({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey });
+        const judge = createLlmJudge({
+          client,
+          kind: flags.judgeKind,
+          sampling: { temperature: flags.temperature, maxTokens: flags.maxTokens },
+          concurrency: flags.concurrency,
+        });
+        const lines: string[] = [];
+        const records: string[] = [];
+        const outcomes: RerankOutcome[] = [];
+        let labelled = 0;
+        let passAt1 = 0;
+        let passAtN = 0;
+        for (const [rowIndex, row] of rows.entries()) {
+          const labels = row.candidates.map((candidate) => (typeof candidate === "string" ? undefined : candidate.isCorrect));
+          const isLabelled = labels.every((label) => label !== undefined);
+          if (isLabelled) {
+            labelled += 1;
+            passAt1 += labels.filter(Boolean).length / labels.length;
+            passAtN += labels.some(Boolean) ? 1 : 0;
+          }
+          for (const method of flags.method) {
+            const { record, usage } = await rerankCandidates({
+              problem: row.problem,
+              candidates: row.candidates.map(candidateText),
+              judge,
+              method,
+              config: { ...defaultSelectionConfig(Math.round(flags.budget * row.candidates.length)), slots: flags.slots, knockoutK: flags.knockoutK },
+              seed: flags.seed + rowIndex,
+              answers: row.candidates.map((candidate) => (typeof candidate === "string" ? undefined : candidate.answer)),
+            });
+            const isCorrect = isLabelled ? labels[record.chosenIndex] : undefined;
+            lines.push(JSON.stringify({ id: row.id, method, chosenIndex: record.chosenIndex, scores: record.scores, judgeCalls: record.judgeCalls, isCorrect }));
+            records.push(JSON.stringify({ id: row.id, ...record }));
+            if (isCorrect !== undefined) {
+              outcomes.push({ method, isCorrect, judgeCalls: record.judgeCalls, judgeTokens: usage.promptTokens + usage.completionTokens });
+            }
+          }
+        }
+        if (flags.output) writeFileSync(flags.output, lines.map((line) => `${line}\n`).join(""));
+        else console.log(lines.join("\n"));
+        if (flags.records) writeFileSync(flags.records, records.map((line) => `${line}\n`).join(""));
+        if (labelled > 0) {
+          const metrics = rerankMetrics(outcomes);
+          console.error(`rerank: ${labelled} labelled rows · pass@1 ${(passAt1 / labelled).toFixed(4)} · pass@N ${(passAtN / labelled).toFixed(4)}`);
+          for (const method of flags.method) {
+            console.error(`  ${method}: rerank@1 ${metrics["rerank@1"][method]!.toFixed(4)} · judge calls ${metrics.judgeCalls[method]}`);
+          }
+        }
+      } finally {
+        await endpoint.close();
+      }
+    });
+}

@@ -1,0 +1,50 @@
+/** The `rllm rerank` input file: JSONL rows {id, problem, candidates} validated row by row. */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { InputError, describeIssues } from "../core/errors/input-error.js";
+
+/** A candidate: its text, or an object with the text and optional labels (isCorrect for rerank@1, answer for majority). */
+export const RerankCandidateSchema = z.union([
+  z.string(),
+  z.object({ text: z.string(), isCorrect: z.boolean().optional(), answer: z.string().optional() }),
+]);
+
+export const RerankRowSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  problem: z.string(),
+  candidates: z.array(RerankCandidateSchema).min(1),
+});
+export type RerankRow = z.infer<typeof RerankRowSchema>;
+
+/** Reads and validates every row; errors name the file, the line and the field. */
+export function readRerankRows(file: string): RerankRow[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new InputError(`${file}: cannot read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const rows: RerankRow[] = [];
+  const problems: string[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch (error) {
+      problems.push(`${file}:${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+      return;
+    }
+    const parsed = RerankRowSchema.safeParse(raw);
+    if (parsed.success) rows.push(parsed.data);
+    else problems.push(describeIssues(file, index + 1, parsed.error));
+  });
+  if (problems.length > 0) throw new InputError(problems.join("\n"));
+  if (rows.length === 0) throw new InputError(`${file}: no rows`);
+  return rows;
+}
+
+/** The text of a candidate. */
+export function candidateText(candidate: RerankRow["candidates"][number]): string {
+  return typeof candidate === "string" ? candidate : candidate.text;
+}

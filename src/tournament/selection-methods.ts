@@ -1,0 +1,94 @@
+/** The registry of selection methods by name, each turned into a SelectionProcess for N candidates and a budget. */
+import { z } from "zod";
+import { knockout, league, majorityVote, pointwise, randomPairing } from "./baselines.js";
+import { fitBradleyTerry } from "./bradley-terry.js";
+import type { SelectionProcess, SlotPolicy } from "./selection-process.js";
+import { argmax } from "./selection-process.js";
+import type { Rng } from "./seeded-rng.js";
+import type { V1Options } from "./v1-infer.js";
+import { V1OptionsSchema, v1Infer, v1Rounds } from "./v1-infer.js";
+
+/**
+ * v1: V1-Infer as published. v1-top: Swiss refinement only among the top half by μ. bt / bt-weighted: V1's own
+ * comparison graph re-scored by a Bradley–Terry fit (plain or margin-weighted). v1-top-bt: both changes.
+ * v1-adaptive: v1-top-bt that stops once the leader is settled (a μ gap of 0.2 two rounds running). random, pointwise, knockout,
+ * league, majority: the baselines.
+ */
+export const SelectionMethodSchema = z.enum([
+  "v1",
+  "v1-top",
+  "bt",
+  "bt-weighted",
+  "v1-top-bt",
+  "v1-adaptive",
+  "random",
+  "pointwise",
+  "knockout",
+  "league",
+  "majority",
+]);
+export type SelectionMethod = z.infer<typeof SelectionMethodSchema>;
+
+export const SlotPolicySchema = z.enum(["scheduled", "random", "both"]);
+
+/** Everything a method needs besides the candidates: the call budget and the tournament options. */
+export interface SelectionConfig {
+  /** Judge calls allowed (V1's B = m·N). Knockout ignores it and costs K(N − 1). */
+  budget: number;
+  slots: SlotPolicy;
+  v1: V1Options;
+  /** K comparisons per knockout match. */
+  knockoutK: number;
+}
+
+/** The published defaults at budget B: scheduled slots, V1 hyperparameters d_min 2, h 8, τ 0.1, knockout K 1. */
+export function defaultSelectionConfig(budget: number): SelectionConfig {
+  return { budget, slots: "scheduled", v1: V1OptionsSchema.parse({}), knockoutK: 1 };
+}
+
+/** Starts `method` on `count` candidates; `answers` (one per candidate) is required by majority vote only. */
+export function selectionProcess(
+  method: SelectionMethod,
+  count: number,
+  config: SelectionConfig,
+  rng: Rng,
+  answers?: ReadonlyArray<string | undefined>,
+): SelectionProcess {
+  switch (method) {
+    case "v1":
+      return v1Infer(count, config.budget, config.v1, config.slots, rng);
+    case "v1-top":
+      return v1Infer(count, config.budget, { ...config.v1, swissPool: "top-half" }, config.slots, rng);
+    case "bt":
+    case "bt-weighted":
+      return bradleyTerryOnV1(count, config, rng, method === "bt-weighted");
+    case "v1-top-bt":
+      return bradleyTerryOnV1(count, { ...config, v1: { ...config.v1, swissPool: "top-half" } }, rng, true);
+    case "v1-adaptive":
+      return bradleyTerryOnV1(count, { ...config, v1: { ...config.v1, swissPool: "top-half", settledGap: 0.2 } }, rng, true);
+    case "random":
+      return randomPairing(count, config.budget, config.v1.tau, config.slots, rng);
+    case "pointwise":
+      return pointwise(count, config.budget);
+    case "knockout":
+      return knockout(count, config.knockoutK, config.slots, rng);
+    case "league":
+      return league(count, config.budget, config.slots, rng);
+    case "majority":
+      return majorityProcess(count, answers);
+  }
+}
+
+function* bradleyTerryOnV1(count: number, config: SelectionConfig, rng: Rng, weighted: boolean): SelectionProcess {
+  const run = yield* v1Rounds(count, config.budget, config.v1, config.slots, rng);
+  const scores = fitBradleyTerry(count, run.comparisons, { weighted, tau: config.v1.tau });
+  return { chosenIndex: argmax(scores), scores, judgeCalls: run.judgeCalls, rounds: run.rounds, comparisons: run.comparisons, points: [] };
+}
+
+// Majority vote makes no judge calls but shares the protocol, so it is a generator that never yields.
+function* majorityProcess(count: number, answers: ReadonlyArray<string | undefined> | undefined): SelectionProcess {
+  if (answers === undefined || answers.length !== count) {
+    throw new Error(`majority vote needs one extracted answer per candidate (${count}), got ${answers?.length ?? "none"}`);
+  }
+  return majorityVote(answers);
+}

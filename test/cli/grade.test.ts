@@ -1,0 +1,82 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { parseSetFlags, summarize } from "../../src/cli/commands/grade.js";
+import { InputError } from "../../src/core/errors/input-error.js";
+import { mathGradeVerifier } from "../../verifiers/math/index.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-grade-"));
+const writeRows = (name: string, rows: unknown[]) => {
+  const file = path.join(directory, name);
+  writeFileSync(file, rows.map((row) => (typeof row === "string" ? row : JSON.stringify(row))).join("\n") + "\n");
+  return file;
+};
+const factorials = Array.from({ length: 40 }, (_, index) => `${4900 + index}!`).join("+");
+
+describe("rllm grade --verifier math", () => {
+  it("writes each input row with its verdict and prints accuracy and timeouts", async () => {
+    const input = writeRows("rows.jsonl", [
+      { id: "a", response: "So $x = \\boxed{\\frac{1}{2}}$.", ground_truth: "0.5" },
+      { id: "b", response: "\\boxed{3}", ground_truth: "4" },
+      { id: "c", response: "The answer is \\boxed{B}", ground_truth: "13", choices: ["12", "13", "14", "15"] },
+      { id: "d", response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, ground_truth: "\\frac{\\sqrt{3}}{4900!}" },
+    ]);
+    const output = path.join(directory, "verdicts.jsonl");
+    const result = await runCli(["grade", "--verifier", "math", "--input", input, "--output", output, "--set", "timeoutMs=500", "--concurrency", "2"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("accuracy 50.0% (2/4 graded) | timed out 1 | infra errors 0");
+    expect(result.stderr).toMatch(/graded \d+\/4/);
+    const verdicts = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(verdicts.map((row) => [row.id, row.correct, row.reward])).toEqual([["a", true, 1], ["b", false, 0], ["c", true, 1], ["d", false, 0]]);
+    expect(verdicts[0]).toMatchObject({ ground_truth: "0.5", extracted: "\\frac{1}{2}" });
+    expect(verdicts[0].reason).toEqual(expect.any(String));
+    expect(verdicts[3]).toMatchObject({ timedOut: true });
+  });
+
+  it("writes verdict rows to stdout and the summary to stderr without --output, honouring policy flags", async () => {
+    const input = writeRows("ordered.jsonl", [{ response: "\\boxed{2, 1}", ground_truth: "1, 2" }]);
+    const result = await runCli(["grade", "--verifier", "math", "--input", input, "--set", "unorderedLists=false"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout.trim())).toMatchObject({ correct: false });
+    expect(result.stderr).toContain("accuracy 0.0% (0/1 graded)");
+  });
+
+  it("names the file, line and field of a bad row and exits 2", async () => {
+    const input = writeRows("bad.jsonl", [{ response: "\\boxed{1}", ground_truth: "1" }, { response: 5, ground_truth: "1" }, "{not json"]);
+    const result = await runCli(["grade", "--verifier", "math", "--input", input]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${input}:2: field "response"`);
+    expect(result.stderr).toContain(`${input}:3: not valid JSON`);
+  });
+
+  it("rejects an unknown verifier with exit 2, naming the ones available", async () => {
+    const input = writeRows("one.jsonl", [{ response: "\\boxed{1}", ground_truth: "1" }]);
+    const result = await runCli(["grade", "--verifier", "nope", "--input", input]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown verifier "nope"; available: math');
+  });
+});
+
+describe("parseSetFlags and the math verifier's flags", () => {
+  it("turns --set entries into typed flags and rejects malformed ones", () => {
+    expect(parseSetFlags(["timeoutMs=500", "unorderedLists=false", "name=x"])).toEqual({ timeoutMs: 500, unorderedLists: false, name: "x" });
+    expect(() => parseSetFlags(["oops"])).toThrow(InputError);
+  });
+
+  it("rejects an unknown --set key as a usage error naming it", async () => {
+    const rows = [{ response: "\\boxed{1}", ground_truth: "1" }];
+    await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } })).rejects.toThrow(InputError);
+    await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } })).rejects.toThrow(/unorderdLists/);
+  });
+
+  it("summarises accuracy over graded rows, leaving infra errors out", () => {
+    const verdicts = [
+      { correct: true, reward: 1, reason: "" },
+      { correct: false, reward: 0, reason: "", timedOut: true },
+      { correct: false, reward: 0, reason: "", infraError: true },
+    ];
+    expect(summarize(verdicts)).toBe("accuracy 50.0% (1/2 graded) | timed out 1 | infra errors 1");
+  });
+});

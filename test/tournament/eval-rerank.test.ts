@@ -1,0 +1,60 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRng } from "../../src/tournament/seeded-rng.js";
+import { runCli } from "../helpers/run-cli.js";
+import { lastUserText, startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+
+const sample = readFileSync(new URL("../../benchmarks/qa/sample.jsonl", import.meta.url), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line) as { id: string; question: string; ground_truth: string });
+
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  // Attempts are right 30% of the time; the judge prefers the right one of a mixed pair 85% of the time.
+  server = await startScriptedServer((body, callIndex) => {
+    const rng = createRng(7919 * callIndex + 1);
+    const prompt = lastUserText(body);
+    const row = sample.find((candidate) => prompt.includes(candidate.question));
+    if (!row) return { text: "unknown question" };
+    const pair = /## Solution A\n([\s\S]*?)\n\n## Solution B\n([\s\S]*?)\n\nReason step by step/.exec(prompt);
+    if (pair) {
+      const correctA = pair[1]!.includes(`{${row.ground_truth}}`);
+      const correctB = pair[2]!.includes(`{${row.ground_truth}}`);
+      if (correctA === correctB) return { text: "<rating_A>5</rating_A><rating_B>5</rating_B>" };
+      const aWins = rng() < 0.85 === correctA;
+      return { text: `<rating_A>${aWins ? 9 : 2}</rating_A><rating_B>${aWins ? 2 : 9}</rating_B>` };
+    }
+    return { text: `Let me think.\n\\boxed{${rng() < 0.3 ? row.ground_truth : `not ${row.ground_truth}`}}` };
+  });
+});
+afterAll(() => server.close());
+
+describe("rllm eval --rerank", () => {
+  it("reports rerank@1 per method above pass@1 and saves every task's tournament", async () => {
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-eval-rerank-")), "run");
+    const result = await runCli([
+      "eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out,
+      "-n", "6", "--limit", "12", "--rerank", "v1,majority", "--budget", "2",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
+    const passAt1 = summary.metrics["pass@k"]["1"];
+    expect(summary.metrics["rerank@1"].v1).toBeGreaterThan(passAt1 + 0.15);
+    expect(summary.metrics.judgeCalls).toEqual({ v1: 12 * 12, majority: 0 });
+    expect(summary.metrics.judgeTokens.v1).toBeGreaterThan(0);
+    expect(result.stdout).toMatch(/rerank@1 \[v1\]/);
+    const lines = readFileSync(path.join(out, "tournaments.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(24);
+    const v1Line = lines.find((line) => line.method === "v1");
+    expect(v1Line.judgeTrajectory.name).toBe("judge");
+    expect(v1Line.judgeTrajectory.steps).toHaveLength(12);
+    expect(v1Line.record.comparisons).toHaveLength(12);
+    expect(v1Line.chosenEpisodeId).toBe(`${v1Line.taskId}:${v1Line.chosenIndex}`);
+    const config = JSON.parse(readFileSync(path.join(out, "config.json"), "utf8"));
+    expect(config.rerank).toEqual({ methods: ["v1", "majority"], budget: 2 });
+  });
+});

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { InfraError } from "../../src/core/errors/infra-error.js";
+import { createOpenAiClient } from "../../src/llm/openai-client.js";
+import { pairJudgeMessages } from "../../src/tournament/judge-prompts.js";
+import { createLlmJudge } from "../../src/tournament/llm-judge.js";
+import { rerankMetrics } from "../../src/tournament/rerank-metrics.js";
+import { startScriptedServer, type Script, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function judgeOn(script: Script, kind: "math" | "code" = "math") {
+  server = await startScriptedServer(script);
+  const client = createOpenAiClient({
+    baseUrl: server.url,
+    model: "scripted",
+    retryPolicy: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+    requestLogprobs: false,
+    requestTokenIds: false,
+  });
+  return createLlmJudge({ client, kind });
+}
+
+describe("the pairwise prompts", () => {
+  it("hold the problem, both solutions in their slots and the rating tags, with the kind's rubric", () => {
+    const math = pairJudgeMessages("math", "What is 2+2?", "<think>scratch</think>It is 4.", "It is 5.")[0]!.content as string;
+    expect(math).toContain("## Problem\nWhat is 2+2?");
+    expect(math).toContain("## Solution A\nIt is 4.");
+    expect(math).not.toContain("scratch");
+    expect(math).toContain("## Solution B\nIt is 5.");
+    expect(math).toContain("<rating_A>n</rating_A>");
+    expect(math).toContain("FINAL ANSWER");
+    const code = pairJudgeMessages("code", "p", "a", "b")[0]!.content as string;
+    expect(code).toContain("robust");
+    expect(code).not.toContain("FINAL ANSWER");
+  });
+});
+
+describe("createLlmJudge", () => {
+  it("parses the ratings and returns the call as a Step with its usage", async () => {
+    const judge = await judgeOn(() => ({ text: "A is right.\n<rating_A>9</rating_A>\n<rating_B>3</rating_B>" }));
+    const verdict = await judge.compare("problem", "first", "second");
+    expect(verdict).toMatchObject({ ratingA: 9, ratingB: 3, winner: "A", parseError: false });
+    expect(verdict.step!.output).toContain("<rating_A>9</rating_A>");
+    expect(verdict.step!.usage.completionTokens).toBeGreaterThan(0);
+    expect(server!.requests[0]!.body.messages[0].content).toContain("## Solution B\nsecond");
+  });
+
+  it("turns an unreadable reply into a tie with parseError", async () => {
+    const judge = await judgeOn(() => ({ text: "Both are fine, I suppose." }));
+    expect(await judge.compare("p", "a", "b")).toMatchObject({ ratingA: null, ratingB: null, winner: "tie", parseError: true });
+    expect(await judge.score("p", "a")).toMatchObject({ rating: null, parseError: true });
+  });
+
+  it("records a refused prompt (HTTP 400) as a tie, but lets an infrastructure failure through", async () => {
+    const refusing = await judgeOn(() => ({ status: 400 }));
+    const refused = await refusing.compare("p", "a", "b");
+    expect(refused).toMatchObject({ winner: "tie", parseError: true });
+    expect(refused.step!.info.error).toMatch(/400/);
+    await server!.close();
+    server = undefined;
+    const failing = await judgeOn(() => ({ status: 500 }));
+    await expect(failing.compare("p", "a", "b")).rejects.toBeInstanceOf(InfraError);
+  });
+});
+
+describe("rerankMetrics", () => {
+  it("averages correctness and sums judge cost per method", () => {
+    const metrics = rerankMetrics([
+      { method: "v1", isCorrect: true, judgeCalls: 16, judgeTokens: 100 },
+      { method: "v1", isCorrect: false, judgeCalls: 16, judgeTokens: 50 },
+      { method: "pointwise", isCorrect: true, judgeCalls: 8, judgeTokens: 10 },
+    ]);
+    expect(metrics).toEqual({
+      "rerank@1": { v1: 0.5, pointwise: 1 },
+      judgeCalls: { v1: 32, pointwise: 8 },
+      judgeTokens: { v1: 150, pointwise: 10 },
+    });
+  });
+});

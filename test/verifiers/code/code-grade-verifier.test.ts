@@ -1,0 +1,73 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "../../../src/core/errors/input-error.js";
+import { codeGradeVerifier, type CodeRow } from "../../../verifiers/code/code-grade-verifier.js";
+import { findExecutable } from "../../../verifiers/code/sandbox/find-executable.js";
+import { detectSandboxHost } from "../../../verifiers/code/sandbox/sandbox-host.js";
+import { SandboxUnavailableError } from "../../../verifiers/code/sandbox/sandbox-unavailable-error.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-grade-code-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const doubleTests = JSON.stringify([{ input: "21\n", output: "42\n", testtype: "stdin" }]);
+const rows: CodeRow[] = [
+  { id: "gold", response: "Read n, double it.\n```python\nprint(int(input()) * 2)\n```", tests: doubleTests },
+  { id: "near-miss", response: "```python\nprint(int(input()) * 2 + 1)\n```", tests: doubleTests },
+  { id: "bare", response: "def f(x):\n    return x + 1\n", tests: [{ input: "1", output: "2", testtype: "functional" }], fn_name: "f" },
+  { id: "no-tests", response: "```python\nprint(1)\n```", tests: "[]" },
+  { id: "bad-payload", response: "```python\nprint(1)\n```", tests: "{oops" },
+];
+
+describe("codeGradeVerifier", () => {
+  it("gives the gold program full marks, a near miss none, and never passes an ungradable row", async () => {
+    const verdicts = await codeGradeVerifier.gradeRows(rows, { concurrency: 2, flags: { timeout: 3 } });
+    expect(verdicts.map((verdict) => verdict.correct)).toEqual([true, false, true, false, false]);
+    expect(verdicts.map((verdict) => verdict.reward)).toEqual([1, 0, 1, 0, 0]);
+    expect(verdicts[0]!.extracted).toBe("print(int(input()) * 2)\n");
+    expect(verdicts[1]!.details).toMatchObject({ verdict: "wrong_answer", passedTests: 0, totalTests: 1 });
+    expect(verdicts[3]!.infraError).toBe(true);
+    expect(verdicts[4]!.infraError).toBe(true);
+  });
+
+  it("rejects unknown flags as a usage error", async () => {
+    await expect(codeGradeVerifier.gradeRows(rows.slice(0, 1), { flags: { timeuot: 3 } })).rejects.toThrow(InputError);
+  });
+
+  it("runs from `rllm grade --verifier code` with the code flags", () => {
+    const input = path.join(directory, "rows.jsonl");
+    const output = path.join(directory, "verdicts.jsonl");
+    writeFileSync(input, rows.slice(0, 2).map((row) => JSON.stringify(row)).join("\n") + "\n");
+    const result = spawnSync(process.execPath, ["bin/rllm.js", "grade", "--verifier", "code", "--input", input, "--output", output, "--timeout", "3", "--run-all-tests"], {
+      encoding: "utf8",
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const written = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(written.map((row) => [row.id, row.correct, row.reward])).toEqual([
+      ["gold", true, 1],
+      ["near-miss", false, 0],
+    ]);
+    expect(result.stdout).toContain("accuracy 50.0% (1/2 graded)");
+  });
+});
+
+describe("sandbox refusal", () => {
+  // A PATH with prlimit (and setpriv) but no bwrap: a machine without bubblewrap.
+  const searchPath = mkdtempSync(path.join(os.tmpdir(), "rllm-nobwrap-"));
+  for (const name of ["prlimit", "setpriv"]) {
+    const found = findExecutable(name);
+    if (found) symlinkSync(found, path.join(searchPath, name));
+  }
+  afterAll(() => rmSync(searchPath, { recursive: true, force: true }));
+
+  it("refuses to run without a sandbox and says how to fix it", () => {
+    expect(() => detectSandboxHost({ searchPath })).toThrow(SandboxUnavailableError);
+    expect(() => detectSandboxHost({ searchPath })).toThrow(/apt-get install -y bubblewrap.*--unsafe-no-sandbox/);
+  });
+
+  it("runs unsandboxed only when --unsafe-no-sandbox is given", () => {
+    expect(detectSandboxHost({ searchPath, unsafeNoSandbox: true }).kind).toBe("unsafe");
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { extractMathAnswer, gradeMathBatch, MathWorkerPool } from "../../../verifiers/math/index.js";
+
+// Forty 64-digit factorials near 4900 take seconds, far past the limits below: a stand-in for a pathological answer.
+const factorials = Array.from({ length: 40 }, (_, index) => `${4900 + index}!`).join("+");
+const pathological = { response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, groundTruth: "\\frac{\\sqrt{3}}{4900!}" };
+
+describe("gradeMathBatch", () => {
+  it("returns one verdict per job, in order, from several worker threads", async () => {
+    const jobs = Array.from({ length: 40 }, (_, index) => ({ response: `\\boxed{${index}}`, groundTruth: String(index % 2 === 0 ? index : index + 1) }));
+    const verdicts = await gradeMathBatch(jobs, { concurrency: 2 });
+    expect(verdicts.map((verdict) => verdict.correct)).toEqual(jobs.map((_, index) => index % 2 === 0));
+    expect(verdicts[4]).toMatchObject({ extracted: "4", reward: 1 });
+  });
+
+  it("grades a check past the time limit as not equivalent and timed out, and keeps grading the others", async () => {
+    const progress: number[] = [];
+    const verdicts = await gradeMathBatch(
+      [{ response: "\\boxed{1}", groundTruth: "1" }, pathological, { response: "\\boxed{x^2+2x+1}", groundTruth: "(x+1)^2" }],
+      { concurrency: 1, timeoutMs: 500, onProgress: (done) => progress.push(done) },
+    );
+    expect(verdicts[1]).toMatchObject({ correct: false, reward: 0, timedOut: true });
+    expect(verdicts[1]!.reason).toMatch(/timed out after 500 ms/);
+    expect(verdicts[0]!.correct).toBe(true);
+    expect(verdicts[2]!.correct).toBe(true);
+    expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it("applies the batch policy to every job", async () => {
+    const verdicts = await gradeMathBatch([{ response: "\\boxed{2, 1}", groundTruth: "1, 2" }], { policy: { unorderedLists: false } });
+    expect(verdicts[0]!.correct).toBe(false);
+  });
+});
+
+describe("MathWorkerPool", () => {
+  it("replaces a timed-out worker and grades later jobs on the fresh one", async () => {
+    const pool = new MathWorkerPool({ size: 1, timeoutMs: 500 });
+    try {
+      const stuck = await pool.grade(pathological);
+      expect(stuck.timedOut).toBe(true);
+      const next = await pool.grade({ response: "\\boxed{\\frac{1}{2}}", groundTruth: "0.5" });
+      expect(next).toMatchObject({ correct: true, reward: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("extractMathAnswer", () => {
+  it("gives equal keys to equal answers written differently, and different keys to different answers", () => {
+    expect(extractMathAnswer("\\boxed{\\frac{1}{2}}")).toBe("0.5");
+    expect(extractMathAnswer("so the answer is $0.5$")).toBe("0.5");
+    expect(extractMathAnswer("\\boxed{x = 1/2}")).toBe("0.5");
+    expect(extractMathAnswer("\\boxed{5 \\sqrt { 3 }}")).toBe(extractMathAnswer("\\boxed{5\\sqrt3}"));
+    expect(extractMathAnswer("\\boxed{(1, 2)}")).not.toBe(extractMathAnswer("\\boxed{(2, 1)}"));
+    expect(extractMathAnswer("I need more information to decide anything about this particular question at all.")).toBeUndefined();
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { normalizeAnswer } from "../../../verifiers/math/normalize-answer.js";
+
+describe("normalizeAnswer", () => {
+  it.each([
+    ["\\left( \\dfrac{1}{2} \\right)", "( \\frac{1}{2} )"],
+    ["7,425,000", "7425000"],
+    ["1 000", "1000"],
+    ["1{,}000", "1000"],
+    ["\\$10.50", "10.50"],
+    ["865 \\mbox{ inches}^2", "865"],
+    ["12 square units", "12"],
+    ["\\text{Monday}", "Monday"],
+    [".5", "0.5"],
+    ["$\\frac{3}{4}$", "\\frac{3}{4}"],
+  ])("normalises %s to %s", (input, expected) => {
+    expect(normalizeAnswer(input).text).toBe(expected);
+  });
+
+  it("records percent and degree decorations it removes", () => {
+    expect(normalizeAnswer("25\\%")).toEqual({ text: "25", percent: true, degrees: false });
+    expect(normalizeAnswer("25 percent").percent).toBe(true);
+    expect(normalizeAnswer("30^{\\circ}")).toEqual({ text: "30", percent: false, degrees: true });
+    expect(normalizeAnswer("30°").degrees).toBe(true);
+  });
+
+  it("keeps the base of a subscripted literal", () => {
+    expect(normalizeAnswer("204_{5}")).toEqual({ text: "204", percent: false, degrees: false, base: 5 });
+  });
+});

@@ -1,0 +1,97 @@
+/** The `code` GradeVerifier behind `rllm grade --verifier code`: rows {id?, response, tests, fn_name?} run in the sandbox. */
+import pLimit from "p-limit";
+import { z } from "zod";
+import { InputError } from "../../src/core/errors/input-error.js";
+import type { GradeVerdict, GradeVerifier } from "../grade-verifier.js";
+import { CodeGrader } from "./code-grader.js";
+import { extractProgram } from "./extract-code.js";
+import { normalizeTests, TestDecodeError } from "./normalize-tests.js";
+import type { ProgramVerdict } from "./test-verdict.js";
+
+export const CodeRowSchema = z
+  .object({
+    id: z.union([z.string(), z.number()]).optional(),
+    /** A model reply (its last fenced code block is run) or a bare program. */
+    response: z.string(),
+    /** Any encoding normalizeTests reads: a list, a TACO dict, or either as a JSON string. */
+    tests: z.unknown().refine((tests) => tests !== undefined && tests !== null, "tests are required"),
+    fn_name: z.string().nullish(),
+  })
+  .passthrough();
+export type CodeRow = z.infer<typeof CodeRowSchema>;
+
+/** Verifier flags, from `--set key=value` or the grade command's own code flags. */
+export const CodeFlagsSchema = z
+  .object({
+    timeout: z.coerce.number().positive().default(6),
+    runAllTests: z.boolean().default(false),
+    floatTolerance: z.coerce.number().nonnegative().optional(),
+    unsafeNoSandbox: z.boolean().default(false),
+    memoryMb: z.coerce.number().int().positive().optional(),
+    python: z.string().optional(),
+  })
+  .strict();
+
+export const codeGradeVerifier: GradeVerifier<CodeRow> = {
+  name: "code",
+  description: "Programs run in a bubblewrap sandbox against stdin/stdout, function-call or assert tests; correct only if every test passes.",
+  rowSchema: CodeRowSchema,
+  async gradeRows(rows, options) {
+    const parsed = CodeFlagsSchema.safeParse(options.flags);
+    if (!parsed.success) {
+      throw new InputError(parsed.error.issues.map((issue) => `--set ${issue.path.join(".") || "(flags)"}: ${issue.message}`).join("; "));
+    }
+    const flags = parsed.data;
+    const grader = await CodeGrader.create({
+      concurrency: options.concurrency,
+      timeoutSeconds: flags.timeout,
+      runAllTests: flags.runAllTests,
+      floatTolerance: flags.floatTolerance,
+      unsafeNoSandbox: flags.unsafeNoSandbox,
+      python: flags.python,
+      limits: flags.memoryMb ? { memoryBytes: flags.memoryMb * 1024 * 1024 } : {},
+    });
+    // Each problem runs its tests one after another; problems share the sandbox slots.
+    const limit = pLimit(grader.concurrency);
+    let done = 0;
+    return Promise.all(
+      rows.map((row) =>
+        limit(async () => {
+          const verdict = await gradeRow(grader, row);
+          done += 1;
+          options.onProgress?.(done, rows.length);
+          return verdict;
+        }),
+      ),
+    );
+  },
+};
+
+/** Grades one row: an undecodable or empty test payload is an infrastructure error, never a pass. */
+async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<GradeVerdict> {
+  const program = extractProgram(row.response);
+  let normalized;
+  try {
+    normalized = normalizeTests(row.tests, row.fn_name);
+  } catch (error) {
+    if (!(error instanceof TestDecodeError)) throw error;
+    return { correct: false, reward: 0, extracted: program, reason: error.message, infraError: true };
+  }
+  if (program.trim() === "") return { correct: false, reward: 0, extracted: program, reason: "no program in the response" };
+  const verdict = await grader.grade({ program, tests: normalized.tests, fnName: normalized.fnName });
+  return verdictRow(program, verdict);
+}
+
+/** The grade-output fields for one program verdict. */
+function verdictRow(program: string, verdict: ProgramVerdict): GradeVerdict {
+  const timedOut = verdict.verdict === "time_limit";
+  return {
+    correct: verdict.passed,
+    reward: verdict.passed ? 1 : 0,
+    extracted: program,
+    reason: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
+    ...(timedOut ? { timedOut } : {}),
+    ...(verdict.verdict === "infra_error" ? { infraError: true } : {}),
+    details: { verdict: verdict.verdict, passedTests: verdict.passedTests, totalTests: verdict.totalTests, tests: verdict.tests },
+  };
+}

@@ -1,0 +1,15 @@
+/** The code verifier: sandboxed execution of untrusted programs against stdin/stdout, function-call and assert tests. */
+// Grading programs
+export { CodeGrader, CodeGraderOptionsSchema, type CodeGraderOptions, type CodeProblem } from "./code-grader.js";
+export { codeGradeVerifier, CodeRowSchema, type CodeRow } from "./code-grade-verifier.js";
+export { ProgramVerdictSchema, TestResultSchema, TestVerdictKindSchema, type ProgramVerdict, type TestResult, type TestVerdictKind } from "./test-verdict.js";
+// Tests and comparison
+export { normalizeTests, TestCaseSchema, TestDecodeError, type TestCase, type NormalizedTests } from "./normalize-tests.js";
+export { compareStdout } from "./compare-stdout.js";
+export { parsePythonJson, pythonEquals, type PythonValue } from "./python-value.js";
+export { extractProgram, extractLastCodeBlock } from "./extract-code.js";
+// The sandbox and language runners
+export { SandboxUnavailableError } from "./sandbox/sandbox-unavailable-error.js";
+export { SandboxLimitsSchema, type SandboxLimits } from "./sandbox/sandbox-limits.js";
+export { pythonRunner } from "./python-runner.js";
+export type { LanguageRunner, RunJob, RunMode } from "./language-runner.js";

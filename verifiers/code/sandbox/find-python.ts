@@ -1,0 +1,30 @@
+/** Resolves the Python interpreter that runs programs: its real executable and the installation prefix to mount read-only. */
+import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { z } from "zod";
+import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
+
+export interface PythonInstallation {
+  /** The real interpreter binary (pyenv shims and symlinks resolved). */
+  executable: string;
+  /** sys.base_prefix: the standard library and site-packages live under it. */
+  prefix: string;
+  version: string;
+  /** site-packages directories; the launcher runs with -S (site.py can cost 100 ms) and adds these itself. */
+  sitePackages: string[];
+}
+
+const ProbeSchema = z.tuple([z.string(), z.string(), z.string(), z.array(z.string())]);
+const probe = "import sys, json, site; print(json.dumps([sys.executable, sys.base_prefix, sys.version.split()[0], site.getsitepackages()]))";
+
+/** Asks `command` (default `python3` on PATH, or $RLLM_PYTHON) where it really lives. */
+export function findPython(command = process.env.RLLM_PYTHON || "python3"): PythonInstallation {
+  const result = spawnSync(command, ["-I", "-c", probe], { encoding: "utf8", timeout: 30_000 });
+  if (result.status !== 0) {
+    throw new SandboxUnavailableError(`cannot run the Python interpreter "${command}": ${result.error?.message ?? result.stderr.trim()}`);
+  }
+  const parsed = ProbeSchema.safeParse(JSON.parse(result.stdout));
+  if (!parsed.success) throw new SandboxUnavailableError(`unexpected answer from "${command}": ${result.stdout.trim()}`);
+  const [executable, prefix, version, sitePackages] = parsed.data;
+  return { executable: realpathSync(executable), prefix: realpathSync(prefix), version, sitePackages };
+}

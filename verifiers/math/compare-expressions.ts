@@ -1,0 +1,195 @@
+/** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
+import { createRequire } from "node:module";
+import { rationalsEqual } from "./exact-rational.js";
+import {
+  bigNumbersEqual,
+  compileExpression,
+  exactRational,
+  evaluateComplex,
+  type CompiledExpression,
+  type ComplexValue,
+} from "./evaluate-expression.js";
+import type { MathPolicy } from "./math-policy.js";
+import type { MathValue } from "./parse-answer.js";
+
+/** Outcome of one comparison, with the rule that decided it. */
+export interface Comparison {
+  equal: boolean;
+  reason: string;
+}
+
+type ExpressionValue = Extract<MathValue, { kind: "expression" }>;
+
+// nerdamer (symbolic algebra) is loaded on first use: most verdicts never need it.
+const require = createRequire(import.meta.url);
+let nerdamerModule: ((expression: string) => { toString(): string }) | undefined;
+
+// Floats are trusted in this magnitude range; outside it (tiny or huge values) 64-digit arithmetic decides.
+const floatRange = { low: 1e-6, high: 1e11 };
+// Relative tolerance for exact values compared as floats (float noise from sqrt/π is ~1e-15).
+const exactTolerance = 1e-12;
+const samplingTolerance = 1e-9;
+// Fixed sample points (seeded, so a verdict replays exactly), both signs so that |x| ≠ x and √(x²) ≠ x.
+const samplePoints = buildSamplePoints(6, 12, 0x5eed);
+
+/** Whether the ground-truth and predicted expressions are equivalent under `policy`. */
+export function compareExpressions(truth: ExpressionValue, predicted: ExpressionValue, policy: MathPolicy): Comparison {
+  if (squash(truth.text) === squash(predicted.text)) return { equal: true, reason: "same expression" };
+  const left = compileExpression(truth.expression);
+  const right = compileExpression(predicted.expression);
+  if (!left || !right) return { equal: false, reason: "unparseable expression" };
+  const symbols = [...new Set([...left.symbols, ...right.symbols])];
+  if (symbols.length === 0) return compareConstants(truth, left, predicted, right, policy);
+  return compareBySampling(left, right, symbols);
+}
+
+/** Compares two constant expressions (no free variables). */
+function compareConstants(
+  truth: ExpressionValue,
+  left: CompiledExpression,
+  predicted: ExpressionValue,
+  right: CompiledExpression,
+  policy: MathPolicy,
+): Comparison {
+  const a = evaluateComplex(left);
+  const b = evaluateComplex(right);
+  if (!a || !b) return { equal: false, reason: "not a number" };
+  const truthIsDecimal = truth.decimalPlaces !== undefined;
+  const predictedIsDecimal = predicted.decimalPlaces !== undefined;
+  if (policy.acceptRoundedDecimals && truthIsDecimal !== predictedIsDecimal) {
+    const [literal, exact] = truthIsDecimal ? [truth, b] : [predicted, a];
+    if (roundsTo(literal, exact, policy.minSignificantDigits)) {
+      return { equal: true, reason: `exact value rounds to ${literal.text}` };
+    }
+  }
+  if (truthIsDecimal && predictedIsDecimal) {
+    const equal = Number(truth.text) === Number(predicted.text);
+    return { equal, reason: equal ? "same decimal" : "different decimals" };
+  }
+  const leftRational = exactRational(left);
+  const rightRational = exactRational(right);
+  if (leftRational && rightRational) {
+    return rationalsEqual(leftRational, rightRational)
+      ? { equal: true, reason: "equal rationals" }
+      : { equal: false, reason: "different rationals" };
+  }
+  return exactNumbersEqual(a, b, left, right)
+    ? { equal: true, reason: "numerically equal" }
+    : { equal: false, reason: "different values" };
+}
+
+/** Exact comparison: floats in their trusted range, 64-digit arithmetic outside it. */
+function exactNumbersEqual(a: ComplexValue, b: ComplexValue, left: CompiledExpression, right: CompiledExpression): boolean {
+  const scale = Math.max(magnitude(a), magnitude(b));
+  const isComplex = a.imaginary !== 0 || b.imaginary !== 0;
+  // Both zero in floats may be underflow (1/2004! vs 1/2006!): 64-digit arithmetic decides.
+  if (scale === 0) return bigNumbersEqual(left, right) ?? true;
+  if (isComplex || (scale >= floatRange.low && scale <= floatRange.high && Number.isFinite(scale))) {
+    if (isComplex && !Number.isFinite(scale)) return false;
+    return distance(a, b) <= exactTolerance * scale;
+  }
+  if (a.real === Infinity || a.real === -Infinity) {
+    // Genuine infinities (\infty) compare by sign; overflowed finite values go to 64-digit arithmetic below.
+    if (/Infinity/.test(left.source) && /Infinity/.test(right.source)) return a.real === b.real;
+  }
+  return bigNumbersEqual(left, right) ?? false;
+}
+
+/** Whether `exact` rounded to the decimals `literal` states gives `literal` (with enough significant digits). */
+function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantDigits: number): boolean {
+  if (exact.imaginary !== 0 || !Number.isFinite(exact.real)) return false;
+  const digits = literal.text.replace(/^[-+]?0*\.?0*/, "").replace(".", "");
+  if (digits.length < minSignificantDigits) return false;
+  const value = Number(literal.text);
+  const halfUnit = 0.5 * 10 ** -(literal.decimalPlaces ?? 0);
+  return Math.abs(exact.real - value) <= halfUnit * (1 + 1e-9);
+}
+
+/** Expressions with variables: equal when they agree at every sample point where both are defined (at least 3). */
+function compareBySampling(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison {
+  let agreeing = 0;
+  for (const point of samplePoints) {
+    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
+    const a = evaluateComplex(left, scope);
+    const b = evaluateComplex(right, scope);
+    if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b))) continue;
+    const difference = distance(a, b);
+    if (difference > samplingTolerance * Math.max(magnitude(a), magnitude(b)) + 1e-12) {
+      return { equal: false, reason: "differ at a sample point" };
+    }
+    agreeing += 1;
+  }
+  if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
+  return symbolicDifferenceIsZero(left, right)
+    ? { equal: true, reason: "difference simplifies to 0" }
+    : { equal: false, reason: "not shown equal" };
+}
+
+/** nerdamer: does `simplify(left - right)` give 0? Used when sampling cannot decide (domains, undefined points). */
+function symbolicDifferenceIsZero(left: CompiledExpression, right: CompiledExpression): boolean {
+  try {
+    nerdamerModule ??= require("nerdamer/all.js") as (expression: string) => { toString(): string };
+    const difference = nerdamerModule(`simplify((${toNerdamer(left.source)})-(${toNerdamer(right.source)}))`);
+    return difference.toString() === "0";
+  } catch {
+    return false;
+  }
+}
+
+// nerdamer spells a few functions differently from mathjs.
+function toNerdamer(source: string): string {
+  return source.replace(/\bnthRoot\(/g, "nthroot(").replace(/\bInfinity\b/g, "Infinity");
+}
+
+/** Ratio test for `f = c·g`: used by equations (any c ≠ 0) and relations (c > 0). Undefined when it cannot decide. */
+export function proportionalFactor(left: CompiledExpression, right: CompiledExpression, symbols: string[]): number | undefined {
+  let factor: number | undefined;
+  let samples = 0;
+  for (const point of samplePoints) {
+    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
+    const a = evaluateComplex(left, scope);
+    const b = evaluateComplex(right, scope);
+    if (!a || !b || a.imaginary !== 0 || b.imaginary !== 0 || !Number.isFinite(a.real) || !Number.isFinite(b.real)) continue;
+    if (Math.abs(b.real) < 1e-12) {
+      if (Math.abs(a.real) < 1e-12) continue;
+      return undefined;
+    }
+    const ratio = a.real / b.real;
+    if (factor === undefined) factor = ratio;
+    else if (Math.abs(ratio - factor) > samplingTolerance * Math.max(Math.abs(ratio), Math.abs(factor))) return undefined;
+    samples += 1;
+  }
+  return samples >= 3 && factor !== undefined && factor !== 0 ? factor : undefined;
+}
+
+function magnitude(value: ComplexValue): number {
+  return Math.hypot(value.real, value.imaginary);
+}
+
+function distance(a: ComplexValue, b: ComplexValue): number {
+  return Math.hypot(a.real - b.real, a.imaginary - b.imaginary);
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
+/** Deterministic pseudo-random points (mulberry32) with `dimensions` coordinates of magnitude in [0.3, 2.7], either sign. */
+function buildSamplePoints(count: number, dimensions: number, seed: number): number[][] {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+  return Array.from({ length: count }, (_, index) =>
+    // Every other point starts positive, so half the first coordinates are positive and half negative.
+    Array.from({ length: dimensions }, (_, coordinate) => {
+      const magnitude = 0.3 + 2.4 * next();
+      const isNegative = coordinate === 0 ? index % 2 === 1 : next() < 0.5;
+      return isNegative ? -magnitude : magnitude;
+    }),
+  );
+}

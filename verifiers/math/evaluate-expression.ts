@@ -1,0 +1,145 @@
+/** Compiles mathjs expressions (cached) and evaluates them in float and in 64-digit BigNumber arithmetic. */
+import { createRequire } from "node:module";
+import type { EvalFunction, MathJsInstance, MathNode } from "mathjs";
+import { evaluateRational, type Rational } from "./exact-rational.js";
+
+// mathjs's single-file bundle loads in a tenth of the time of its ESM tree (hundreds of modules), which matters
+// for every grading worker thread; the instances are the same mathjs.
+const require = createRequire(import.meta.url);
+const bundlePath = require.resolve("mathjs/lib/browser/math.js");
+const math = require(bundlePath) as MathJsInstance;
+// A second, independent instance configured for 64-digit BigNumbers, loaded on first use (tiny, huge or long values).
+let bigMathInstance: MathJsInstance | undefined;
+// Names that are values, not free variables.
+const constants = new Set(["e", "i", "pi", "Infinity"]);
+// Cached compilations; cleared wholesale when full (ground truths repeat across rows, responses rarely do).
+const cacheLimit = 4096;
+const cache = new Map<string, CompiledExpression | null>();
+// Float literals round past 15 significant digits; longer ones are re-parsed as BigNumbers for exact values.
+const longLiteral = /\d{16,}/;
+
+function bigMath(): MathJsInstance {
+  if (!bigMathInstance) {
+    const cached = require.cache[bundlePath];
+    delete require.cache[bundlePath];
+    bigMathInstance = require(bundlePath) as MathJsInstance;
+    require.cache[bundlePath] = cached;
+    bigMathInstance.config({ number: "BigNumber", precision: 64 });
+  }
+  return bigMathInstance;
+}
+
+/** A parsed expression with its free variables. */
+export interface CompiledExpression {
+  node: MathNode;
+  evaluate: EvalFunction;
+  symbols: string[];
+  /** The expression as text (mathjs syntax, variables without the `(x)` wrapping). */
+  source: string;
+  /** The expression as given, for BigNumber parsing (float parsing rounds long literals). */
+  expression: string;
+  /** Exact value when the expression is rational arithmetic; computed on first use (null: not rational). */
+  rational?: Rational | null;
+}
+
+/** A complex value; real values have `imaginary` 0. */
+export interface ComplexValue {
+  real: number;
+  imaginary: number;
+}
+
+/** The compiled form of `expression`, or undefined when mathjs cannot parse it. */
+export function compileExpression(expression: string): CompiledExpression | undefined {
+  const cached = cache.get(expression);
+  if (cached !== undefined) return cached ?? undefined;
+  let compiled: CompiledExpression | null = null;
+  try {
+    const node = math.parse(expression);
+    const symbols = new Set<string>();
+    node.traverse((child, path) => {
+      if (child.type === "SymbolNode" && path !== "fn") {
+        const name = (child as unknown as { name: string }).name;
+        if (!constants.has(name)) symbols.add(name);
+      }
+    });
+    compiled = { node, evaluate: node.compile(), symbols: [...symbols].sort(), source: node.toString(), expression };
+  } catch {
+    compiled = null;
+  }
+  if (cache.size >= cacheLimit) cache.clear();
+  cache.set(expression, compiled);
+  return compiled ?? undefined;
+}
+
+/** The exact rational value of a constant expression, or undefined (irrational, symbolic, too large). */
+export function exactRational(compiled: CompiledExpression): Rational | undefined {
+  if (compiled.rational === undefined) {
+    try {
+      const node = longLiteral.test(compiled.expression) ? bigMath().parse(compiled.expression) : compiled.node;
+      compiled.rational = compiled.symbols.length === 0 ? (evaluateRational(node) ?? null) : null;
+    } catch {
+      compiled.rational = null;
+    }
+  }
+  return compiled.rational ?? undefined;
+}
+
+/** Float value of `compiled` with `scope` bound, or undefined when it is not a number (matrix, error, NaN). */
+export function evaluateComplex(compiled: CompiledExpression, scope: Record<string, number> = {}): ComplexValue | undefined {
+  try {
+    const value: unknown = compiled.evaluate.evaluate({ ...scope });
+    return toComplex(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function toComplex(value: unknown): ComplexValue | undefined {
+  if (typeof value === "number") return Number.isNaN(value) ? undefined : { real: value, imaginary: 0 };
+  if (value !== null && typeof value === "object" && "re" in value && "im" in value) {
+    const { re, im } = value as { re: number; im: number };
+    if (Number.isNaN(re) || Number.isNaN(im)) return undefined;
+    return { real: re, imaginary: im };
+  }
+  return undefined;
+}
+
+/**
+ * Whether two constant expressions are equal in 64-digit arithmetic (relative difference below 1e-40), used where
+ * floats cannot tell (tiny or huge irrational values); false when the values are too large to tell apart. Undefined when it cannot evaluate.
+ */
+export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpression): boolean | undefined {
+  if (!isSafeForBigNumbers(left.node) || !isSafeForBigNumbers(right.node)) return undefined;
+  try {
+    const big = bigMath();
+    const a = big.evaluate(left.expression) as unknown;
+    const b = big.evaluate(right.expression) as unknown;
+    if (!big.isBigNumber(a) || !big.isBigNumber(b)) return undefined;
+    if (!a.isFinite() || !b.isFinite()) return a.isFinite() === b.isFinite() && a.eq(b);
+    if (a.isZero() || b.isZero()) return a.isZero() && b.isZero();
+    const difference = a.minus(b).abs();
+    const scale = a.abs().greaterThan(b.abs()) ? a.abs() : b.abs();
+    if (difference.greaterThan(scale.times("1e-40"))) return false;
+    // Past 1e40 a 64-digit difference cannot see an added 1 (10^{10^{10}} vs 10^{10^{10}}+1): not shown equal.
+    return scale.lessThan("1e40");
+  } catch {
+    return undefined;
+  }
+}
+
+// Factorials of large literals take seconds in BigNumber arithmetic; the worker time limit is the backstop.
+function isSafeForBigNumbers(node: MathNode): boolean {
+  let isSafe = true;
+  node.traverse((child) => {
+    const operator = child as unknown as { fn?: unknown; op?: string; args?: MathNode[] };
+    const isFactorial =
+      (child.type === "OperatorNode" && operator.op === "!") ||
+      (child.type === "FunctionNode" && String((operator.fn as { name?: string })?.name) === "factorial");
+    if (isFactorial) {
+      const argument = operator.args?.[0];
+      const value = argument?.type === "ConstantNode" ? Number((argument as unknown as { value: unknown }).value) : NaN;
+      if (!(value <= 5000)) isSafe = false;
+    }
+  });
+  return isSafe;
+}

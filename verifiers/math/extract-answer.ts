@@ -1,0 +1,137 @@
+/** Pulls the final answer out of a model response or a ground-truth solution (boxed, answer phrases, last math, whole). */
+
+/** Where an answer came from, for the verdict's reason. */
+export type AnswerSource = "boxed" | "answer-phrase" | "last-math" | "whole";
+
+export interface ExtractedAnswer {
+  text: string;
+  source: AnswerSource;
+}
+
+// A response shorter than this with nothing boxed is graded as a whole (e.g. "12" or "x = 3").
+const shortResponseLength = 60;
+
+// Doubled backslashes (JSON escaped twice) before a LaTeX command; `\\` alone is a LaTeX line break and stays.
+const doubledCommand = /\\\\(?=(?:boxed|fbox|frac|dfrac|tfrac|cfrac|sqrt|pi|text|mathrm|mbox|left|right|cdot|times|circ|infty|leq?|geq?|neq|pm|cup|cap|begin|end|theta|alpha|beta|degree|approx)(?![a-zA-Z]))/g;
+
+// Text allowed between boxes that together form one answer: `$\boxed{3}$ and $\boxed{5}$`.
+const boxSeparator = /^[\s$,;]*(?:and|or|,|;)[\s$,;]*$/;
+
+/**
+ * The content of the last `\boxed{...}` / `\fbox{...}` (braces matched), or undefined. Boxes right before it that
+ * are joined by "," / "and" / "or" only are part of the same answer and come back as a comma list.
+ */
+export function lastBoxed(text: string): string | undefined {
+  const boxes = allBoxes(text);
+  const last = boxes[boxes.length - 1];
+  if (!last) return undefined;
+  const parts = [last.content];
+  for (let index = boxes.length - 2; index >= 0; index -= 1) {
+    if (!boxSeparator.test(text.slice(boxes[index]!.end, boxes[index + 1]!.start))) break;
+    parts.unshift(boxes[index]!.content);
+  }
+  return parts.join(", ");
+}
+
+/** Every `\boxed{...}` / `\fbox{...}` with its position (start of the command, end after the closing brace). */
+function allBoxes(text: string): { content: string; start: number; end: number }[] {
+  const boxes: { content: string; start: number; end: number }[] = [];
+  for (const marker of text.matchAll(/\\(?:boxed|fbox)(?![a-zA-Z])\s*/g)) {
+    const start = marker.index + marker[0].length;
+    if (text[start] === "{") {
+      const end = matchingBrace(text, start);
+      if (end !== -1) boxes.push({ content: text.slice(start + 1, end), start: marker.index, end: end + 1 });
+    } else {
+      // `\boxed 5` (no braces): up to the next `$` or whitespace.
+      const bare = /^[^\s${}]+/.exec(text.slice(start));
+      if (bare) boxes.push({ content: bare[0], start: marker.index, end: start + bare[0].length });
+    }
+  }
+  // Nested boxes (`\boxed{\boxed{5}}`) are found twice; keep the outer one.
+  return boxes.filter((box, index) => !boxes.some((other, otherIndex) => otherIndex !== index && other.start < box.start && other.end >= box.end));
+}
+
+/** Index of the `}` closing the `{` at `openIndex`, or -1. */
+export function matchingBrace(text: string, openIndex: number): number {
+  let depth = 0;
+  for (let index = openIndex; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === "\\") {
+      index += 1; // skip escaped braces like \{
+      continue;
+    }
+    if (character === "{") depth += 1;
+    else if (character === "}") {
+      depth -= 1;
+      if (depth === 0) return index;
+    }
+  }
+  return -1;
+}
+
+/** The text after the last `</think>` when present; the whole response otherwise (non-thinking models). */
+function stripThinking(response: string): string {
+  const close = response.lastIndexOf("</think>");
+  if (close === -1) return response;
+  const after = response.slice(close + "</think>".length);
+  return after.trim() === "" ? response.slice(0, close) : after;
+}
+
+/** Undoes a second level of JSON escaping before LaTeX commands (`\\frac` → `\frac`). */
+function undoubleBackslashes(text: string): string {
+  return text.replace(doubledCommand, "\\");
+}
+
+/**
+ * The final answer of `response`: last box (also `<|begin_of_box|>`), then "final answer is ..." / "Answer: ...",
+ * then the last `$...$` / `\(...\)` / `\[...\]`, then a short response as a whole. A ground truth (`isGroundTruth`)
+ * falls back to its whole text at any length.
+ */
+export function extractAnswer(
+  response: string,
+  options: { isGroundTruth?: boolean; allowUnboxedFallback?: boolean } = {},
+): ExtractedAnswer | undefined {
+  const text = undoubleBackslashes(stripThinking(response));
+  const glmBoxes = [...text.matchAll(/<\|begin_of_box\|>([\s\S]*?)<\|end_of_box\|>/g)];
+  if (glmBoxes.length > 0) {
+    const inner = glmBoxes[glmBoxes.length - 1]![1]!;
+    return { text: lastBoxed(inner) ?? inner.trim(), source: "boxed" };
+  }
+  const boxed = lastBoxed(text);
+  if (boxed !== undefined) return { text: boxed.trim(), source: "boxed" };
+  if (options.allowUnboxedFallback === false && !options.isGroundTruth) return undefined;
+  const phrase = answerPhrase(text);
+  if (phrase !== undefined) return { text: phrase, source: "answer-phrase" };
+  const trimmed = text.trim();
+  if (options.isGroundTruth || trimmed.length <= shortResponseLength) {
+    if (trimmed === "") return undefined;
+    return { text: trimmed, source: "whole" };
+  }
+  const math = lastMath(text);
+  if (math !== undefined) return { text: math, source: "last-math" };
+  return undefined;
+}
+
+/** "The final answer is X", "Answer: X" (last occurrence), with trailing courtesy text removed. */
+function answerPhrase(text: string): string | undefined {
+  const patterns = [
+    /final answer is[:\s]*([\s\S]+?)(?:\.\s*I hope it is correct|\n\n|$)/gi,
+    /(?:^|\n)\s*\**(?:final\s+)?answer\**\s*[:：]\**\s*([^\n]+)/gi,
+    /the answer is[:\s]*([^\n]+)/gi,
+  ];
+  for (const pattern of patterns) {
+    const matches = [...text.matchAll(pattern)];
+    if (matches.length === 0) continue;
+    const value = matches[matches.length - 1]![1]!.trim().replace(/[.。]\s*$/, "").trim();
+    if (value !== "") return value;
+  }
+  return undefined;
+}
+
+/** The content of the last `$$...$$`, `$...$`, `\[...\]` or `\(...\)` (inline math may not span lines). */
+function lastMath(text: string): string | undefined {
+  const pattern = /\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]|\\\(([^\n]+?)\\\)|\$([^\n$]+?)\$/g;
+  let last: string | undefined;
+  for (const match of text.matchAll(pattern)) last = match[1] ?? match[2] ?? match[3] ?? match[4];
+  return last?.trim();
+}

@@ -1,0 +1,38 @@
+/** Grades many (response, ground truth) pairs on a worker-thread pool, each check under a hard time limit. */
+import { availableParallelism } from "node:os";
+import { MathPolicySchema, type MathPolicyInput } from "./math-policy.js";
+import { MathWorkerPool, type MathJob, type PooledMathVerdict } from "./math-worker-pool.js";
+
+/** Default hard limit per check: generous for real answers, short for pathological ones. */
+export const defaultMathTimeoutMs = 5000;
+
+export interface GradeMathBatchOptions {
+  policy?: MathPolicyInput;
+  /** Worker threads (default: all cores). */
+  concurrency?: number;
+  timeoutMs?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Verdicts for `jobs`, in order; a check past the time limit is "not equivalent" with `timedOut: true`. */
+export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMathBatchOptions = {}): Promise<PooledMathVerdict[]> {
+  if (jobs.length === 0) return [];
+  const policy = MathPolicySchema.parse(options.policy ?? {});
+  const pool = new MathWorkerPool({
+    size: Math.min(options.concurrency ?? availableParallelism(), jobs.length),
+    timeoutMs: options.timeoutMs ?? defaultMathTimeoutMs,
+  });
+  let done = 0;
+  try {
+    return await Promise.all(
+      jobs.map(async (job) => {
+        const verdict = await pool.grade({ ...job, policy: job.policy ?? policy });
+        done += 1;
+        options.onProgress?.(done, jobs.length);
+        return verdict;
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+}

@@ -1,0 +1,160 @@
+/** A pool of worker threads that grade math jobs with a hard per-check time limit (a stuck thread is terminated and replaced). */
+import { availableParallelism } from "node:os";
+import type { Worker } from "node:worker_threads";
+import { startTsWorker } from "../../src/core/worker.js";
+import type { MathGroundTruth, MathVerdict } from "./grade-math.js";
+import type { MathPolicyInput } from "./math-policy.js";
+
+/** One grading job. */
+export interface MathJob {
+  response: string;
+  groundTruth: MathGroundTruth;
+  /** Geo3K-style choices, so that a letter can match a value. */
+  choices?: string[];
+  /** Policy flags for this job (default policy when absent). */
+  policy?: MathPolicyInput;
+}
+
+/** A verdict from the pool: may also be a timeout or an internal grader failure. */
+export interface PooledMathVerdict extends MathVerdict {
+  timedOut?: boolean;
+  infraError?: boolean;
+}
+
+/** Message a worker sends back for each job. */
+export interface MathJobResult {
+  id: number;
+  verdict: PooledMathVerdict;
+}
+
+export interface MathWorkerPoolOptions {
+  /** Worker threads (default: all cores). */
+  size?: number;
+  /** Hard limit per check in milliseconds, counted from dispatch to a ready worker. */
+  timeoutMs: number;
+}
+
+interface PendingJob {
+  id: number;
+  job: MathJob;
+  resolve: (verdict: PooledMathVerdict) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  isReady: boolean;
+  /** Jobs sent to this worker, graded in order; the first is the one under the time limit now. */
+  inFlight: PendingJob[];
+  timer?: NodeJS.Timeout;
+}
+
+// Jobs are sent in chunks (one message per chunk, one reply per job) to save messaging overhead on big batches.
+const maxChunk = 32;
+
+const workerModule = new URL("./math-worker.ts", import.meta.url);
+
+/** Grades jobs on `size` worker threads; call `close()` when done. */
+export class MathWorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: PendingJob[] = [];
+  private nextId = 0;
+  private isClosed = false;
+  readonly size: number;
+
+  constructor(private readonly options: MathWorkerPoolOptions) {
+    this.size = Math.max(1, options.size ?? availableParallelism());
+  }
+
+  /** Queues one job; resolves with its verdict (a timeout resolves as "not equivalent, timed out"). */
+  grade(job: MathJob): Promise<PooledMathVerdict> {
+    if (this.isClosed) throw new Error("MathWorkerPool is closed");
+    return new Promise((resolve) => {
+      this.queue.push({ id: this.nextId++, job, resolve });
+      for (const slot of this.slots) slot.worker.ref();
+      if (this.slots.length < this.size && this.slots.length < this.queue.length + this.busyCount()) this.spawn();
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every worker thread. */
+  async close(): Promise<void> {
+    this.isClosed = true;
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    this.slots.length = 0;
+  }
+
+  private busyCount(): number {
+    return this.slots.filter((slot) => slot.inFlight.length > 0).length;
+  }
+
+  private spawn(existing?: Slot): void {
+    const slot: Slot = existing ?? ({ isReady: false, inFlight: [] } as unknown as Slot);
+    slot.isReady = false;
+    slot.worker = startTsWorker(workerModule);
+    slot.worker.on("message", (message: MathJobResult | { ready: true }) => {
+      if ("ready" in message) {
+        slot.isReady = true;
+        this.dispatch();
+        return;
+      }
+      if (slot.inFlight[0]?.id !== message.id) return;
+      this.finish(slot, message.verdict);
+    });
+    slot.worker.on("error", (error) => this.replace(slot, `grader worker failed: ${error.message}`, false));
+    slot.worker.on("exit", () => {
+      if (!this.isClosed && slot.inFlight.length > 0) this.replace(slot, "grader worker exited", false);
+    });
+    if (!existing) this.slots.push(slot);
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.isReady || slot.inFlight.length > 0) continue;
+      const chunk = Math.max(1, Math.min(maxChunk, Math.floor(this.queue.length / this.size)));
+      slot.inFlight = this.queue.splice(0, chunk);
+      this.startTimer(slot);
+      slot.worker.postMessage({ jobs: slot.inFlight.map((pending) => ({ id: pending.id, job: pending.job })) });
+    }
+  }
+
+  private startTimer(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      this.replace(slot, `timed out after ${this.options.timeoutMs} ms`, true);
+    }, this.options.timeoutMs);
+  }
+
+  private finish(slot: Slot, verdict: PooledMathVerdict): void {
+    const pending = slot.inFlight.shift();
+    clearTimeout(slot.timer);
+    pending?.resolve(verdict);
+    if (slot.inFlight.length > 0) {
+      this.startTimer(slot);
+      return;
+    }
+    this.dispatch();
+    // An idle pool must not keep the process alive (a shared pool outlives its callers' work).
+    if (this.queue.length === 0 && this.busyCount() === 0) for (const idle of this.slots) idle.worker.unref();
+  }
+
+  /** Ends the slot's current job with a failure verdict, requeues the rest of its chunk, and starts a fresh worker. */
+  private replace(slot: Slot, reason: string, isTimeout: boolean): void {
+    const [pending, ...rest] = slot.inFlight;
+    clearTimeout(slot.timer);
+    slot.inFlight = [];
+    this.queue.unshift(...rest);
+    const stuck = slot.worker;
+    stuck.removeAllListeners();
+    void stuck.terminate();
+    if (pending) {
+      pending.resolve(
+        isTimeout
+          ? { correct: false, reward: 0, reason: `not equivalent: ${reason}`, timedOut: true }
+          : { correct: false, reward: 0, reason, infraError: true },
+      );
+    }
+    if (!this.isClosed) this.spawn(slot);
+    this.dispatch();
+  }
+}

@@ -1,0 +1,28 @@
+/** Worker-thread entry of the math grading pool: grades each chunk of jobs it is sent, replying once per job. */
+import { parentPort } from "node:worker_threads";
+import { gradeMath } from "./grade-math.js";
+import { defaultMathPolicy } from "./math-policy.js";
+import type { MathJob, MathJobResult } from "./math-worker-pool.js";
+
+const port = parentPort!;
+
+port.on("message", (message: { jobs: { id: number; job: MathJob }[] }) => {
+  // One reply per job, as soon as it is graded: the pool times each job separately.
+  for (const { id, job } of message.jobs) port.postMessage(gradeJob(id, job));
+});
+
+function gradeJob(id: number, job: MathJob): MathJobResult {
+  try {
+    return { id, verdict: gradeMath(job.response, job.groundTruth, job.policy ?? defaultMathPolicy, job.choices) };
+  } catch (error) {
+    const reason = `grader error: ${error instanceof Error ? error.message : String(error)}`;
+    return { id, verdict: { correct: false, reward: 0, reason, infraError: true } };
+  }
+}
+
+// Warm the common paths (parsing, exact rationals, sampling) so that a first check is not charged for compilation.
+for (const [response, truth] of [["\\boxed{\\frac{1}{2}}", "0.5"], ["\\boxed{(x+1)^2}", "x^2+2x+1"], ["\\boxed{2\\sqrt{3}}", "3.46"]]) {
+  gradeMath(response!, truth!, defaultMathPolicy);
+}
+// Tells the pool this thread is loaded and warm, so time limits start counting only now.
+port.postMessage({ ready: true });

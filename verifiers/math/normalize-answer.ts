@@ -1,0 +1,177 @@
+/** String normalisation of an extracted answer: LaTeX noise, units, percent, degrees, currency, thousands separators. */
+import { matchingBrace } from "./extract-answer.js";
+
+/** A normalised answer string with the decorations that were removed from it. */
+export interface NormalizedAnswer {
+  text: string;
+  percent: boolean;
+  degrees: boolean;
+  /** Base of a subscripted literal such as `204_5`. */
+  base?: number;
+}
+
+// Words removed when they trail an answer (`5 cm`, `\text{ inches}^2`, `12 square feet`); sources: PRM800K / Minerva lists.
+const unitWords = [
+  "square", "sq", "cubic", "units?", "cm", "mm", "km", "m", "meters?", "metres?", "centimeters?", "millimeters?",
+  "kilometers?", "in", "inch(?:es)?", "ft", "feet", "foot", "yards?", "yd", "miles?", "mi", "mph", "km/h", "kg", "g",
+  "grams?", "kilograms?", "lbs?", "pounds?", "ounces?", "oz", "liters?", "litres?", "ml", "gallons?", "seconds?", "sec",
+  "s", "minutes?", "min", "hours?", "hrs?", "days?", "weeks?", "months?", "years?", "dollars?", "cents?", "euros?",
+  "ways", "people", "students", "points?", "times", "radians?", "rad", "cups?", "pages?", "marbles", "balls", "apples",
+  "books", "cookies", "coins", "boxes", "cars", "trees", "questions", "games", "chairs", "tickets", "children", "men",
+  "women", "boys", "girls", "sides", "diagonals", "edges", "vertices", "faces", "numbers", "integers", "digits",
+];
+const trailingUnit = new RegExp(`([\\d})])(?:\\s+(?:${unitWords.join("|")}))+(?:\\s*\\^\\s*\\{?\\d\\}?)?\\.?$`, "i");
+// Units glued to a number: only multi-letter ones, so `2m` (2·m) and `5x` stay algebra.
+const gluedUnit = /(\d)(?:cm|mm|km|ft|inches|meters|units|degrees|sq)(?:\^\{?\d\}?)?$/i;
+const mathWords = /^(?:pi|sqrt|sin|cos|tan|sec|csc|cot|log|ln|exp|abs|inf|infty|infinity|and|or|mod|cdot|times|frac|to)$/i;
+const textCommands = /\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|hbox|operatorname|textnormal|boldsymbol|mathbb|mathcal)\s*\{/g;
+
+/** Normalises an extracted answer for comparison; never throws. */
+export function normalizeAnswer(raw: string): NormalizedAnswer {
+  let text = raw.trim();
+  let percent = false;
+  let degrees = false;
+  text = unwrapDelimiters(text.replace(/^\*\*([\s\S]*)\*\*$/, "$1"));
+  // `0.3333...`: a decimal written as truncated is graded as the decimal it shows.
+  text = text.replace(/^([-+]?\d*\.\d+)\s*(?:\.\.\.|\\[lc]?dots|…)$/, "$1");
+  text = text
+    .replace(/\\displaystyle|\\limits|\\nolimits/g, "")
+    .replace(/\\(?:left|right)\s*\.(?![0-9])/g, "")
+    .replace(/\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg)(?![a-zA-Z])/g, "")
+    .replace(/\\[dtc]frac(?![a-zA-Z])/g, "\\frac")
+    .replace(/\\[dt]binom(?![a-zA-Z])/g, "\\binom")
+    .replace(/\{,\}/g, "")
+    .replace(/(\d),\\!\s*(?=\d{3})/g, "$1")
+    .replace(/(?<!\\)\\[!,;:> ]|\\q?quad(?![a-zA-Z])|~/g, " ")
+    .replace(/\\(?:lvert|rvert|vert|mid)(?![a-zA-Z])/g, "|")
+    .replace(/\\(?:le|leqslant)(?![a-zA-Z])/g, "\\leq")
+    .replace(/\\(?:ge|geqslant)(?![a-zA-Z])/g, "\\geq")
+    .replace(/\\ne(?![a-zA-Z])/g, "\\neq")
+    .replace(/≤/g, "\\leq")
+    .replace(/≥/g, "\\geq")
+    .replace(/≠/g, "\\neq")
+    .replace(/π/g, "\\pi")
+    .replace(/√/g, "\\sqrt")
+    .replace(/∞/g, "\\infty")
+    .replace(/[−–]/g, "-")
+    .replace(/²/g, "^2")
+    .replace(/³/g, "^3")
+    .replace(/×|·/g, "\\cdot ");
+  // Degrees: ^\circ, ^{\circ}, \circ, °, \degree, and the words.
+  const degreePattern = /\^\s*\{?\s*\\circ\s*\}?|\\circ(?![a-zA-Z])|°|\\degree(?![a-zA-Z])|\\textdegree(?![a-zA-Z])/g;
+  if (degreePattern.test(text)) {
+    degrees = true;
+    text = text.replace(degreePattern, " ");
+  }
+  // Percent: \%, %, and the words.
+  if (/\\?%/.test(text)) {
+    percent = true;
+    text = text.replace(/\\?%/g, " ");
+  }
+  // Currency.
+  text = text.replace(/\\\$|\$|US\$|USD|€|£|¥|\\euro(?![a-zA-Z])|\\pounds(?![a-zA-Z])/g, " ");
+  text = text
+    .replace(/\\varnothing|∅|\\\{\s*\\\}/g, "\\emptyset")
+    .replace(/\\mathbb\s*\{?R\}?|^all real numbers$/i, "(-\\infty, \\infty)");
+  text = dropTextUnits(text);
+  text = unwrapTextCommands(text);
+  text = text.replace(/\s+/g, " ").trim();
+  const percentWord = /\s*(?:percent(?:age)?(?:\s+points)?|pct)\.?$/i;
+  if (percentWord.test(text) && /\d/.test(text)) {
+    percent = true;
+    text = text.replace(percentWord, "");
+  }
+  const degreeWord = /\s*(?:degrees?|deg)\.?$/i;
+  if (degreeWord.test(text) && /\S/.test(text.replace(degreeWord, ""))) {
+    degrees = true;
+    text = text.replace(degreeWord, "");
+  }
+  for (let round = 0; round < 3; round += 1) {
+    const stripped = dropTrailingWords(text.replace(trailingUnit, "$1").replace(gluedUnit, "$1").trim());
+    if (stripped === text) break;
+    text = stripped;
+  }
+  text = text.replace(/\s+(?:and|or)\s+/gi, ", ").replace(/[.。]$/, "").trim();
+  text = unwrapDelimiters(text);
+  text = removeThousandsSeparators(text);
+  text = text.replace(/(\d*)\.(\d*)\\overline\s*\{?(\d+)\}?/g, (_match, whole: string, fixed: string, repeating: string) =>
+    repeatingDecimalFraction(whole, fixed, repeating),
+  );
+
+  if (/^\.\d/.test(text)) text = `0${text}`;
+  if (/^-\.\d/.test(text)) text = `-0${text.slice(1)}`;
+  const baseMatch = /^(\d+)_\{?(\d{1,2})\}?$/.exec(text);
+  if (baseMatch) return { text: baseMatch[1]!, percent, degrees, base: Number(baseMatch[2]) };
+  return { text, percent, degrees };
+}
+
+/** `5 dogs`, `42 meters per second`: words (two letters or more, not math names) after a number are a unit. */
+function dropTrailingWords(text: string): string {
+  // Words separated by mandatory spaces: no nested ambiguity, so no catastrophic backtracking on long input.
+  const match = /^(.*[\d})])\s+([a-zA-Z]{2,}\.?(?:\s+[a-zA-Z]{2,}\.?)*)\s*$/.exec(text);
+  if (!match) return text;
+  const isMath = match[2]!.split(/\s+/).some((word) => mathWords.test(word.replace(/\.$/, "")));
+  return isMath ? text : match[1]!;
+}
+
+/** Strips `$...$`, `$$...$$`, `\(...\)`, `\[...\]` wrapping the whole answer, and a trailing full stop. */
+function unwrapDelimiters(text: string): string {
+  let current = text.trim();
+  for (;;) {
+    const next = current
+      .replace(/^\$\$([\s\S]*)\$\$$/, "$1")
+      .replace(/^\$([^$]*)\$$/, "$1")
+      .replace(/^\\\(([\s\S]*)\\\)$/, "$1")
+      .replace(/^\\\[([\s\S]*)\\\]$/, "$1")
+      .replace(/^\\boxed\{([\s\S]*)\}$/, "$1")
+      .trim();
+    if (next === current) return current;
+    current = next;
+  }
+}
+
+/**
+ * Removes `\text{ cm}^2`-style unit annotations at the end of the answer; after a number, any trailing words in
+ * `\text{}` are a unit or a remark (`5\text{ m/s}`, `12\text{ (rounded)}`).
+ */
+function dropTextUnits(text: string): string {
+  const known = new RegExp(
+    `(\\S)\\s*\\\\(?:text|mbox|mathrm|textrm)\\s*\\{\\s*(?:${unitWords.join("|")}|degrees?)\\s*\\}(?:\\s*\\^\\s*\\{?\\d\\}?)?\\s*$`,
+    "i",
+  );
+  const afterNumber = /([\d})])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*[a-zA-Z(][a-zA-Z\s/.()-]*\}(?:\s*\^\s*\{?\d\}?)?\s*$/;
+  return text.replace(known, "$1").replace(afterNumber, "$1");
+}
+
+/** `\text{abc}` → ` abc ` (also \mathrm, \mbox, \operatorname...), braces matched. */
+function unwrapTextCommands(text: string): string {
+  let result = text;
+  for (let guard = 0; guard < 50; guard += 1) {
+    textCommands.lastIndex = 0;
+    const match = textCommands.exec(result);
+    if (!match) break;
+    const open = match.index + match[0].length - 1;
+    const close = matchingBrace(result, open);
+    if (close === -1) break;
+    const inner = result.slice(open + 1, close);
+    // Keep `\operatorname{arcsec}`-style names glued; pad words so they do not merge with numbers.
+    const isName = /^(?:operatorname|mathrm)/.test(match[0].slice(1)) && /^[a-zA-Z]+$/.test(inner);
+    result = result.slice(0, match.index) + (isName ? inner : ` ${inner} `) + result.slice(close + 1);
+  }
+  return result;
+}
+
+/** `I.F\overline{R}` as an exact `\frac{}{}`: (IFR − IF) / (10^|F| · (10^|R| − 1)). */
+function repeatingDecimalFraction(whole: string, fixed: string, repeating: string): string {
+  const withRepeat = BigInt(`${whole}${fixed}${repeating}` || "0");
+  const withoutRepeat = BigInt(`${whole}${fixed}` || "0");
+  const denominator = 10n ** BigInt(fixed.length) * (10n ** BigInt(repeating.length) - 1n);
+  return `\\frac{${withRepeat - withoutRepeat}}{${denominator}}`;
+}
+
+/** `7,425,000` → `7425000` and `1 000` → `1000` when the whole answer is one such number. */
+function removeThousandsSeparators(text: string): string {
+  if (/^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(text)) return text.replace(/,/g, "");
+  if (/^[-+]?\d{1,3}(?: \d{3})+(?:\.\d+)?$/.test(text)) return text.replace(/ /g, "");
+  return text;
+}

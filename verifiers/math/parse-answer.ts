@@ -1,0 +1,204 @@
+/** Turns a normalised answer string into a structured value: expression, list/set/tuple/interval, equation, relation, matrix, choice or text. */
+import { latexToMathjs, UnsupportedMathError } from "./latex-to-mathjs.js";
+
+export type RelationOperator = "<" | "<=" | "!=";
+
+/** A structured answer; expressions carry mathjs syntax, lists carry their brackets ("" bare, "{" a set). */
+export type MathValue =
+  | { kind: "expression"; text: string; expression: string; decimalPlaces?: number }
+  | { kind: "list"; open: "" | "(" | "[" | "{"; close: "" | ")" | "]" | "}"; items: MathValue[] }
+  | { kind: "union"; items: MathValue[] }
+  | { kind: "equation"; leftText: string; left: MathValue; right: MathValue }
+  | { kind: "relation"; sides: string[]; operators: RelationOperator[]; flipped: boolean[] }
+  | { kind: "matrix"; rows: MathValue[][] }
+  | { kind: "choice"; letter: string }
+  | { kind: "text"; text: string };
+
+const relationPattern = /\\leq|\\geq|\\lt(?![a-zA-Z])|\\gt(?![a-zA-Z])|\\neq|<=|>=|!=|<|>/;
+const knownWords = /^(?:sqrt|pi|exp|sin|cos|tan|sec|csc|cot|log|ln|abs|inf|infinity|infty|asin|acos|atan|arcsin|arccos|arctan|sinh|cosh|tanh|floor|ceil)$/i;
+
+/** Parses a normalised answer; never throws (unparseable input becomes a text value). */
+export function parseAnswer(text: string, depth = 0): MathValue {
+  const trimmed = text.trim();
+  if (depth > 8) return { kind: "text", text: trimmed };
+  const choice = /^\(?([A-E])\)?$/.exec(trimmed);
+  if (choice) return { kind: "choice", letter: choice[1]! };
+  const matrix = parseMatrix(trimmed, depth);
+  if (matrix) return matrix;
+  const plusMinus = trimmed.match(/\\(?:pm|mp)(?![a-zA-Z])/g);
+  if (plusMinus?.length === 1 && splitTopLevel(trimmed, ",").length === 1) {
+    // `a \pm b` is the set {a + b, a - b}; the sign applies where it is written, even inside a fraction.
+    const items = ["+", "-"].map((sign) => trimmed.replace(/\\(?:pm|mp)(?![a-zA-Z])/, ` ${sign} `));
+    return { kind: "list", open: "{", close: "}", items: items.map((item) => parseAnswer(item, depth + 1)) };
+  }
+  const commaParts = splitTopLevel(trimmed, ",;");
+  if (commaParts.length > 1 && commaParts.every((part) => splitTopLevel(part, "=").length === 2)) {
+    return { kind: "list", open: "", close: "", items: commaParts.map((part) => parseAnswer(part, depth + 1)) };
+  }
+  const approximations = splitTopLevel(trimmed, "", /\\approx(?![a-zA-Z])|≈/);
+  if (approximations.length > 1) {
+    // `5\sqrt{3} \approx 8.66`: the exact form before the first ≈ is the answer (`y \approx 8.66`: the value).
+    const values = approximations.filter((part) => !/^[a-zA-Z](?:_\{?\w+\}?)?$/.test(part));
+    return parseAnswer(values[0] ?? approximations[0]!, depth + 1);
+  }
+  const membership = /^[a-zA-Z]\s*\\in(?![a-zA-Z])\s*(.+)$/.exec(trimmed);
+  if (membership) return parseAnswer(membership[1]!, depth + 1);
+  const relation = parseRelation(trimmed);
+  if (relation) return relation;
+  const equationParts = splitTopLevel(trimmed, "=");
+  if (equationParts.length > 1 && equationParts.every((part) => part.trim() !== "")) {
+    const leftText = equationParts[0]!.trim();
+    return {
+      kind: "equation",
+      leftText,
+      left: parseAnswer(leftText, depth + 1),
+      right: parseAnswer(equationParts[equationParts.length - 1]!, depth + 1),
+    };
+  }
+  const unionParts = splitTopLevel(trimmed, "", /\\cup(?![a-zA-Z])|∪/);
+  if (unionParts.length > 1) {
+    const items = unionParts.map((part) => parseAnswer(part, depth + 1));
+    // A union of finite sets is one set: `\{1,3\} \cup \{2,4\}` = `\{1,2,3,4\}`.
+    if (items.every((item) => item.kind === "list" && item.open === "{")) {
+      return { kind: "list", open: "{", close: "}", items: items.flatMap((item) => (item.kind === "list" ? item.items : [])) };
+    }
+    return { kind: "union", items };
+  }
+  const bracketed = parseBracketed(trimmed, depth);
+  if (bracketed) return bracketed;
+  if (commaParts.length > 1) {
+    return { kind: "list", open: "", close: "", items: commaParts.map((part) => parseAnswer(part, depth + 1)) };
+  }
+  return parseExpression(trimmed);
+}
+
+/** A single expression, or text when it is words or unsupported LaTeX. */
+function parseExpression(text: string): MathValue {
+  const words = text.match(/[a-zA-Z]{3,}/g) ?? [];
+  if (/^[a-zA-Z][a-zA-Z\s'-]*$/.test(text) && words.some((word) => !knownWords.test(word))) {
+    return { kind: "text", text };
+  }
+  const mixed = /^(\d+)\s*\\frac\{(\d+)\}\{(\d+)\}$/.exec(text) ?? /^(\d+)\s+(\d+)\/(\d+)$/.exec(text);
+  const source = mixed && Number(mixed[2]) < Number(mixed[3]) ? `${mixed[1]}+\\frac{${mixed[2]}}{${mixed[3]}}` : text;
+  try {
+    const expression = latexToMathjs(source);
+    if (expression.trim() === "") return { kind: "text", text };
+    const decimal = /^[-+]?\d*\.(\d+)$/.exec(text);
+    return decimal
+      ? { kind: "expression", text, expression, decimalPlaces: decimal[1]!.length }
+      : { kind: "expression", text, expression };
+  } catch (error) {
+    if (error instanceof UnsupportedMathError) return { kind: "text", text };
+    throw error;
+  }
+}
+
+/**
+ * Splits `text` at top-level separators (outside (), [], {}, \{ \}); `separators` are single characters,
+ * `pattern` an optional multi-character separator such as `\cup`.
+ */
+function splitTopLevel(text: string, separators: string, pattern?: RegExp): string[] {
+  const sticky = pattern ? new RegExp(pattern.source, "y") : undefined;
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    if (depth === 0 && sticky) {
+      sticky.lastIndex = index;
+      const match = sticky.exec(text);
+      if (match) {
+        parts.push(text.slice(start, index));
+        start = index + match[0].length;
+        index = start - 1;
+        continue;
+      }
+    }
+    const character = text[index]!;
+    if (character === "\\") {
+      // `\{` and `\}` count as brackets through their brace; other escapes are skipped whole.
+      index += 1;
+      if ("([{".includes(text[index] ?? " ")) depth += 1;
+      else if (")]}".includes(text[index] ?? " ")) depth -= 1;
+      continue;
+    }
+    if ("([{".includes(character)) depth += 1;
+    else if (")]}".includes(character)) depth -= 1;
+    else if (depth === 0 && separators.includes(character)) {
+      parts.push(text.slice(start, index));
+      start = index + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((part) => part.trim());
+}
+
+/** `(a, b)`, `[a, b)`, `\{a, b\}`: brackets spanning the whole answer with a top-level comma inside. */
+function parseBracketed(text: string, depth: number): MathValue | undefined {
+  // `\{1, 2\}`, or `{1, 2}` whose braces LaTeX would drop but which is written as a set.
+  const set = /^\\\{([\s\S]*)\\\}$/.exec(text) ?? (/^\{[\s\S]*\}$/.test(text) && isBalanced(text.slice(1, -1)) ? [text, text.slice(1, -1)] : null);
+  if (set) {
+    const inner = set[1]!.trim();
+    const items = inner === "" ? [] : splitTopLevel(inner, ",;");
+    if (!set[0].startsWith("\\") && items.length < 2) return undefined;
+    return { kind: "list", open: "{", close: "}", items: items.map((item) => parseAnswer(item, depth + 1)) };
+  }
+  const open = text[0];
+  const close = text[text.length - 1];
+  if ((open !== "(" && open !== "[") || (close !== ")" && close !== "]")) return undefined;
+  const inner = text.slice(1, -1);
+  // The opening bracket must close at the very end: `(1)(2)` is a product, not a tuple.
+  if (!isBalanced(inner)) return undefined;
+  const items = splitTopLevel(inner, ",");
+  if (items.length < 2) return undefined;
+  return { kind: "list", open, close, items: items.map((item) => parseAnswer(item, depth + 1)) };
+}
+
+function isBalanced(text: string): boolean {
+  let depth = 0;
+  for (const character of text) {
+    if ("([{".includes(character)) depth += 1;
+    else if (")]}".includes(character)) depth -= 1;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** `a < b`, `-2 \leq x \leq 7`, `x \neq 3`: sides as mathjs expressions, operators normalised to <, <=, !=. */
+function parseRelation(text: string): MathValue | undefined {
+  if (!relationPattern.test(text)) return undefined;
+  const tokens = text.split(new RegExp(`(${relationPattern.source})`));
+  const sides: string[] = [];
+  const operators: RelationOperator[] = [];
+  const flipped: boolean[] = [];
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index]!;
+    if (index % 2 === 1) {
+      const isGreater = /geq|gt|>/.test(token);
+      operators.push(/neq|!=/.test(token) ? "!=" : /leq|geq|<=|>=/.test(token) ? "<=" : "<");
+      flipped.push(isGreater);
+      continue;
+    }
+    try {
+      sides.push(latexToMathjs(token.trim()));
+    } catch (error) {
+      if (error instanceof UnsupportedMathError) return undefined;
+      throw error;
+    }
+  }
+  if (sides.some((side) => side.trim() === "")) return undefined;
+  return { kind: "relation", sides, operators, flipped };
+}
+
+/** `\begin{pmatrix} a & b \\ c & d \end{pmatrix}` (also bmatrix, matrix, array) → rows of values. */
+function parseMatrix(text: string, depth: number): MathValue | undefined {
+  const match = /^\\begin\{([pbvBV]?matrix|array)\}(?:\{[^}]*\})?([\s\S]*)\\end\{\1\}$/.exec(text);
+  if (!match) return undefined;
+  const rows = match[2]!
+    .split(/\\\\/)
+    .map((row) => row.trim())
+    .filter((row) => row !== "" && row !== "\\hline");
+  return {
+    kind: "matrix",
+    rows: rows.map((row) => row.split("&").map((cell) => parseAnswer(cell.trim(), depth + 1))),
+  };
+}
