@@ -1,0 +1,86 @@
+/** Synthetic arithmetic problems: a seeded generator, the step-by-step solution, and the split each problem belongs to. */
+import { randomInt, type Random } from "../../src/models/tiny/random.js";
+
+export interface ArithProblem {
+  /** The expression without spaces, e.g. `12+7*3`. */
+  expression: string;
+  /** One binary operation per step, products first, e.g. [`7*3=21`, `12+21=33`]. */
+  steps: string[];
+  answer: number;
+}
+
+export type Operator = "+" | "-" | "*";
+
+/** One problem of 2 or 3 one-digit operands (a product's right operand is 2..9), sized for a model trained in minutes on a CPU. */
+export function generateArithProblem(random: Random): ArithProblem {
+  const operandCount = random() < 0.5 ? 2 : 3;
+  const operands = [randomInt(random, 1, 9)];
+  const operators: Operator[] = [];
+  for (let index = 1; index < operandCount; index++) {
+    const roll = random();
+    const operator: Operator = roll < 0.38 ? "+" : roll < 0.7 ? "-" : "*";
+    operators.push(operator);
+    operands.push(operator === "*" ? randomInt(random, 2, 9) : randomInt(random, 1, 9));
+  }
+  return solveArith(operands, operators);
+}
+
+/** A deliberate mistake: add `delta` to the result of step `stepIndex` and carry the wrong value on. */
+export interface ArithSlip {
+  stepIndex: number;
+  delta: number;
+}
+
+/** Solves `operands` joined by `operators`, products first, then sums left to right, recording each step. */
+export function solveArith(operands: number[], operators: Operator[], slip?: ArithSlip): ArithProblem {
+  const expression = operands.map((operand, index) => (index === 0 ? "" : operators[index - 1]) + operand).join("");
+  const values = [...operands];
+  const pending = [...operators];
+  const steps: string[] = [];
+  for (const pass of [["*"], ["+", "-"]]) {
+    let index = 0;
+    while (index < pending.length) {
+      const operator = pending[index];
+      if (!pass.includes(operator)) {
+        index++;
+        continue;
+      }
+      const left = values[index];
+      const right = values[index + 1];
+      const exact = operator === "*" ? left * right : operator === "+" ? left + right : left - right;
+      const result = slip?.stepIndex === steps.length ? exact + slip.delta : exact;
+      steps.push(`${left}${operator}${right}=${result}`);
+      values.splice(index, 2, result);
+      pending.splice(index, 1);
+    }
+  }
+  return { expression, steps, answer: values[0] };
+}
+
+/** The reference completion the model is trained to write: the steps, then `\boxed{answer}`. */
+export function arithSolutionText(problem: ArithProblem): string {
+  return `${problem.steps.join(" ")} \\boxed{${problem.answer}}`;
+}
+
+/** The question a solver sees; the tiny model's chat template recognises this exact phrasing. */
+export function arithQuestion(expression: string): string {
+  return `What is ${expression}? Show each step, then give the final answer as \\boxed{n}.`;
+}
+
+/** Split of an expression by a hash of its text, so the train and test splits can never share a problem. */
+export function arithSplitOf(expression: string): "train" | "test" {
+  let hash = 2166136261;
+  for (let index = 0; index < expression.length; index++) {
+    hash = Math.imul(hash ^ expression.charCodeAt(index), 16777619) >>> 0;
+  }
+  return hash % 8 === 0 ? "test" : "train";
+}
+
+/** Operands and operators of an expression written by `generateArithProblem` (e.g. `12-3*4`). */
+export function parseArithExpression(expression: string): { operands: number[]; operators: Operator[] } {
+  const parts = expression.match(/\d+|[-+*]/g) ?? [];
+  return {
+    operands: parts.filter((_, index) => index % 2 === 0).map(Number),
+    operators: parts.filter((_, index) => index % 2 === 1) as Operator[],
+  };
+}

@@ -1,0 +1,19 @@
+/** The `arith` benchmark: generated 2–3 operand integer expressions (test split 100, train split 2000), answered as `\boxed{n}`. */
+import type { Benchmark } from "../../src/core/benchmark.js";
+import { loadQaTasks } from "../../src/core/dataset.js";
+import { InputError } from "../../src/core/errors/input-error.js";
+import { ARITH_SPLITS, arithTasks, type ArithSplit } from "./arith-tasks.js";
+
+export const arithBenchmark: Benchmark = {
+  name: "arith",
+  description:
+    "Synthetic arithmetic (e.g. 12+7*3) solved step by step, answer in \\boxed{}; generated offline from a seed " +
+    "(--split test: 100 tasks, train: 2000; the splits never overlap). The embedded tiny model was trained on the train split.",
+  defaultCookbook: "arith",
+  async loadTasks(options) {
+    if (options.dataFile) return loadQaTasks(options.dataFile);
+    const split = options.split ?? "test";
+    if (!(split in ARITH_SPLITS)) throw new InputError(`arith: unknown split "${split}" (use ${Object.keys(ARITH_SPLITS).join(" or ")})`);
+    return arithTasks(split as ArithSplit);
+  },
+};
