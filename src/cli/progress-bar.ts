@@ -17,6 +17,7 @@ export class ProgressBar {
   private readonly started = Date.now();
   private lastRender = 0;
   private lastLoggedTenth = -1;
+  private lastLoggedDone = -1;
   constructor(
     private readonly label: string,
     private readonly stream: NodeJS.WriteStream = process.stderr,
@@ -31,8 +32,10 @@ export class ProgressBar {
       return;
     }
     const tenth = Math.floor((counts.done / Math.max(1, counts.total)) * 10);
-    if (force || tenth > this.lastLoggedTenth || now - this.lastRender > 15_000) {
+    const isNew = counts.done !== this.lastLoggedDone;
+    if (isNew && (force || tenth > this.lastLoggedTenth || now - this.lastRender > 15_000)) {
       this.lastLoggedTenth = tenth;
+      this.lastLoggedDone = counts.done;
       this.lastRender = now;
       this.stream.write(`${this.format(counts, now)}\n`);
     }
