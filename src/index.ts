@@ -32,3 +32,25 @@ export { readEpisodes } from "./engine/episode-log.js";
 export { passAtK } from "./metrics/pass-at-k.js";
 export { accuracyStats, wilsonInterval } from "./metrics/accuracy.js";
 export { summarizeRun, type RunSummary } from "./metrics/summarize-run.js";
+
+// Verifiers.
+export { gradeMath, gradeMathBatch, extractMathAnswer, MathPolicySchema, defaultMathPolicy } from "../verifiers/math/index.js";
+export { CodeGrader, normalizeTests, SandboxUnavailableError } from "../verifiers/code/index.js";
+export { gradeFinqaAnswer, tableAccess, finqaReward } from "../verifiers/finqa/index.js";
+
+// Tournaments and reranking.
+export { SelectionMethodSchema, runSelection, createLlmJudge, parsePairRatings, rerankCandidates, rerankTaskEpisodes, startRerankServer, simulateTournament, createRng } from "./tournament/index.js";
+export type { Judge, SelectionConfig, SelectionMethod, TournamentRecord } from "./tournament/index.js";
+
+// The embedded model.
+export { loadTinyModel } from "./models/tiny/index.js";
+export { startTinyServer } from "./models/tiny/server.js";
+
+// Training.
+export { grpoAdvantages, drGrpoAdvantages, rlooAdvantages, reinforceAdvantages, reinforcePlusPlusAdvantages } from "./training/advantages/index.js";
+export { transformEpisodes } from "./training/transforms/index.js";
+export { pairVerifierReward } from "./training/joint-reward.js";
+export type { TrainingBackend } from "./training/backend.js";
+export { startGateway } from "./training/gateway/gateway-server.js";
+export { runTraining } from "./training/loop/run-training.js";
+export { TrainConfigSchema } from "./training/train-config.js";

@@ -5,7 +5,6 @@ export { loadTinyModel, TinyModel, SHIPPED_CHECKPOINT_DIRECTORY, type GenerateOp
 export type { SampledChoice, SampleOptions } from "./sampler.js";
 // The learner (tfjs on wasm) and the losses a trainer steps on.
 export { TrainableModel, supervisedLoss, type TokenLoss, type StepResult } from "./trainable-model.js";
-export { policyGradientStep, policyLoss, PolicyLossOptionsSchema, type PolicyBatch, type PolicyLossOptions, type PolicyStepResult } from "./policy-loss.js";
 export type { AdamOptions } from "./adam.js";
 // Checkpoints and the model's shape.
 export { readCheckpoint, writeCheckpoint, CheckpointManifestSchema, type Checkpoint, type CheckpointManifest } from "./checkpoint.js";

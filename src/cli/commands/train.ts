@@ -1,0 +1,128 @@
+/** `rllm train <cookbook> --backend local --config train.json`: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { describeIssues, InputError } from "../../core/errors/input-error.js";
+import { rllmHome } from "../../core/rllm-home.js";
+import { openRunDirectory } from "../../engine/run-directory.js";
+import { createTrainingBackend, TRAINING_BACKENDS } from "../../training/backends/create-training-backend.js";
+import { runTraining } from "../../training/loop/run-training.js";
+import type { TrainRecord } from "../../training/loop/train-records.js";
+import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
+import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
+import { resolveCookbook } from "../resolve-cookbook.js";
+import { parseFlags } from "../parse-flags.js";
+
+const TrainFlagsSchema = z.object({
+  backend: z.string().default("local"),
+  config: z.string().optional(),
+  steps: z.coerce.number().int().positive().optional(),
+  out: z.string().optional(),
+  resume: z.boolean().default(false),
+  checkpoint: z.string().optional(),
+});
+
+/** Registers `rllm train`. */
+export function registerTrainCommand(program: Command): void {
+  program
+    .command("train")
+    .description(
+      "Train the policy on a cookbook's benchmark: sample train tasks → rollouts (traced through the gateway) → score →\n" +
+        "group → advantages → update → publish, validating pass@1 on the test split. Writes <out>/metrics.jsonl (one line\n" +
+        "per step and per validation), <out>/steps/<n>/episodes.jsonl, <out>/checkpoints/. With joint.enabled the policy also\n" +
+        "judges pairs of its own solutions (V1-PairRL).",
+    )
+    .argument("<cookbook>", "cookbook name (its benchmark supplies the train and test splits) or module path")
+    .option("--backend <name>", `training backend (${TRAINING_BACKENDS.join(", ")})`, "local")
+    .option("--config <train.json>", "training config (strict JSON; unknown keys are errors); defaults otherwise")
+    .option("--steps <n>", "policy updates (overrides the config)")
+    .option("--out <dir>", "run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)")
+    .option("--checkpoint <dir>", "starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)")
+    .option("--resume", "continue the run in --out from its last checkpoint; refuses if the config differs")
+    .action(async (cookbookName: string, rawFlags: Record<string, unknown>) => {
+      const flags = parseFlags(TrainFlagsSchema, rawFlags);
+      const config = readTrainConfig(flags.config, { steps: flags.steps, out: flags.out });
+      if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
+      const cookbook = await resolveCookbook(cookbookName);
+      const benchmarkName = config.benchmark ?? cookbook.name;
+      const benchmark = await loadBenchmark(benchmarkName);
+      if (!benchmark) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarkNames.join(", ")})`);
+      const trainTasks = await benchmark.loadTasks({ split: "train", home: rllmHome() });
+      const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
+      const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+      const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
+      openRunDirectory(directory, { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined }, flags.resume);
+      const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
+
+      const controller = new AbortController();
+      const onInterrupt = () => {
+        if (controller.signal.aborted) process.exit(130);
+        console.error("\nrllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
+        controller.abort(new Error("interrupted"));
+      };
+      process.on("SIGINT", onInterrupt);
+      console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
+      try {
+        await runTraining({
+          config,
+          cookbook,
+          trainTasks,
+          testTasks,
+          backend,
+          baseModel,
+          directory,
+          resume: flags.resume,
+          signal: controller.signal,
+          onPhase: (phase) => process.stderr.write(`\r\x1b[K${phase}`),
+          onRecord: (record) => process.stderr.write(`\r\x1b[K${formatRecord(record, config)}\n`),
+        });
+      } finally {
+        process.off("SIGINT", onInterrupt);
+      }
+    });
+}
+
+/** The config file (or the defaults) with the command-line overrides applied. */
+function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string }): TrainConfig {
+  let raw: Record<string, unknown> = {};
+  if (file) {
+    if (!existsSync(file)) throw new InputError(`--config ${file}: no such file`);
+    try {
+      raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    } catch (error) {
+      throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
+    }
+  }
+  const parsed = TrainConfigSchema.safeParse({
+    ...raw,
+    ...(overrides.steps !== undefined ? { steps: overrides.steps } : {}),
+    ...(overrides.out !== undefined ? { out: overrides.out } : {}),
+  });
+  if (!parsed.success) throw new InputError(describeIssues(file ?? "train config", undefined, parsed.error));
+  return parsed.data;
+}
+
+const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
+
+/** One progress line per record. */
+function formatRecord(record: TrainRecord, config: TrainConfig): string {
+  if (record.kind === "validation") {
+    const parts = [`validation @${record.step}: pass@1 ${percent(record.passAt1.mean)} ± ${percent(record.passAt1.stderr)} (n=${record.passAt1.n})`];
+    if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} pairs)`);
+    if (record.rerankAt1) parts.push(`rerank@1 ${percent(record.rerankAt1.mean)} ± ${percent(record.rerankAt1.stderr)}`);
+    return `${parts.join(" · ")} [${record.seconds.toFixed(0)}s]`;
+  }
+  const dropped = record.transform.droppedSmallGroups + record.transform.droppedUniformGroups;
+  const parts = [
+    `step ${record.step}/${config.steps}`,
+    `reward ${record.reward.toFixed(3)}`,
+    `acc ${percent(record.accuracy)}`,
+    ...(record.judgeAccuracy !== null ? [`judge ${percent(record.judgeAccuracy)}`] : []),
+    `groups ${record.transform.keptGroups} kept/${dropped} dropped`,
+    `tokens ${record.trainedTokens}`,
+    ...(record.update ? [`loss ${record.update.loss!.toFixed(4)}`, `mismatch ${record.update.logprobMismatchMean!.toExponential(1)}`] : ["no update"]),
+    `${record.stepSeconds.toFixed(1)}s`,
+  ];
+  return parts.join(" · ");
+}

@@ -1,0 +1,13 @@
+/** Advantage estimators: pure functions from trajectory rewards to per-trajectory advantages. */
+export { grpoAdvantages, drGrpoAdvantages } from "./grpo-advantages.js";
+export { rlooAdvantages } from "./rloo-advantages.js";
+export { reinforceAdvantages, reinforcePlusPlusAdvantages } from "./reinforce-advantages.js";
+export {
+  AdvantageEstimatorSchema,
+  GROUP_RELATIVE_ESTIMATORS,
+  estimateAdvantages,
+  estimateAdvantagesByRole,
+  type AdvantageEstimator,
+  type RewardGroup,
+} from "./advantage-estimator.js";
+export { advantageStatistics, type AdvantageStatistics } from "./advantage-statistics.js";

@@ -1,0 +1,164 @@
+/**
+ * The TrainingBackend contract: token-level batches in, policy versions out. Shaped after Tinker's futures and
+ * verl's bridge (backends.md §4) so remote backends fit; every backend states its capabilities and refuses,
+ * with an UnsupportedRequestError, any request outside them instead of silently ignoring it.
+ */
+import { z } from "zod";
+import type { MergeMode } from "./transforms/index.js";
+import { UnsupportedRequestError } from "./errors/unsupported-request-error.js";
+
+/** Tinker's loss names; each is a sum over trained tokens of a function of p (learner), q (sampler) and A. */
+export const LossKindSchema = z.enum(["importance_sampling", "ppo", "cispo", "dro", "cross_entropy"]);
+export type LossKind = z.infer<typeof LossKindSchema>;
+
+export const LossConfigSchema = z
+  .object({
+    kind: LossKindSchema.default("importance_sampling"),
+    /** Ratio clip range for ppo/cispo: [1 − clipLow, 1 + clipHigh] (0.2/0.2 as Tinker; 0.2/0.28 is DAPO clip-higher). */
+    clipLow: z.number().positive().default(0.2),
+    clipHigh: z.number().positive().default(0.2),
+    /** DRO's quadratic penalty weight. */
+    beta: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type LossConfig = z.infer<typeof LossConfigSchema>;
+
+/** How per-token losses become one number: Tinker sums; verl averages by token or by sequence. */
+export const LossAggregationSchema = z.enum(["sum", "token-mean", "seq-mean-token-mean"]);
+export type LossAggregation = z.infer<typeof LossAggregationSchema>;
+
+export const OptimizerConfigSchema = z
+  .object({
+    learningRate: z.number().positive(),
+    beta1: z.number().min(0).max(1).default(0.9),
+    beta2: z.number().min(0).max(1).default(0.999),
+    epsilon: z.number().positive().default(1e-8),
+    weightDecay: z.number().nonnegative().default(0),
+    /** Clip the global gradient norm to this value; absent = no clipping. */
+    gradClipNorm: z.number().positive().optional(),
+  })
+  .strict();
+export type OptimizerConfig = z.infer<typeof OptimizerConfigSchema>;
+
+/** What a backend can do; the trainer checks every request against it before sending. */
+export interface BackendCapabilities {
+  name: string;
+  losses: readonly LossKind[];
+  lossAggregations: readonly LossAggregation[];
+  merges: readonly MergeMode[];
+  /** Token-level sampling through `sample`, an OpenAI-compatible URL on the policy, or none. */
+  sampling: "native" | "openai" | "none";
+  fullFineTune: boolean;
+  lora: boolean;
+  /** Longest sequence (prompt + completion) in tokens a batch row may have. */
+  maxContext: number;
+  checkpoints: boolean;
+}
+
+/** A version of the policy weights; every sample records the version that produced it. */
+export interface PolicyRef {
+  backend: string;
+  modelId: string;
+  version: number;
+  /** Where agents reach this version over the OpenAI protocol, when the backend serves it. */
+  openaiBaseUrl?: string;
+  /** A backend-specific sampler handle (e.g. a tinker:// path). */
+  samplerPath?: string;
+}
+
+export interface OpenRequest {
+  baseModel: string;
+  seed?: number;
+  loraRank?: number;
+}
+
+export interface SampleRequest {
+  policy: PolicyRef;
+  promptTokenIds: number[];
+  n: number;
+  maxTokens: number;
+  temperature: number;
+  topP?: number;
+  stopTokenIds?: number[];
+  seed?: number;
+}
+
+export interface SampledCompletion {
+  tokenIds: number[];
+  logprobs: number[];
+  stopReason: "stop" | "length";
+}
+
+export interface SampleResult {
+  completions: SampledCompletion[];
+  policyVersion: number;
+}
+
+/** One row to train on: the flat sequence, its loss mask, sampler logprobs (q) and advantage, all per token. */
+export interface BatchSequence {
+  tokens: number[];
+  lossMask: number[];
+  samplerLogprobs: number[];
+  /** Scalar advantage broadcast over the trained tokens. */
+  advantage: number;
+  /** Policy version that sampled it, when known (for off-policy limits). */
+  policyVersion?: number;
+}
+
+export interface TrainBatch {
+  sequences: BatchSequence[];
+  loss: LossConfig;
+  lossAggregation: LossAggregation;
+  merge: MergeMode;
+  optimizer: OptimizerConfig;
+  /** Optimizer steps the batch is split into (Tinker num_substeps, verl mini-batches). */
+  substeps: number;
+}
+
+export type StepState = "queued" | "running" | "done" | "failed";
+
+export interface StepStatus {
+  state: StepState;
+  /** loss, learner-vs-sampler logprob mismatch, clip fraction, dropped rows... */
+  metrics: Record<string, number>;
+  error?: string;
+}
+
+/** A training backend. Long-running ones return from `submit` at once and report through `status`. */
+export interface TrainingBackend {
+  readonly name: string;
+  capabilities(): BackendCapabilities;
+  open(request: OpenRequest): Promise<PolicyRef>;
+  sample(request: SampleRequest): Promise<SampleResult>;
+  submit(batch: TrainBatch): Promise<{ stepId: string }>;
+  status(stepId: string): Promise<StepStatus>;
+  /** Makes the trained weights the sampling policy, as a new version. */
+  publish(): Promise<PolicyRef>;
+  /** Saves weights and optimizer state under `directory`; returns the path `restore` takes. */
+  checkpoint(directory: string): Promise<{ path: string }>;
+  restore(path: string): Promise<PolicyRef>;
+  close(): Promise<void>;
+}
+
+/** Throws UnsupportedRequestError when `batch` asks for something outside `capabilities`, or a row is too long. */
+export function assertBatchSupported(capabilities: BackendCapabilities, batch: TrainBatch): void {
+  const { name } = capabilities;
+  if (!capabilities.losses.includes(batch.loss.kind)) {
+    throw new UnsupportedRequestError(name, "loss", batch.loss.kind, capabilities.losses);
+  }
+  if (!capabilities.lossAggregations.includes(batch.lossAggregation)) {
+    throw new UnsupportedRequestError(name, "lossAggregation", batch.lossAggregation, capabilities.lossAggregations);
+  }
+  if (!capabilities.merges.includes(batch.merge)) {
+    throw new UnsupportedRequestError(name, "merge", batch.merge, capabilities.merges);
+  }
+  if (batch.loss.beta !== undefined && batch.loss.kind !== "dro") {
+    throw new UnsupportedRequestError(name, `option "beta" with loss`, batch.loss.kind, ["dro"]);
+  }
+  const tooLong = batch.sequences.find((sequence) => sequence.tokens.length > capabilities.maxContext);
+  if (tooLong) {
+    throw new UnsupportedRequestError(name, "sequence length", String(tooLong.tokens.length), [
+      `at most ${capabilities.maxContext} tokens`,
+    ]);
+  }
+}

@@ -1,0 +1,67 @@
+/** The local backend's checkpoint: weights and Adam moments as raw float32 files, plus a manifest (version, step, shapes). */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { describeIssues, InputError } from "../../core/errors/input-error.js";
+
+export const LocalCheckpointManifestSchema = z
+  .object({
+    policyVersion: z.number().int().nonnegative(),
+    adamStep: z.number().int().nonnegative(),
+    /** Parameter names and shapes in file order. */
+    shapes: z.array(z.tuple([z.string(), z.array(z.number().int().positive())])),
+  })
+  .strict();
+export type LocalCheckpointManifest = z.infer<typeof LocalCheckpointManifestSchema>;
+
+/** Tensors by parameter name for one file (weights, first moments or second moments). */
+export type NamedArrays = Map<string, Float32Array>;
+
+export interface LocalCheckpoint {
+  manifest: LocalCheckpointManifest;
+  weights: NamedArrays;
+  firstMoment: NamedArrays;
+  secondMoment: NamedArrays;
+}
+
+const FILES = { weights: "weights.bin", firstMoment: "adam-first.bin", secondMoment: "adam-second.bin" } as const;
+
+/** Writes the checkpoint into `directory` (created if needed). */
+export function writeLocalCheckpoint(directory: string, checkpoint: LocalCheckpoint): void {
+  mkdirSync(directory, { recursive: true });
+  for (const key of ["weights", "firstMoment", "secondMoment"] as const) {
+    const arrays = checkpoint.manifest.shapes.map(([name]) => checkpoint[key].get(name)!);
+    writeFileSync(path.join(directory, FILES[key]), Buffer.concat(arrays.map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength))));
+  }
+  writeFileSync(path.join(directory, "manifest.json"), JSON.stringify(checkpoint.manifest, null, 2) + "\n");
+}
+
+/** Reads a checkpoint written by writeLocalCheckpoint; a missing or inconsistent file is an InputError naming it. */
+export function readLocalCheckpoint(directory: string): LocalCheckpoint {
+  const manifestFile = path.join(directory, "manifest.json");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(manifestFile, "utf8"));
+  } catch (error) {
+    throw new InputError(`${manifestFile}: cannot read the checkpoint manifest (${(error as Error).message})`);
+  }
+  const parsed = LocalCheckpointManifestSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError(describeIssues(manifestFile, undefined, parsed.error));
+  const manifest = parsed.data;
+  const read = (file: string): NamedArrays => {
+    const bytes = readFileSync(path.join(directory, file));
+    const values = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    const arrays: NamedArrays = new Map();
+    let offset = 0;
+    for (const [name, shape] of manifest.shapes) {
+      const size = shape.reduce((product, dimension) => product * dimension, 1);
+      arrays.set(name, values.slice(offset, offset + size));
+      offset += size;
+    }
+    if (offset !== values.length) {
+      throw new InputError(`${path.join(directory, file)}: ${values.length} values, the manifest's shapes need ${offset}`);
+    }
+    return arrays;
+  };
+  return { manifest, weights: read(FILES.weights), firstMoment: read(FILES.firstMoment), secondMoment: read(FILES.secondMoment) };
+}

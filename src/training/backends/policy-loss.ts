@@ -1,0 +1,64 @@
+/**
+ * The local backend's policy-gradient losses in tfjs, with Tinker's per-token semantics (p learner logprob,
+ * q sampler logprob, r = exp(p − q), A advantage), aggregated the way the batch asks.
+ */
+import * as tf from "@tensorflow/tfjs";
+import type { LossAggregation, LossConfig, LossKind } from "../backend.js";
+
+/** Losses the local backend computes (cispo needs a stop-gradient through the ratio that tfjs lacks). */
+export const LOCAL_LOSSES: readonly LossKind[] = ["importance_sampling", "ppo", "dro", "cross_entropy"];
+
+/** Per-token inputs, all [batch, positions] except advantages [batch, 1]. */
+export interface LossInputs {
+  learnerLogprobs: tf.Tensor2D;
+  samplerLogprobs: tf.Tensor2D;
+  mask: tf.Tensor2D;
+  advantages: tf.Tensor2D;
+}
+
+/** The scalar loss to minimise, and the share of trained tokens whose ratio was clipped (ppo only, else 0). */
+export function policyLoss(
+  inputs: LossInputs,
+  loss: LossConfig,
+  aggregation: LossAggregation,
+): { loss: tf.Scalar; clipFraction: tf.Scalar } {
+  const { learnerLogprobs: p, samplerLogprobs: q, mask, advantages } = inputs;
+  const ratio = tf.exp(p.sub(q));
+  let objective: tf.Tensor2D;
+  let clipFraction: tf.Scalar = tf.scalar(0);
+  switch (loss.kind) {
+    case "importance_sampling":
+      objective = ratio.mul(advantages);
+      break;
+    case "ppo": {
+      const low = 1 - loss.clipLow;
+      const high = 1 + loss.clipHigh;
+      const clipped = ratio.clipByValue(low, high);
+      objective = tf.minimum(ratio.mul(advantages), clipped.mul(advantages));
+      const isClipped = tf.logicalOr(ratio.less(low), ratio.greater(high)).toFloat().mul(mask);
+      clipFraction = isClipped.sum().div(tf.maximum(mask.sum(), 1));
+      break;
+    }
+    case "dro": {
+      const beta = loss.beta ?? 0.05;
+      objective = p.mul(advantages).sub(p.sub(q).square().mul(0.5 * beta));
+      break;
+    }
+    case "cross_entropy":
+      objective = p;
+      break;
+    default:
+      throw new Error(`policyLoss: loss "${loss.kind}" is not computed locally`);
+  }
+  return { loss: aggregate(objective.mul(mask).neg() as tf.Tensor2D, mask, aggregation), clipFraction };
+}
+
+/** Sum, mean over all trained tokens, or mean over sequences of their per-token mean (empty rows left out). */
+function aggregate(perToken: tf.Tensor2D, mask: tf.Tensor2D, aggregation: LossAggregation): tf.Scalar {
+  if (aggregation === "sum") return perToken.sum();
+  if (aggregation === "token-mean") return perToken.sum().div(tf.maximum(mask.sum(), 1));
+  const tokensPerRow = mask.sum(1);
+  const rowMeans = perToken.sum(1).div(tf.maximum(tokensPerRow, 1));
+  const hasTokens = tokensPerRow.greater(0).toFloat();
+  return rowMeans.mul(hasTokens).sum().div(tf.maximum(hasTokens.sum(), 1));
+}

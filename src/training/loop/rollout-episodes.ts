@@ -1,0 +1,61 @@
+/** Runs `groupSize` rollouts of each task with the current policy, every model call traced by the gateway under its episode's session. */
+import pLimit from "p-limit";
+import type { Cookbook } from "../../core/cookbook.js";
+import type { Episode } from "../../core/episode.js";
+import type { Task } from "../../core/task.js";
+import { runEpisode, EpisodeCancelledError } from "../../engine/run-episode.js";
+import { createOpenAiClient } from "../../llm/openai-client.js";
+import type { SamplingParams } from "../../llm/llm-client.js";
+import type { Gateway } from "../gateway/gateway-server.js";
+import { attachGatewaySteps } from "./attach-gateway-steps.js";
+
+export interface RolloutOptions {
+  cookbook: Cookbook;
+  gateway: Gateway;
+  model: string;
+  sampling: SamplingParams;
+  /** Seed of this batch: each episode samples with a seed derived from it, its task and attempt. */
+  seed: number;
+  attempts: number;
+  concurrency: number;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Session ids are `<prefix>/<episode id>`, so steps and validation runs never share a session. */
+  sessionPrefix: string;
+}
+
+/** The scored episodes of every (task, attempt), in task then attempt order. */
+export async function rolloutEpisodes(tasks: readonly Task[], options: RolloutOptions): Promise<Episode[]> {
+  const limit = pLimit(options.concurrency);
+  const jobs = tasks.flatMap((task) =>
+    Array.from({ length: options.attempts }, (_, attempt) =>
+      limit(async () => {
+        const sessionId = `${options.sessionPrefix}/${task.id}:${attempt}`;
+        const client = createOpenAiClient({
+          baseUrl: options.gateway.sessionUrl(sessionId),
+          model: options.model,
+          retryPolicy: { maxRetries: 2, baseDelayMs: 200, maxDelayMs: 2_000 },
+        });
+        try {
+          const episode = await runEpisode(task, attempt, {
+            cookbook: options.cookbook,
+            client,
+            sampling: options.sampling,
+            seed: options.seed,
+            timeoutMs: options.timeoutMs,
+            runSignal: options.signal,
+          });
+          return attachGatewaySteps(episode, options.gateway.steps(sessionId));
+        } finally {
+          options.gateway.deleteSession(sessionId);
+        }
+      }),
+    ),
+  );
+  try {
+    return await Promise.all(jobs);
+  } catch (error) {
+    if (error instanceof EpisodeCancelledError) throw new Error("training interrupted");
+    throw error;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The training loop: sample tasks → rollouts with the current policy (traced by the gateway) → score → (joint) judge
+ * its own solutions → transform → advantages → backend update → publish; validation, checkpoints and resume around it.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Cookbook } from "../../core/cookbook.js";
+import type { Episode } from "../../core/episode.js";
+import type { Task } from "../../core/task.js";
+import { appendEpisode } from "../../engine/episode-log.js";
+import { writeJsonAtomically } from "../../engine/run-directory.js";
+import { createRng } from "../../tournament/seeded-rng.js";
+import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
+import { assignAdvantages, type AdvantageConfig } from "../assign-advantages.js";
+import type { PolicyRef, StepStatus, TrainingBackend } from "../backend.js";
+import { startGateway, type Gateway } from "../gateway/gateway-server.js";
+import type { TrainConfig } from "../train-config.js";
+import { transformEpisodes } from "../transforms/index.js";
+import { judgeRollouts, type JudgeRolloutResult } from "./judge-rollouts.js";
+import { rolloutEpisodes } from "./rollout-episodes.js";
+import { sampleTasks } from "./sample-tasks.js";
+import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
+import { validatePolicy } from "./validate-policy.js";
+
+export interface TrainingOptions {
+  config: TrainConfig;
+  cookbook: Cookbook;
+  trainTasks: readonly Task[];
+  testTasks: readonly Task[];
+  backend: TrainingBackend;
+  baseModel: string;
+  directory: string;
+  /** Continue from the last checkpoint in `directory`. */
+  resume: boolean;
+  signal: AbortSignal;
+  onRecord?: (record: TrainRecord) => void;
+  /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
+  onPhase?: (phase: string) => void;
+}
+
+/** Saved after every checkpoint; --resume starts from it. */
+interface TrainState {
+  step: number;
+  checkpoint: string;
+}
+
+/** Runs the loop to `config.steps` updates; returns every record written. */
+export async function runTraining(options: TrainingOptions): Promise<TrainRecord[]> {
+  const { config, backend, directory } = options;
+  const files = {
+    metrics: path.join(directory, "metrics.jsonl"),
+    state: path.join(directory, "state.json"),
+  };
+  const records: TrainRecord[] = [];
+  const emit = (record: TrainRecord) => {
+    records.push(record);
+    appendFileSync(files.metrics, JSON.stringify(record) + "\n");
+    options.onRecord?.(record);
+  };
+  let policy = await backend.open({ baseModel: options.baseModel, seed: config.seed });
+  if (!policy.openaiBaseUrl) throw new Error(`backend "${backend.name}" serves no OpenAI-compatible sampler; rllm train needs one for agent rollouts`);
+  const sampling = { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens };
+  const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: policy.modelId, sampling });
+  try {
+    let startStep = 0;
+    if (options.resume && existsSync(files.state)) {
+      const state = JSON.parse(readFileSync(files.state, "utf8")) as TrainState;
+      policy = await backend.restore(path.join(directory, state.checkpoint));
+      startStep = state.step;
+      keepRecordsUpTo(files.metrics, startStep);
+    } else {
+      writeFileSync(files.metrics, "");
+    }
+    const validate = async (step: number) => {
+      options.onPhase?.(`validation after ${step} steps`);
+      emit(await runValidation(options, gateway, policy, step));
+    };
+    if (startStep === 0) await validate(0);
+    for (let step = startStep + 1; step <= config.steps; step++) {
+      if (options.signal.aborted) break;
+      const record = await trainStep(options, gateway, policy, step);
+      policy = record.policy;
+      emit(record.record);
+      if (step % config.validation.every === 0 || step === config.steps) await validate(step);
+      if (step % config.checkpointEvery === 0 || step === config.steps) {
+        const checkpoint = path.join("checkpoints", `step-${String(step).padStart(4, "0")}`);
+        await backend.checkpoint(path.join(directory, checkpoint));
+        writeJsonAtomically(files.state, { step, checkpoint } satisfies TrainState);
+      }
+    }
+  } finally {
+    await gateway.close();
+    await backend.close();
+  }
+  return records;
+}
+
+async function trainStep(
+  options: TrainingOptions,
+  gateway: Gateway,
+  policy: PolicyRef,
+  step: number,
+): Promise<{ record: TrainStepRecord; policy: PolicyRef }> {
+  const { config, backend } = options;
+  const started = performance.now();
+  // One generator per step, so a resumed run draws the same tasks and pairs.
+  const random = createRng(config.seed * 1_000_003 + step);
+  const tasks = sampleTasks(options.trainTasks, config.tasksPerStep, random);
+  const stepLabel = `step ${step}/${config.steps}`;
+  options.onPhase?.(`${stepLabel}: ${tasks.length} tasks × ${config.groupSize} rollouts`);
+  const common = {
+    gateway,
+    model: policy.modelId,
+    sampling: { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens },
+    concurrency: config.concurrency,
+    signal: options.signal,
+  };
+  const solverEpisodes = await rolloutEpisodes(tasks, {
+    ...common,
+    cookbook: options.cookbook,
+    seed: config.seed * 7919 + step,
+    attempts: config.groupSize,
+    timeoutMs: config.timeoutSeconds * 1000,
+    sessionPrefix: `step-${step}`,
+  });
+  let judged: JudgeRolloutResult | undefined;
+  if (config.joint.enabled) {
+    options.onPhase?.(`${stepLabel}: judging pairs`);
+    judged = await judgeRollouts(tasks, solverEpisodes, {
+      ...common,
+      judgeKind: options.cookbook.judgeKind ?? "math",
+      pairsPerTask: config.joint.pairsPerTask,
+      random,
+      sessionPrefix: `step-${step}`,
+    });
+  }
+  const episodes = [...solverEpisodes, ...(judged?.episodes ?? [])];
+  saveStepEpisodes(options.directory, step, episodes);
+  const rolloutSeconds = (performance.now() - started) / 1000;
+
+  options.onPhase?.(`${stepLabel}: update`);
+  const advantageConfig: AdvantageConfig = config.joint.enabled
+    ? {
+        ...config.advantages,
+        byRole: { judge: config.joint.judgeEstimator, ...config.advantages.byRole },
+        roleWeights: { judge: config.joint.weight, ...config.advantages.roleWeights },
+      }
+    : config.advantages;
+  const roles = [...new Set(episodes.flatMap((episode) => episode.trajectories.map((trajectory) => trajectory.name)))];
+  const batchBaselineRoles = roles.filter(
+    (role) => !GROUP_RELATIVE_ESTIMATORS.includes(advantageConfig.byRole[role] ?? advantageConfig.estimator),
+  );
+  const { groups, metrics: transform } = transformEpisodes(episodes, { ...config.transform, batchBaselineRoles });
+  const { sequences, statistics, statisticsByRole } = assignAdvantages(groups, advantageConfig);
+  const trainStarted = performance.now();
+  let update: Record<string, number> | null = null;
+  let nextPolicy = policy;
+  if (sequences.length > 0) {
+    const { stepId } = await backend.submit({
+      sequences: sequences.map((sequence) => ({ ...sequence, policyVersion: policy.version })),
+      loss: config.loss,
+      lossAggregation: config.lossAggregation,
+      merge: config.transform.merge,
+      optimizer: config.optimizer,
+      substeps: config.substeps,
+    });
+    update = (await awaitStep(backend, stepId)).metrics;
+    nextPolicy = await backend.publish();
+  }
+  const solverRewards = solverEpisodes.filter((episode) => episode.errorClass !== "infra_error");
+  const record: TrainStepRecord = {
+    kind: "train",
+    step,
+    policyVersion: policy.version,
+    reward: mean(solverRewards.map((episode) => episode.reward ?? 0)),
+    accuracy: mean(solverRewards.map((episode) => (episode.isCorrect ? 1 : 0))),
+    judgeAccuracy: judged ? (judged.mixedPairs === 0 ? null : judged.mixedCorrect / judged.mixedPairs) : null,
+    judgeReward: judged ? judged.meanReward : null,
+    judgeParseErrors: judged ? judged.parseErrors : null,
+    advantage: statistics,
+    advantageByRole: statisticsByRole,
+    transform,
+    tokens: transform.tokens,
+    trainedTokens: transform.trainedTokens,
+    update,
+    rolloutSeconds,
+    trainSeconds: (performance.now() - trainStarted) / 1000,
+    stepSeconds: (performance.now() - started) / 1000,
+  };
+  return { record, policy: nextPolicy };
+}
+
+async function runValidation(options: TrainingOptions, gateway: Gateway, policy: PolicyRef, step: number): Promise<ValidationRecord> {
+  const { config } = options;
+  const started = performance.now();
+  const validation = config.validation;
+  const result = await validatePolicy(options.testTasks.slice(0, validation.tasks), {
+    cookbook: options.cookbook,
+    gateway,
+    model: policy.modelId,
+    sampling: { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens },
+    // The same seed at every validation: differences between validations come from the weights, not the draws.
+    seed: config.seed * 7919 + 999_983,
+    attempts: validation.attempts,
+    judgePairs: validation.judgePairs,
+    rerankN: validation.rerankN,
+    rerankBudget: validation.rerankBudget,
+    concurrency: config.concurrency,
+    timeoutMs: config.timeoutSeconds * 1000,
+    random: createRng(config.seed + 17),
+    signal: options.signal,
+    sessionPrefix: `validation-${step}`,
+  });
+  return {
+    kind: "validation",
+    step,
+    passAt1: result.passAt1,
+    judgeAccuracy: result.judgeAccuracy ?? null,
+    rerankAt1: result.rerankAt1 ?? null,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** Polls a (possibly remote, asynchronous) backend step until it finishes; a failed step is an error. */
+async function awaitStep(backend: TrainingBackend, stepId: string): Promise<StepStatus> {
+  for (;;) {
+    const status = await backend.status(stepId);
+    if (status.state === "done") return status;
+    if (status.state === "failed") throw new Error(`backend "${backend.name}" failed step ${stepId}: ${status.error ?? "no reason given"}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Each step's episodes in `<out>/steps/<n>/episodes.jsonl`, a run directory `rllm export` reads. */
+function saveStepEpisodes(directory: string, step: number, episodes: readonly Episode[]): void {
+  const stepDirectory = path.join(directory, "steps", String(step).padStart(4, "0"));
+  mkdirSync(stepDirectory, { recursive: true });
+  const file = path.join(stepDirectory, "episodes.jsonl");
+  writeFileSync(file, "");
+  for (const episode of episodes) appendEpisode(file, episode);
+}
+
+/** On resume, drops metrics lines of steps after the checkpoint (they are run again). */
+function keepRecordsUpTo(file: string, step: number): void {
+  if (!existsSync(file)) return;
+  const kept = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && (JSON.parse(line) as TrainRecord).step <= step);
+  writeFileSync(file, kept.map((line) => line + "\n").join(""));
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+}

@@ -1,0 +1,41 @@
+/** The lines of `<out>/metrics.jsonl`: one `train` record per policy update and one `validation` record per evaluation. */
+import type { AdvantageStatistics } from "../advantages/index.js";
+import type { TransformMetrics } from "../transforms/index.js";
+import type { AccuracyStats } from "../../metrics/accuracy.js";
+
+export interface TrainStepRecord {
+  kind: "train";
+  step: number;
+  /** Policy version that sampled this step's rollouts. */
+  policyVersion: number;
+  /** Mean solver reward and accuracy over this step's rollouts. */
+  reward: number;
+  accuracy: number;
+  /** Joint training only: share of mixed pairs the judge ranked right, mean verifier reward, unreadable verdicts. */
+  judgeAccuracy: number | null;
+  judgeReward: number | null;
+  judgeParseErrors: number | null;
+  advantage: AdvantageStatistics;
+  advantageByRole: Record<string, AdvantageStatistics>;
+  /** Kept and dropped trajectories and groups, by reason. */
+  transform: TransformMetrics;
+  tokens: number;
+  trainedTokens: number;
+  /** What the backend reported: loss, clip fraction, gradient norm, learner-vs-sampler logprob mismatch... */
+  update: Record<string, number> | null;
+  rolloutSeconds: number;
+  trainSeconds: number;
+  stepSeconds: number;
+}
+
+export interface ValidationRecord {
+  kind: "validation";
+  /** Policy updates done before this validation (0 = the starting model). */
+  step: number;
+  passAt1: AccuracyStats;
+  judgeAccuracy: AccuracyStats | null;
+  rerankAt1: AccuracyStats | null;
+  seconds: number;
+}
+
+export type TrainRecord = TrainStepRecord | ValidationRecord;

@@ -1,0 +1,116 @@
+/**
+ * Validation on the held-out split: pass@1 of the current policy (clustered stderr), the judge's accuracy on mixed
+ * pairs of its own test solutions, and optionally rerank@1 with the V1 tournament.
+ */
+import pLimit from "p-limit";
+import type { Cookbook } from "../../core/cookbook.js";
+import type { Episode } from "../../core/episode.js";
+import { messageText } from "../../core/message.js";
+import type { Task } from "../../core/task.js";
+import { createOpenAiClient } from "../../llm/openai-client.js";
+import type { SamplingParams } from "../../llm/llm-client.js";
+import { accuracyStats, type AccuracyStats } from "../../metrics/accuracy.js";
+import { createLlmJudge } from "../../tournament/llm-judge.js";
+import { episodeCandidateText, rerankTaskEpisodes } from "../../tournament/rerank-task-episodes.js";
+import { shuffled, type Rng } from "../../tournament/seeded-rng.js";
+import type { Gateway } from "../gateway/gateway-server.js";
+import { isPairJudgedCorrectly } from "../joint-reward.js";
+import { rolloutEpisodes } from "./rollout-episodes.js";
+
+export interface ValidationOptions {
+  cookbook: Cookbook;
+  gateway: Gateway;
+  model: string;
+  sampling: SamplingParams;
+  seed: number;
+  /** Samples per task; pass@1 averages them. */
+  attempts: number;
+  /** Mixed (one right, one wrong) pairs per task the judge is asked about; 0 = no judge metric. */
+  judgePairs: number;
+  /** Candidates per task reranked with V1 (0 = off; needs attempts ≥ rerankN). */
+  rerankN: number;
+  rerankBudget: number;
+  concurrency: number;
+  timeoutMs: number;
+  random: Rng;
+  signal: AbortSignal;
+  sessionPrefix: string;
+}
+
+export interface ValidationResult {
+  passAt1: AccuracyStats;
+  /** Share of mixed pairs where the correct solution got the higher rating (clustered by task); absent when no task had one. */
+  judgeAccuracy?: AccuracyStats;
+  rerankAt1?: AccuracyStats;
+}
+
+/** Samples the test tasks with the current policy and measures it. */
+export async function validatePolicy(tasks: readonly Task[], options: ValidationOptions): Promise<ValidationResult> {
+  const episodes = await rolloutEpisodes(tasks, { ...options, attempts: Math.max(options.attempts, options.rerankN) });
+  const byTask = tasks.map((task) =>
+    episodes.filter((episode) => episode.taskId === task.id && episode.errorClass !== "infra_error").sort((a, b) => a.attempt - b.attempt),
+  );
+  const result: ValidationResult = {
+    passAt1: accuracyStats(byTask.map((attempts) => attempts.slice(0, options.attempts).map((episode) => episode.isCorrect))),
+  };
+  const sessionId = `${options.sessionPrefix}/judge`;
+  const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });
+  if (options.judgePairs > 0) {
+    // Seeded judge calls, so two validations differ by the weights, not by the draws.
+    const judge = createLlmJudge({ client, kind: options.cookbook.judgeKind ?? "math", sampling: { ...options.sampling, seed: options.seed }, concurrency: options.concurrency, signal: options.signal });
+    const limit = pLimit(options.concurrency);
+    const verdicts = await Promise.all(
+      tasks.map((task, index) =>
+        Promise.all(
+          mixedPairs(byTask[index]!, options.judgePairs, options.random).map(([first, second]) =>
+            limit(async () => {
+              const judgement = await judge.compare(messageText(task.instruction), episodeCandidateText(first), episodeCandidateText(second));
+              const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
+              return isPairJudgedCorrectly(ratings, first.isCorrect, second.isCorrect);
+            }),
+          ),
+        ),
+      ),
+    );
+    if (verdicts.some((taskVerdicts) => taskVerdicts.length > 0)) result.judgeAccuracy = accuracyStats(verdicts);
+  }
+  if (options.rerankN > 1) {
+    const limit = pLimit(Math.max(1, Math.floor(options.concurrency / 4)));
+    const outcomes = await Promise.all(
+      tasks.map((task, index) =>
+        limit(async () => {
+          const candidates = byTask[index]!.slice(0, options.rerankN);
+          if (candidates.length < 2) return [];
+          const reranked = await rerankTaskEpisodes({
+            problem: messageText(task.instruction),
+            episodes: candidates,
+            judgeKind: options.cookbook.judgeKind ?? "math",
+            method: "v1",
+            budget: options.rerankBudget,
+            client,
+            sampling: options.sampling,
+            seed: options.seed + index,
+            signal: options.signal,
+          });
+          return [reranked.isCorrect];
+        }),
+      ),
+    );
+    result.rerankAt1 = accuracyStats(outcomes);
+  }
+  options.gateway.deleteSession(sessionId);
+  return result;
+}
+
+/** Up to `count` pairs of one task's episodes with exactly one correct, in random slot order. */
+function mixedPairs(episodes: readonly Episode[], count: number, random: Rng): [Episode, Episode][] {
+  const pairs: [Episode, Episode][] = [];
+  for (let first = 0; first < episodes.length; first++) {
+    for (let second = first + 1; second < episodes.length; second++) {
+      if (episodes[first]!.isCorrect !== episodes[second]!.isCorrect) {
+        pairs.push(random() < 0.5 ? [episodes[first]!, episodes[second]!] : [episodes[second]!, episodes[first]!]);
+      }
+    }
+  }
+  return shuffled(pairs, random).slice(0, count);
+}

@@ -1,0 +1,79 @@
+/** The `rllm train --config train.json` schema: strict (an unknown key is an error), with defaults sized for the tiny model. */
+import { z } from "zod";
+import { AdvantageConfigSchema } from "./assign-advantages.js";
+import { LossAggregationSchema, LossConfigSchema, OptimizerConfigSchema } from "./backend.js";
+
+export const TrainConfigSchema = z
+  .object({
+    /** Benchmark the tasks come from (default: the cookbook's name). */
+    benchmark: z.string().optional(),
+    /** Policy updates to run. */
+    steps: z.number().int().positive().default(30),
+    /** Tasks drawn from the train split per step. */
+    tasksPerStep: z.number().int().positive().default(16),
+    /** Solver rollouts per task (the GRPO group size). */
+    groupSize: z.number().int().min(2).default(8),
+    sampling: z
+      .object({
+        // Temperature 1: the sampler's logprobs then are the policy's, so the importance ratio starts at 1.
+        temperature: z.number().min(0).max(2).default(1),
+        topP: z.number().gt(0).max(1).default(1),
+        maxTokens: z.number().int().positive().default(48),
+      })
+      .strict()
+      .default({ temperature: 1, topP: 1, maxTokens: 48 }),
+    loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28 }),
+    lossAggregation: LossAggregationSchema.default("token-mean"),
+    optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.95, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),
+    /** Optimizer steps per batch (later ones are off-policy; the ppo clip bounds them). */
+    substeps: z.number().int().positive().default(1),
+    advantages: AdvantageConfigSchema.default({ estimator: "grpo", byRole: {}, roleWeights: {} }),
+    transform: z
+      .object({
+        merge: z.enum(["prefix", "per_call"]).default("prefix"),
+        minGroupSize: z.number().int().positive().default(2),
+        dropUniformGroups: z.boolean().default(true),
+      })
+      .strict()
+      .default({ merge: "prefix", minGroupSize: 2, dropUniformGroups: true }),
+    /** V1-PairRL: the same policy also judges pairs of its own solutions, trained with the sparse pairwise reward. */
+    joint: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** Judge calls per task (pairs drawn from sets with at least one correct solution). */
+        pairsPerTask: z.number().int().positive().default(4),
+        /** λ in J_gen + λ·J_verif. */
+        weight: z.number().nonnegative().default(1),
+        /** Pairs are distinct prompts, so the paper's baseline is the batch mean (REINFORCE). */
+        judgeEstimator: AdvantageConfigSchema.shape.estimator.default("reinforce"),
+      })
+      .strict()
+      .default({ enabled: false, pairsPerTask: 4, weight: 1, judgeEstimator: "reinforce" }),
+    validation: z
+      .object({
+        /** Validate every k steps (and before the first and after the last). */
+        every: z.number().int().positive().default(10),
+        split: z.string().default("test"),
+        /** Test tasks used (the first n). */
+        tasks: z.number().int().positive().default(200),
+        /** Samples per test task for pass@1 (averaged; the stderr is clustered by task). */
+        attempts: z.number().int().positive().default(1),
+        /** Also measure the judge's pairwise accuracy on pairs of test solutions. */
+        judgePairs: z.number().int().nonnegative().default(0),
+        /** Also rerank `rerankN` samples per test task with the V1 tournament (0 = off). */
+        rerankN: z.number().int().nonnegative().default(0),
+        rerankBudget: z.number().positive().default(1),
+      })
+      .strict()
+      .default({ every: 10, split: "test", tasks: 200, attempts: 1, judgePairs: 0, rerankN: 0, rerankBudget: 1 }),
+    /** Save a checkpoint every k steps (and at the end). */
+    checkpointEvery: z.number().int().positive().default(10),
+    seed: z.number().int().nonnegative().default(0),
+    /** Episodes in flight at once. */
+    concurrency: z.number().int().positive().default(16),
+    /** Per-episode time limit in seconds. */
+    timeoutSeconds: z.number().positive().default(120),
+    out: z.string().optional(),
+  })
+  .strict();
+export type TrainConfig = z.infer<typeof TrainConfigSchema>;

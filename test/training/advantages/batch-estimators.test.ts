@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import {
+  advantageStatistics,
+  estimateAdvantagesByRole,
+  reinforceAdvantages,
+  reinforcePlusPlusAdvantages,
+} from "../../../src/training/advantages/index.js";
+
+describe("REINFORCE with a batch-mean baseline", () => {
+  it("subtracts the mean over every group of the batch", () => {
+    // batch mean of [1,0,1,1] is 0.75
+    expect(reinforceAdvantages([[1, 0], [1, 1]])).toEqual([[0.25, -0.75], [0.25, 0.25]]);
+  });
+});
+
+describe("REINFORCE++", () => {
+  it("whitens by the batch mean and population std", () => {
+    // mean 0.75, std sqrt(0.1875) = 0.4330
+    const [first, second] = reinforcePlusPlusAdvantages([[1, 0], [1, 1]]);
+    expect(first![0]).toBeCloseTo(0.57735, 4);
+    expect(first![1]).toBeCloseTo(-1.73205, 4);
+    expect(second![1]).toBeCloseTo(0.57735, 4);
+  });
+});
+
+describe("per-role estimator choice", () => {
+  it("applies each role's estimator to its own groups only", () => {
+    const advantages = estimateAdvantagesByRole(
+      [
+        { role: "solver", rewards: [1, 0, 0, 1] },
+        { role: "judge", rewards: [1, 0] },
+        { role: "judge", rewards: [0.5] },
+        { role: "solver", rewards: [0, 1] },
+      ],
+      { solver: "rloo", judge: "reinforce" },
+      "grpo",
+    );
+    expect(advantages[0]![0]).toBeCloseTo(0.6667, 3);
+    // the judge baseline is the judge batch mean 0.5, untouched by solver rewards
+    expect(advantages[1]).toEqual([0.5, -0.5]);
+    expect(advantages[2]).toEqual([0]);
+    expect(advantages[3]).toEqual([-1, 1]);
+  });
+  it("falls back to the default estimator for a role not named", () => {
+    const [only] = estimateAdvantagesByRole([{ role: "critic", rewards: [1, 0] }], {}, "dr_grpo");
+    expect(only).toEqual([0.5, -0.5]);
+  });
+});
+
+describe("advantage statistics", () => {
+  it("reports mean, std, range and the zero fraction", () => {
+    expect(advantageStatistics([1, -1, 0, 0])).toEqual({ mean: 0, std: Math.sqrt(0.5), min: -1, max: 1, fractionZero: 0.5 });
+  });
+  it("returns zeros for an empty batch", () => {
+    expect(advantageStatistics([]).mean).toBe(0);
+  });
+});

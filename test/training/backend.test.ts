@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import {
+  assertBatchSupported,
+  LossConfigSchema,
+  OptimizerConfigSchema,
+  type BackendCapabilities,
+  type TrainBatch,
+} from "../../src/training/backend.js";
+import { UnsupportedRequestError } from "../../src/training/errors/unsupported-request-error.js";
+
+// Shaped like a Tinker backend: sums only, importance sampling and PPO, prefix merging.
+const tinkerLike: BackendCapabilities = {
+  name: "tinker",
+  losses: ["importance_sampling", "ppo"],
+  lossAggregations: ["sum"],
+  merges: ["prefix"],
+  sampling: "native",
+  fullFineTune: false,
+  lora: true,
+  maxContext: 32768,
+  checkpoints: true,
+};
+const batch = (overrides: Partial<TrainBatch>): TrainBatch => ({
+  sequences: [{ tokens: [1, 2], lossMask: [0, 1], samplerLogprobs: [0, -1], advantage: 1 }],
+  loss: LossConfigSchema.parse({}),
+  lossAggregation: "sum",
+  merge: "prefix",
+  optimizer: OptimizerConfigSchema.parse({ learningRate: 1e-5 }),
+  substeps: 1,
+  ...overrides,
+});
+
+describe("assertBatchSupported", () => {
+  it("accepts a batch inside the capabilities", () => {
+    expect(() => assertBatchSupported(tinkerLike, batch({}))).not.toThrow();
+  });
+
+  it.each([
+    [{ lossAggregation: "token-mean" as const }, /lossAggregation "token-mean". Supported: sum/],
+    [{ merge: "per_call" as const }, /merge "per_call". Supported: prefix/],
+    [{ loss: LossConfigSchema.parse({ kind: "dro" }) }, /loss "dro". Supported: importance_sampling, ppo/],
+    [{ loss: LossConfigSchema.parse({ kind: "ppo", beta: 0.1 }) }, /option "beta" with loss "ppo"/],
+  ])("refuses what the backend cannot honour instead of ignoring it (%o)", (overrides, message) => {
+    expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(UnsupportedRequestError);
+    expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(message);
+  });
+});

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { writeCheckpoint } from "../../../src/models/tiny/checkpoint.js";
+import { initialWeights, type ModelWeights } from "../../../src/models/tiny/model-weights.js";
+import type { TinyModelConfig } from "../../../src/models/tiny/model-config.js";
+import { TinyModel } from "../../../src/models/tiny/tiny-model.js";
+import { VOCABULARY } from "../../../src/models/tiny/tokenizer.js";
+import { LossConfigSchema, OptimizerConfigSchema, type TrainBatch, type TrainingBackend } from "../../../src/training/backend.js";
+import { createLocalBackend } from "../../../src/training/backends/local-backend.js";
+import { UnsupportedRequestError } from "../../../src/training/errors/unsupported-request-error.js";
+
+// A model small enough to train in milliseconds; the plain-JS engine of TinyModel is the reference sampler.
+const config: TinyModelConfig = { vocabSize: VOCABULARY.length, contextLength: 16, width: 16, layers: 1, heads: 2, mlpRatio: 2 };
+const directory = mkdtempSync(path.join(tmpdir(), "rllm-local-backend-"));
+const published: ModelWeights[] = [];
+let sampler: TinyModel;
+let backend: TrainingBackend;
+
+// prompt <|user|> a b <|end|> <|assistant|>, completion x y <|end|>
+const tokens = [2, 20, 21, 4, 3, 40, 41, 4];
+const lossMask = [0, 0, 0, 0, 0, 1, 1, 1];
+
+beforeAll(async () => {
+  const weights = initialWeights(config, 3);
+  await writeCheckpoint(path.join(directory, "start"), config, weights);
+  sampler = await TinyModel.load(path.join(directory, "start"));
+  backend = createLocalBackend({
+    config,
+    weights,
+    startSampler: async () => ({
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "tiny-test",
+      update: async (next) => {
+        published.push(next);
+        sampler.publish(next);
+      },
+      close: async () => {},
+    }),
+  });
+  await backend.open({ baseModel: "tiny-test" });
+});
+afterAll(() => backend.close());
+
+function batch(advantage: number, overrides: Partial<TrainBatch> = {}): TrainBatch {
+  return {
+    sequences: [{ tokens, lossMask, samplerLogprobs: sampler.sequenceLogprobs([tokens])[0]!, advantage }],
+    loss: LossConfigSchema.parse({ kind: "importance_sampling" }),
+    lossAggregation: "token-mean",
+    merge: "prefix",
+    optimizer: OptimizerConfigSchema.parse({ learningRate: 0.01 }),
+    substeps: 1,
+    ...overrides,
+  };
+}
+const completionLogprob = () => sampler.sequenceLogprobs([tokens])[0]!.slice(5).reduce((sum, value) => sum + value, 0);
+
+describe("local backend", () => {
+  it("reports almost no learner-vs-sampler logprob mismatch on its own samples", async () => {
+    const { stepId } = await backend.submit(batch(0));
+    const status = await backend.status(stepId);
+    expect(status.state).toBe("done");
+    expect(status.metrics.logprobMismatchMean).toBeLessThan(1e-4);
+    expect(status.metrics.trainedTokens).toBe(3);
+  });
+
+  it("raises the likelihood of a positively rewarded completion and publishes a new version", async () => {
+    const before = completionLogprob();
+    for (let step = 0; step < 5; step++) {
+      await backend.submit(batch(1));
+      await backend.publish();
+    }
+    expect(completionLogprob()).toBeGreaterThan(before + 0.5);
+    const policy = await backend.publish();
+    expect(policy.version).toBe(6);
+  });
+
+  it("lowers it for a negative advantage under clipped PPO", async () => {
+    const before = completionLogprob();
+    // Several steps: Adam's momentum from the positive steps above has to turn round first.
+    for (let step = 0; step < 10; step++) {
+      await backend.submit(batch(-1, { loss: LossConfigSchema.parse({ kind: "ppo" }) }));
+      await backend.publish();
+    }
+    expect(completionLogprob()).toBeLessThan(before - 0.5);
+  });
+
+  it("restores weights, optimizer state and version from a checkpoint", async () => {
+    const saved = await backend.checkpoint(path.join(directory, "checkpoint"));
+    const savedWeights = published.at(-1)!;
+    await backend.submit(batch(1));
+    const after = await backend.publish();
+    const restored = await backend.restore(saved.path);
+    expect(restored.version).toBe(after.version - 1);
+    expect(published.at(-1)!.get("tokenEmbedding")).toEqual(savedWeights.get("tokenEmbedding"));
+  });
+
+  it("refuses a loss it cannot compute, naming the ones it can", async () => {
+    const request = backend.submit(batch(1, { loss: LossConfigSchema.parse({ kind: "cispo" }) }));
+    await expect(request).rejects.toBeInstanceOf(UnsupportedRequestError);
+    await expect(request).rejects.toThrow(/cannot honour loss "cispo". Supported: importance_sampling, ppo, dro, cross_entropy/);
+  });
+
+  it("refuses a sequence longer than the model's context instead of truncating it", async () => {
+    const long = Array.from({ length: 20 }, () => 30);
+    const request = backend.submit(
+      batch(1, { sequences: [{ tokens: long, lossMask: long.map(() => 1), samplerLogprobs: long.map(() => 0), advantage: 1 }] }),
+    );
+    await expect(request).rejects.toThrow(/sequence length "20"/);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import * as tf from "@tensorflow/tfjs";
+import { policyLoss } from "../../../src/training/backends/policy-loss.js";
+import { LossConfigSchema } from "../../../src/training/backend.js";
+
+// Two sequences of three positions; row 0 trains positions 1..2, row 1 trains position 0.
+const inputs = () => ({
+  learnerLogprobs: tf.tensor2d([[-1, Math.log(0.6), Math.log(0.2)], [Math.log(0.5), -1, -1]]),
+  samplerLogprobs: tf.tensor2d([[0, Math.log(0.5), Math.log(0.4)], [Math.log(0.25), 0, 0]]),
+  mask: tf.tensor2d([[0, 1, 1], [1, 0, 0]]),
+  advantages: tf.tensor2d([[1], [-2]]),
+});
+const value = (scalar: tf.Scalar) => scalar.dataSync()[0]!;
+
+describe("policy losses", () => {
+  it("importance sampling sums −r·A over trained tokens", () => {
+    // ratios: row 0 → 1.2 and 0.5 (A = 1); row 1 → 2 (A = −2): −(1.2 + 0.5 − 4) = 2.3
+    const { loss } = policyLoss(inputs(), LossConfigSchema.parse({ kind: "importance_sampling" }), "sum");
+    expect(value(loss)).toBeCloseTo(2.3, 5);
+  });
+
+  it("ppo takes the pessimistic clipped term and reports the clipped share", () => {
+    // clip to [0.8, 1.2]: row 0 → min(1.2, 1.2) + min(0.5, 0.8) = 1.7; row 1 → min(−4, −2.4) = −4 → loss 2.3
+    const { loss, clipFraction } = policyLoss(inputs(), LossConfigSchema.parse({ kind: "ppo" }), "sum");
+    expect(value(loss)).toBeCloseTo(2.3, 5);
+    expect(value(clipFraction)).toBeCloseTo(2 / 3, 5);
+  });
+
+  it("aggregates by token mean and by sequence mean of token means", () => {
+    const config = LossConfigSchema.parse({ kind: "importance_sampling" });
+    expect(value(policyLoss(inputs(), config, "token-mean").loss)).toBeCloseTo(2.3 / 3, 5);
+    // row 0 mean −0.85, row 1 mean 4 → (−0.85 + 4)/2
+    expect(value(policyLoss(inputs(), config, "seq-mean-token-mean").loss)).toBeCloseTo((4 - 0.85) / 2, 5);
+  });
+
+  it("cross entropy is the negative log-likelihood of trained tokens", () => {
+    const { loss } = policyLoss(inputs(), LossConfigSchema.parse({ kind: "cross_entropy" }), "sum");
+    expect(value(loss)).toBeCloseTo(-(Math.log(0.6) + Math.log(0.2) + Math.log(0.5)), 5);
+  });
+
+  it("has the REINFORCE gradient at r = 1: d loss / d p = −A on trained tokens", () => {
+    const base = inputs();
+    const sampler = base.learnerLogprobs.clone(); // made outside the gradient so it is a constant
+    const gradient = tf.grad((learner: tf.Tensor) =>
+      policyLoss({ ...base, learnerLogprobs: learner as tf.Tensor2D, samplerLogprobs: sampler }, LossConfigSchema.parse({}), "sum").loss,
+    )(base.learnerLogprobs);
+    // + 0 turns tfjs's −0 into 0 for the comparison
+    expect(Array.from(gradient.dataSync(), (entry) => entry + 0)).toEqual([0, -1, -1, 2, 0, 0]);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Cookbook } from "../../../src/core/cookbook.js";
+import type { Task } from "../../../src/core/task.js";
+import { stepFromChat } from "../../../src/llm/step-from-chat.js";
+import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.js";
+import { runTraining } from "../../../src/training/loop/run-training.js";
+import type { TrainRecord } from "../../../src/training/loop/train-records.js";
+import { TrainConfigSchema } from "../../../src/training/train-config.js";
+import { startFakeVllm } from "../gateway/fake-vllm-server.js";
+
+// The fake server answers "reply <n>" with n counting calls; the cookbook calls an even n correct, so groups are mixed.
+const cookbook: Cookbook = {
+  name: "parity",
+  description: "test cookbook",
+  judgeKind: "math",
+  async flow(task, context) {
+    const request = { messages: [{ role: "user" as const, content: String(task.instruction) }], ...context.sampling, signal: context.signal };
+    const step = stepFromChat(request, await context.client.chat(request));
+    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
+  },
+  evaluate(_task, episode) {
+    const number = Number(/reply (\d+)/.exec(episode.trajectories[0]!.steps[0]!.output)?.[1]);
+    return { reward: number % 2 === 0 ? 1 : 0, isCorrect: number % 2 === 0 };
+  },
+};
+const tasks: Task[] = Array.from({ length: 6 }, (_, index) => ({ id: `t${index}`, instruction: `What is ${index}+1?`, metadata: {} }));
+
+/** A backend that records batches, serves the fake vLLM, and checkpoints its version to a file. */
+function recordingBackend(baseUrl: string) {
+  const batches: TrainBatch[] = [];
+  let version = 0;
+  const ref = () => ({ backend: "recording", modelId: "fake", version, openaiBaseUrl: baseUrl });
+  const backend: TrainingBackend = {
+    name: "recording",
+    capabilities: () => ({ name: "recording", losses: ["ppo"], lossAggregations: ["token-mean"], merges: ["prefix"], sampling: "openai", fullFineTune: true, lora: false, maxContext: 1000, checkpoints: true }),
+    open: async () => ref(),
+    sample: async () => ({ completions: [], policyVersion: version }),
+    submit: async (batch) => {
+      batches.push(batch);
+      return { stepId: `s${batches.length}` };
+    },
+    status: async () => ({ state: "done", metrics: { loss: 0.5, logprobMismatchMean: 0 } }),
+    publish: async () => {
+      version += 1;
+      return ref();
+    },
+    checkpoint: async (directory) => {
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(path.join(directory, "version"), String(version));
+      return { path: directory };
+    },
+    restore: async (directory) => {
+      version = Number(readFileSync(path.join(directory, "version"), "utf8"));
+      return ref();
+    },
+    close: async () => {},
+  };
+  return { backend, batches };
+}
+
+describe("runTraining", () => {
+  it("runs steps, writes metrics and checkpoints, and resumes from the last checkpoint", async () => {
+    const upstream = await startFakeVllm();
+    const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-"));
+    const config = TrainConfigSchema.parse({
+      steps: 3,
+      tasksPerStep: 3,
+      groupSize: 4,
+      checkpointEvery: 2,
+      joint: { enabled: true, pairsPerTask: 2 },
+      validation: { every: 2, tasks: 2, attempts: 2, judgePairs: 1 },
+      concurrency: 2,
+    });
+    const first = recordingBackend(upstream.baseUrl);
+    const records = await runTraining({
+      config, cookbook, trainTasks: tasks, testTasks: tasks, backend: first.backend, baseModel: "fake",
+      directory, resume: false, signal: new AbortController().signal,
+    });
+    const kinds = records.map((record) => `${record.kind}@${record.step}`);
+    expect(kinds).toEqual(["validation@0", "train@1", "train@2", "validation@2", "train@3", "validation@3"]);
+    const train = records.filter((record): record is Extract<TrainRecord, { kind: "train" }> => record.kind === "train");
+    // 3 tasks × 4 rollouts per step; every rollout carries the fake sampler's token ids
+    expect(train[0]!.transform.trajectories).toBeGreaterThanOrEqual(12);
+    expect(train[0]!.transform.droppedMissingTokenIds).toBe(0);
+    expect(train[0]!.policyVersion).toBe(0);
+    expect(train[1]!.policyVersion).toBe(1);
+    expect(first.batches[0]!.loss.kind).toBe("ppo");
+    expect(first.batches[0]!.sequences.every((sequence) => sequence.tokens.length > 0)).toBe(true);
+    // The judge role is trained too, with the batch-mean baseline.
+    expect(Object.keys(train[0]!.advantageByRole)).toContain("judge");
+    const lines = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n");
+    expect(lines).toHaveLength(6);
+    expect(existsSync(path.join(directory, "steps", "0001", "episodes.jsonl"))).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(directory, "state.json"), "utf8"))).toEqual({ step: 3, checkpoint: path.join("checkpoints", "step-0003") });
+
+    // Resume a longer run from the step-2 checkpoint: step 3 runs again, records after step 2 are replaced.
+    writeFileSync(path.join(directory, "state.json"), JSON.stringify({ step: 2, checkpoint: path.join("checkpoints", "step-0002") }));
+    const second = recordingBackend(upstream.baseUrl);
+    const resumed = await runTraining({
+      config: { ...config, steps: 4 }, cookbook, trainTasks: tasks, testTasks: tasks, backend: second.backend, baseModel: "fake",
+      directory, resume: true, signal: new AbortController().signal,
+    });
+    expect(resumed.map((record) => `${record.kind}@${record.step}`)).toEqual(["train@3", "train@4", "validation@4"]);
+    expect((resumed[0] as Extract<TrainRecord, { kind: "train" }>).policyVersion).toBe(2);
+    const all = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as TrainRecord);
+    expect(all.map((record) => `${record.kind}@${record.step}`)).toEqual([
+      "validation@0", "train@1", "train@2", "validation@2", "train@3", "train@4", "validation@4",
+    ]);
+    await upstream.close();
+  });
+});

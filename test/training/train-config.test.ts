@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { TrainConfigSchema } from "../../src/training/train-config.js";
+
+describe("train config", () => {
+  it("fills defaults for an empty config", () => {
+    const config = TrainConfigSchema.parse({});
+    expect(config.loss.kind).toBe("ppo");
+    expect(config.joint.enabled).toBe(false);
+    expect(config.transform.minGroupSize).toBe(2);
+  });
+
+  it("rejects unknown keys at every level, naming the path", () => {
+    for (const bad of [{ stepz: 3 }, { sampling: { temprature: 1 } }, { joint: { lambda: 1 } }, { loss: { kind: "ppo", clip: 0.2 } }]) {
+      const result = TrainConfigSchema.safeParse(bad);
+      expect(result.success).toBe(false);
+    }
+    const result = TrainConfigSchema.safeParse({ validation: { evry: 2 } });
+    expect(result.success || result.error.issues[0]!.path).toEqual(["validation"]);
+  });
+
+  it("rejects a loss or estimator name no backend knows", () => {
+    expect(TrainConfigSchema.safeParse({ loss: { kind: "grpo" } }).success).toBe(false);
+    expect(TrainConfigSchema.safeParse({ advantages: { estimator: "gae" } }).success).toBe(false);
+  });
+});
