@@ -1,8 +1,8 @@
 /** The `arith` cookbook: one question, one reply with steps and `\boxed{n}`, graded by the math verifier against the integer answer. */
 import type { Cookbook } from "../../src/core/cookbook.js";
+import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import type { Episode } from "../../src/core/episode.js";
-import { messageText, type ChatMessage } from "../../src/core/message.js";
-import { stepFromChat } from "../../src/llm/step-from-chat.js";
+import { messageText } from "../../src/core/message.js";
 import { gradeMath } from "../../verifiers/math/grade-math.js";
 
 function solverOutput(episode: Episode): string {
@@ -20,14 +20,8 @@ export const arithCookbook: Cookbook = {
   name: "arith",
   description: "Arithmetic with short reasoning then \\boxed{n}; graded by the math verifier (integer match).",
   judgeKind: "math",
-  async flow(task, context) {
-    // The question alone: it already asks for steps and \boxed{n}, and the tiny model's template keeps a single user turn.
-    const messages: ChatMessage[] = [{ role: "user", content: task.instruction }];
-    const request = { messages, ...context.sampling, signal: context.signal };
-    const response = await context.client.chat(request);
-    const step = stepFromChat(request, response);
-    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
-  },
+  // The question alone: it already asks for steps and \boxed{n}, and the tiny model's template keeps a single user turn.
+  flow: singleTurnFlow((task) => [{ role: "user", content: task.instruction }]),
   evaluate(task, episode) {
     const verdict = gradeMath(solverOutput(episode), String(task.metadata.ground_truth ?? ""));
     return {

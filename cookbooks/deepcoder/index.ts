@@ -1,9 +1,8 @@
 /** The `deepcoder` cookbook: one LiveCodeBench-style prompt, one reply; reward 1 only if the last code block passes every test. */
 import type { Cookbook } from "../../src/core/cookbook.js";
+import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { InfraError } from "../../src/core/errors/infra-error.js";
-import type { ChatMessage } from "../../src/core/message.js";
 import { messageText } from "../../src/core/message.js";
-import { stepFromChat } from "../../src/llm/step-from-chat.js";
 import { extractLastCodeBlock } from "../../verifiers/code/extract-code.js";
 import { normalizeTests, TestDecodeError } from "../../verifiers/code/normalize-tests.js";
 import { livecodebenchPrompt, livecodebenchSystemPrompt } from "./livecodebench-prompt.js";
@@ -13,18 +12,14 @@ export const deepcoderCookbook: Cookbook = {
   name: "deepcoder",
   description: "Single-turn code generation (LiveCodeBench prompt); the last fenced code block runs in a sandbox, reward 1 only if all tests pass.",
   judgeKind: "code",
-  async flow(task, context) {
+  flow: singleTurnFlow((task) => {
     const question = typeof task.instruction === "string" ? task.instruction : messageText(task.instruction);
     const starterCode = typeof task.metadata.starter_code === "string" ? task.metadata.starter_code : undefined;
-    const messages: ChatMessage[] = [
+    return [
       { role: "system", content: livecodebenchSystemPrompt },
       { role: "user", content: livecodebenchPrompt(question, starterCode) },
     ];
-    const request = { messages, ...context.sampling, signal: context.signal };
-    const response = await context.client.chat(request);
-    const step = stepFromChat(request, response);
-    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
-  },
+  }),
   async evaluate(task, episode) {
     const reply = String(episode.trajectories[0]?.output ?? "");
     const program = extractLastCodeBlock(reply);

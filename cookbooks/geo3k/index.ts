@@ -1,7 +1,6 @@
 /** The `geo3k` cookbook: a diagram and a question in one vision prompt, a final \boxed{} answer graded by the math verifier. */
 import type { Cookbook } from "../../src/core/cookbook.js";
-import type { ChatMessage } from "../../src/core/message.js";
-import { stepFromChat } from "../../src/llm/step-from-chat.js";
+import { singleTurnFlow, systemThenInstruction } from "../../src/engine/single-turn-flow.js";
 import { evaluateMathEpisode, mathAnswerOf } from "../math/math-evaluator.js";
 
 const systemPrompt =
@@ -11,16 +10,7 @@ const systemPrompt =
 export const geo3kCookbook: Cookbook = {
   name: "geo3k",
   description: "Geometry3K vision flow: diagram images interleaved with the problem text, graded by the math verifier.",
-  async flow(task, context) {
-    const messages: ChatMessage[] = [
-      { role: "system", content: systemPrompt },
-      { role: "user", content: task.instruction },
-    ];
-    const request = { messages, ...context.sampling, signal: context.signal };
-    const response = await context.client.chat(request);
-    const step = stepFromChat(request, response);
-    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
-  },
+  flow: singleTurnFlow(systemThenInstruction(systemPrompt)),
   evaluate: evaluateMathEpisode,
   extractAnswer: mathAnswerOf,
   judgeKind: "math",

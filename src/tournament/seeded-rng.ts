@@ -1,19 +1,8 @@
-/** A small seeded random number generator (mulberry32), so tournaments and simulations replay exactly. */
+/** Random helpers for tournaments and simulations, on the project's seeded generator. */
 
-/** A source of uniform numbers in [0, 1). */
-export type Rng = () => number;
+import { createRng, type Rng } from "../core/seeded-rng.js";
 
-/** A mulberry32 generator seeded with a 32-bit integer. */
-export function createRng(seed: number): Rng {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { createRng, type Rng };
 
 /** A uniform integer in [0, bound). */
 export function randomInt(rng: Rng, bound: number): number {

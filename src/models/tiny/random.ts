@@ -1,18 +1,13 @@
-/** A small seeded random number generator (mulberry32), so data, weights and sampling replay exactly. */
+/** Random helpers for the tiny model's data, weights and sampling, on the project's seeded generator. */
+
+import { createRng, type Rng } from "../../core/seeded-rng.js";
 
 /** A generator of uniform numbers in [0, 1). */
-export type Random = () => number;
+export type Random = Rng;
 
-/** A mulberry32 generator seeded with a 32-bit integer. */
+/** The project's mulberry32 generator seeded with a 32-bit integer. */
 export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRng(seed);
 }
 
 /** An integer in [low, high], both ends included. */
