@@ -109,6 +109,10 @@ const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 function formatRecord(record: TrainRecord, config: TrainConfig): string {
   if (record.kind === "validation") {
     const parts = [`validation @${record.step}: pass@1 ${percent(record.passAt1.mean)} ± ${percent(record.passAt1.stderr)} (n=${record.passAt1.n})`];
+    if (record.passAt1Gain) {
+      const gain = record.passAt1Gain;
+      parts.push(`gain ${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points (paired over ${gain.tasks} tasks)`);
+    }
     if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} pairs)`);
     if (record.rerankAt1) parts.push(`rerank@1 ${percent(record.rerankAt1.mean)} ± ${percent(record.rerankAt1.stderr)}`);
     return `${parts.join(" · ")} [${record.seconds.toFixed(0)}s]`;

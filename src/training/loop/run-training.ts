@@ -17,6 +17,7 @@ import { startGateway, type Gateway } from "../gateway/gateway-server.js";
 import type { TrainConfig } from "../train-config.js";
 import { transformEpisodes } from "../transforms/index.js";
 import { judgeRollouts, type JudgeRolloutResult } from "./judge-rollouts.js";
+import { pairedGain } from "./paired-gain.js";
 import { rolloutEpisodes } from "./rollout-episodes.js";
 import { sampleTasks } from "./sample-tasks.js";
 import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
@@ -63,17 +64,21 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
   const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: policy.modelId, sampling });
   try {
     let startStep = 0;
+    // Per-task pass rates before training: later validations report their gain over them, paired by task.
+    let baseline: number[] | undefined;
     if (options.resume && existsSync(files.state)) {
       const state = JSON.parse(readFileSync(files.state, "utf8")) as TrainState;
       policy = await backend.restore(path.join(directory, state.checkpoint));
       startStep = state.step;
-      keepRecordsUpTo(files.metrics, startStep);
+      baseline = keepRecordsUpTo(files.metrics, startStep);
     } else {
       writeFileSync(files.metrics, "");
     }
     const validate = async (step: number) => {
       options.onPhase?.(`validation after ${step} steps`);
-      emit(await runValidation(options, gateway, policy, step));
+      const record = await runValidation(options, gateway, policy, step, baseline);
+      if (step === 0) baseline = record.passAt1ByTask;
+      emit(record);
     };
     if (startStep === 0) await validate(0);
     for (let step = startStep + 1; step <= config.steps; step++) {
@@ -190,7 +195,13 @@ async function trainStep(
   return { record, policy: nextPolicy };
 }
 
-async function runValidation(options: TrainingOptions, gateway: Gateway, policy: PolicyRef, step: number): Promise<ValidationRecord> {
+async function runValidation(
+  options: TrainingOptions,
+  gateway: Gateway,
+  policy: PolicyRef,
+  step: number,
+  baseline: readonly number[] | undefined,
+): Promise<ValidationRecord> {
   const { config } = options;
   const started = performance.now();
   const validation = config.validation;
@@ -215,6 +226,8 @@ async function runValidation(options: TrainingOptions, gateway: Gateway, policy:
     kind: "validation",
     step,
     passAt1: result.passAt1,
+    passAt1ByTask: result.passAt1ByTask,
+    passAt1Gain: step > 0 && baseline ? pairedGain(baseline, result.passAt1ByTask) : null,
     judgeAccuracy: result.judgeAccuracy ?? null,
     rerankAt1: result.rerankAt1 ?? null,
     seconds: (performance.now() - started) / 1000,
@@ -240,13 +253,15 @@ function saveStepEpisodes(directory: string, step: number, episodes: readonly Ep
   for (const episode of episodes) appendEpisode(file, episode);
 }
 
-/** On resume, drops metrics lines of steps after the checkpoint (they are run again). */
-function keepRecordsUpTo(file: string, step: number): void {
-  if (!existsSync(file)) return;
+/** On resume, drops metrics lines of steps after the checkpoint (they are run again); returns the step-0 per-task pass rates. */
+function keepRecordsUpTo(file: string, step: number): number[] | undefined {
+  if (!existsSync(file)) return undefined;
   const kept = readFileSync(file, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "" && (JSON.parse(line) as TrainRecord).step <= step);
   writeFileSync(file, kept.map((line) => line + "\n").join(""));
+  const before = kept.map((line) => JSON.parse(line) as TrainRecord).find((record) => record.kind === "validation" && record.step === 0);
+  return before?.kind === "validation" ? before.passAt1ByTask : undefined;
 }
 
 function mean(values: readonly number[]): number {

@@ -2,6 +2,7 @@
 import type { AdvantageStatistics } from "../advantages/index.js";
 import type { TransformMetrics } from "../transforms/index.js";
 import type { AccuracyStats } from "../../metrics/accuracy.js";
+import type { PairedGain } from "./paired-gain.js";
 
 export interface TrainStepRecord {
   kind: "train";
@@ -33,6 +34,10 @@ export interface ValidationRecord {
   /** Policy updates done before this validation (0 = the starting model). */
   step: number;
   passAt1: AccuracyStats;
+  /** Each test task's pass rate, in task order. */
+  passAt1ByTask: number[];
+  /** Change since the validation before training (step 0), paired by task; null at step 0. */
+  passAt1Gain: PairedGain | null;
   judgeAccuracy: AccuracyStats | null;
   rerankAt1: AccuracyStats | null;
   seconds: number;

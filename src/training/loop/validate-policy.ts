@@ -39,6 +39,8 @@ export interface ValidationOptions {
 
 export interface ValidationResult {
   passAt1: AccuracyStats;
+  /** Each test task's pass rate over its attempts, in task order (for the paired gain between validations). */
+  passAt1ByTask: number[];
   /** Share of mixed pairs where the correct solution got the higher rating (clustered by task); absent when no task had one. */
   judgeAccuracy?: AccuracyStats;
   rerankAt1?: AccuracyStats;
@@ -50,8 +52,10 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
   const byTask = tasks.map((task) =>
     episodes.filter((episode) => episode.taskId === task.id && episode.errorClass !== "infra_error").sort((a, b) => a.attempt - b.attempt),
   );
+  const correctByTask = byTask.map((attempts) => attempts.slice(0, options.attempts).map((episode) => episode.isCorrect));
   const result: ValidationResult = {
-    passAt1: accuracyStats(byTask.map((attempts) => attempts.slice(0, options.attempts).map((episode) => episode.isCorrect))),
+    passAt1: accuracyStats(correctByTask),
+    passAt1ByTask: correctByTask.map((attempts) => (attempts.length === 0 ? 0 : attempts.filter(Boolean).length / attempts.length)),
   };
   const sessionId = `${options.sessionPrefix}/judge`;
   const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });

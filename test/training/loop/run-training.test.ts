@@ -91,6 +91,13 @@ describe("runTraining", () => {
     expect(first.batches[0]!.sequences.every((sequence) => sequence.tokens.length > 0)).toBe(true);
     // The judge role is trained too, with the batch-mean baseline.
     expect(Object.keys(train[0]!.advantageByRole)).toContain("judge");
+    // Validations keep per-task pass rates; later ones report their gain over step 0, paired by task.
+    const validations = records.filter((record): record is Extract<TrainRecord, { kind: "validation" }> => record.kind === "validation");
+    expect(validations[0]!.passAt1ByTask).toHaveLength(2);
+    expect(validations[0]!.passAt1Gain).toBeNull();
+    const expectedGain = validations[1]!.passAt1ByTask.reduce((sum, rate, index) => sum + rate - validations[0]!.passAt1ByTask[index]!, 0) / 2;
+    expect(validations[1]!.passAt1Gain!.tasks).toBe(2);
+    expect(validations[1]!.passAt1Gain!.mean).toBeCloseTo(expectedGain, 10);
     const lines = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n");
     expect(lines).toHaveLength(6);
     expect(existsSync(path.join(directory, "steps", "0001", "episodes.jsonl"))).toBe(true);
@@ -105,6 +112,8 @@ describe("runTraining", () => {
     });
     expect(resumed.map((record) => `${record.kind}@${record.step}`)).toEqual(["train@3", "train@4", "validation@4"]);
     expect((resumed[0] as Extract<TrainRecord, { kind: "train" }>).policyVersion).toBe(2);
+    // The resumed run reads the step-0 per-task rates back from metrics.jsonl for its paired gain.
+    expect((resumed[2] as Extract<TrainRecord, { kind: "validation" }>).passAt1Gain!.tasks).toBe(2);
     const all = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as TrainRecord);
     expect(all.map((record) => `${record.kind}@${record.step}`)).toEqual([
       "validation@0", "train@1", "train@2", "validation@2", "train@3", "train@4", "validation@4",
