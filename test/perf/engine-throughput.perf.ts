@@ -53,12 +53,20 @@ async function engineRun(count: number): Promise<number> {
   return count / elapsed;
 }
 
-// Warm up both paths (JIT, keep-alive sockets) before measuring.
+// Warm up both paths (JIT, keep-alive sockets), then alternate three rounds of each and report medians,
+// so a burst of load from elsewhere on the machine does not land on one side only.
 await bareFetchLoop(300);
 await engineRun(300);
-const bare = await bareFetchLoop(requests);
-const engine = await engineRun(requests);
-console.log(`bare fetch loop:  ${bare.toFixed(0)} requests/s (concurrency ${concurrency}, ${requests} requests)`);
-console.log(`engine (runEval): ${engine.toFixed(0)} episodes/s (qa cookbook, graded, appended to episodes.jsonl)`);
+const bareRates: number[] = [];
+const engineRates: number[] = [];
+for (let round = 0; round < 3; round++) {
+  bareRates.push(await bareFetchLoop(requests));
+  engineRates.push(await engineRun(requests));
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const bare = median(bareRates);
+const engine = median(engineRates);
+console.log(`bare fetch loop:  ${bare.toFixed(0)} requests/s (median of ${bareRates.map((rate) => rate.toFixed(0)).join(", ")}; concurrency ${concurrency}, ${requests} requests)`);
+console.log(`engine (runEval): ${engine.toFixed(0)} episodes/s (median of ${engineRates.map((rate) => rate.toFixed(0)).join(", ")}; qa cookbook, graded, appended to episodes.jsonl)`);
 console.log(`engine / bare:    ${((100 * engine) / bare).toFixed(1)}% (target ≥ 70%)`);
 await worker.terminate();
