@@ -1,5 +1,6 @@
 /** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function. */
 import type { z } from "zod";
+import { InputError } from "../src/core/errors/input-error.js";
 
 /** One graded row: what is added to the input row in the output JSONL. */
 export interface GradeVerdict {
@@ -32,4 +33,11 @@ export interface GradeVerifier<Row> {
   rowSchema: z.ZodType<Row>;
   /** Grades rows, returning one verdict per row in the same order. */
   gradeRows(rows: Row[], options: GradeOptions): Promise<GradeVerdict[]>;
+}
+
+/** Parses a verifier's `--set key=value` flags with its schema; a bad one is a usage error naming the key. */
+export function parseGradeFlags<Schema extends z.ZodType>(schema: Schema, flags: Record<string, unknown>): z.infer<Schema> {
+  const parsed = schema.safeParse(flags);
+  if (parsed.success) return parsed.data;
+  throw new InputError(parsed.error.issues.map((issue) => `--set ${issue.path.join(".") || "(flags)"}: ${issue.message}`).join("; "));
 }

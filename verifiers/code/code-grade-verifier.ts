@@ -1,8 +1,7 @@
 /** The `code` GradeVerifier behind `rllm grade --verifier code`: rows {id?, response, tests, fn_name?} run in the sandbox. */
 import pLimit from "p-limit";
 import { z } from "zod";
-import { InputError } from "../../src/core/errors/input-error.js";
-import type { GradeVerdict, GradeVerifier } from "../grade-verifier.js";
+import { parseGradeFlags, type GradeVerdict, type GradeVerifier } from "../grade-verifier.js";
 import { CodeGrader } from "./code-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { normalizeTests, TestDecodeError } from "./normalize-tests.js";
@@ -37,11 +36,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   description: "Programs run in a bubblewrap sandbox against stdin/stdout, function-call or assert tests; correct only if every test passes.",
   rowSchema: CodeRowSchema,
   async gradeRows(rows, options) {
-    const parsed = CodeFlagsSchema.safeParse(options.flags);
-    if (!parsed.success) {
-      throw new InputError(parsed.error.issues.map((issue) => `--set ${issue.path.join(".") || "(flags)"}: ${issue.message}`).join("; "));
-    }
-    const flags = parsed.data;
+    const flags = parseGradeFlags(CodeFlagsSchema, options.flags);
     const grader = await CodeGrader.create({
       concurrency: options.concurrency,
       timeoutSeconds: flags.timeout,

@@ -1,7 +1,6 @@
 /** The `finqa` GradeVerifier behind `rllm grade --verifier finqa`: rows {id?, response, ground_truth, expected_tables?, accessed_tables?}. */
 import { z } from "zod";
-import { InputError } from "../../src/core/errors/input-error.js";
-import type { GradeVerdict, GradeVerifier } from "../grade-verifier.js";
+import { parseGradeFlags, type GradeVerdict, type GradeVerifier } from "../grade-verifier.js";
 import { defaultTableAccessBeta, finqaReward } from "./finqa-reward.js";
 import { gradeFinqaAnswer } from "./grade-finqa-answer.js";
 import { tableAccess } from "./table-access.js";
@@ -45,12 +44,9 @@ export const finqaGradeVerifier: GradeVerifier<FinqaRow> = {
     "reward = correctness + beta · table access (--set beta=0.1).",
   rowSchema: FinqaRowSchema,
   async gradeRows(rows, options) {
-    const parsed = FinqaFlagsSchema.safeParse(options.flags);
-    if (!parsed.success) {
-      throw new InputError(parsed.error.issues.map((issue) => `--set ${issue.path.join(".") || "(flags)"}: ${issue.message}`).join("; "));
-    }
+    const flags = parseGradeFlags(FinqaFlagsSchema, options.flags);
     return rows.map((row, index) => {
-      const verdict = gradeFinqaRow(row, parsed.data.beta);
+      const verdict = gradeFinqaRow(row, flags.beta);
       options.onProgress?.(index + 1, rows.length);
       return verdict;
     });

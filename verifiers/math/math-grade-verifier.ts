@@ -1,7 +1,6 @@
 /** The `math` GradeVerifier behind `rllm grade --verifier math`: rows {id?, response, ground_truth, choices?}. */
 import { z } from "zod";
-import { InputError } from "../../src/core/errors/input-error.js";
-import type { GradeVerifier } from "../grade-verifier.js";
+import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
 import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
 import { MathPolicySchema } from "./math-policy.js";
 
@@ -26,11 +25,8 @@ export const mathGradeVerifier: GradeVerifier<MathRow> = {
   description: "Math answers: last \\boxed{} (or answer phrase) against the ground truth, equivalent up to form, order, units and rounding policy.",
   rowSchema: MathRowSchema,
   async gradeRows(rows, options) {
-    const parsed = MathFlagsSchema.safeParse(options.flags);
-    if (!parsed.success) {
-      throw new InputError(parsed.error.issues.map((issue) => `--set ${issue.path.join(".") || "(flags)"}: ${issue.message}`).join("; "));
-    }
-    const { timeoutMs, ...policy } = parsed.data;
+    const flags = parseGradeFlags(MathFlagsSchema, options.flags);
+    const { timeoutMs, ...policy } = flags;
     const jobs = rows.map((row) => ({ response: row.response, groundTruth: row.ground_truth, choices: row.choices }));
     const verdicts = await gradeMathBatch(jobs, { policy, timeoutMs, concurrency: options.concurrency, onProgress: options.onProgress });
     return verdicts.map((verdict) => ({ ...verdict }));
