@@ -1,4 +1,5 @@
 /** Runs one (task, attempt) pair: the flow under a time limit, then the evaluator, then the score written back onto the episode. */
+import { setMaxListeners } from "node:events";
 import { EpisodeSchema, episodeId, type Episode } from "../core/episode.js";
 import { EvalOutputSchema } from "../core/eval-output.js";
 import type { Cookbook } from "../core/cookbook.js";
@@ -32,8 +33,8 @@ export class EpisodeCancelledError extends Error {
 /** Runs and scores one episode. Model and infra failures become data on the episode; configuration errors and cancellation throw. */
 export async function runEpisode(task: Task, attempt: number, options: EpisodeRunOptions): Promise<Episode> {
   const started = performance.now();
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = AbortSignal.any([options.runSignal, timeout]);
+  const limit = episodeSignal(options.runSignal, options.timeoutMs);
+  const signal = limit.signal;
   const sampling = options.seed === undefined ? options.sampling : { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
   let episode = emptyEpisode(task.id, attempt);
   try {
@@ -42,13 +43,15 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   } catch (error) {
     if (options.runSignal.aborted) throw new EpisodeCancelledError();
     if (error instanceof EndpointConfigurationError) throw error;
-    if (timeout.aborted) {
+    if (limit.timedOut()) {
       // A limit reached is a wrong answer, as in inspect_ai: the model did not finish in time.
       episode.terminationReason = "timeout";
       episode.error = `episode exceeded ${options.timeoutMs} ms`;
     } else {
       recordFailure(episode, error, "flow");
     }
+  } finally {
+    limit.release();
   }
   const flowEnded = performance.now();
   if (episode.errorClass !== "infra_error") await scoreEpisode(task, episode, options.cookbook);
@@ -115,6 +118,33 @@ function sumUsage(episode: Episode): Episode["usage"] {
     }
   }
   return { promptTokens, completionTokens };
+}
+
+/**
+ * The signal a flow runs under: aborted by the run's cancellation or after `timeoutMs`. One controller and
+ * one timer, both released when the episode ends: AbortSignal.timeout + AbortSignal.any cost about four
+ * times as much per episode, and `any` keeps every episode's signal registered on the run signal.
+ */
+function episodeSignal(runSignal: AbortSignal, timeoutMs: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException(`episode exceeded ${timeoutMs} ms`, "TimeoutError"));
+  }, timeoutMs);
+  const onRunAbort = () => controller.abort(runSignal.reason);
+  // Every episode in flight holds one listener on the run signal until it ends: many, but not a leak.
+  setMaxListeners(0, runSignal);
+  if (runSignal.aborted) onRunAbort();
+  else runSignal.addEventListener("abort", onRunAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    release() {
+      clearTimeout(timer);
+      runSignal.removeEventListener("abort", onRunAbort);
+    },
+  };
 }
 
 /** Rejects as soon as `signal` aborts, even if the flow ignores its signal. */

@@ -4,6 +4,7 @@ import { InfraError } from "../core/errors/infra-error.js";
 import { ModelError } from "../core/errors/model-error.js";
 import { describeIssues } from "../core/errors/input-error.js";
 import { ChatReplySchema, type ChatReply } from "./chat-reply.js";
+import { createNodeHttpFetch } from "./node-http-fetch.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "./llm-client.js";
 import {
   backoffDelayMs,
@@ -49,6 +50,8 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     apiKey: options.apiKey ?? "not-needed",
     maxRetries: 0,
     timeout: options.requestTimeoutMs ?? 600_000,
+    // node:http instead of the built-in fetch: about 40% less main-thread time per request (see node-http-fetch.ts).
+    fetch: createNodeHttpFetch(),
   });
   const policy = options.retryPolicy ?? defaultRetryPolicy;
   const random = options.random ?? Math.random;

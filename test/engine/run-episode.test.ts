@@ -1,0 +1,74 @@
+import { getEventListeners } from "node:events";
+import { describe, expect, it } from "vitest";
+import type { Cookbook, FlowContext } from "../../src/core/cookbook.js";
+import type { LlmClient } from "../../src/llm/llm-client.js";
+import { EpisodeCancelledError, runEpisode } from "../../src/engine/run-episode.js";
+
+const task = { id: "t1", instruction: "2+2?", metadata: {} };
+const client: LlmClient = { model: "none", chat: () => Promise.reject(new Error("not called")) };
+
+/** A cookbook whose flow is `flow`, graded correct whenever it produces output "4". */
+function cookbookWith(flow: (context: FlowContext) => Promise<unknown>): Cookbook {
+  return {
+    name: "test",
+    description: "test",
+    flow: async (_, context) => {
+      const output = await flow(context);
+      return { name: "solver", steps: [], reward: null, output, signals: {}, info: {} };
+    },
+    evaluate: (_, episode) => {
+      const isCorrect = episode.trajectories[0]?.output === "4";
+      return { reward: isCorrect ? 1 : 0, isCorrect };
+    },
+  };
+}
+
+const never = () => new Promise<never>(() => undefined);
+
+describe("runEpisode", () => {
+  it("scores a flow that finishes in time", async () => {
+    const episode = await runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    expect(episode).toMatchObject({ id: "t1:0", reward: 1, isCorrect: true, terminationReason: "done", error: null });
+  });
+
+  it("records a timeout as a wrong answer, even for a flow that ignores its signal, and aborts that signal", async () => {
+    let seen: AbortSignal | undefined;
+    const cookbook = cookbookWith((context) => {
+      seen = context.signal;
+      return never();
+    });
+    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal });
+    expect(episode).toMatchObject({ terminationReason: "timeout", error: "episode exceeded 30 ms", reward: 0, isCorrect: false, errorClass: null });
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as Error).name).toBe("TimeoutError");
+  });
+
+  it("throws EpisodeCancelledError when the run is cancelled mid-flow, passing the run's reason to the flow", async () => {
+    const run = new AbortController();
+    let seen: AbortSignal | undefined;
+    const cookbook = cookbookWith((context) => {
+      seen = context.signal;
+      return never();
+    });
+    setTimeout(() => run.abort(new Error("ctrl-c")), 20);
+    await expect(runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 60_000, runSignal: run.signal })).rejects.toBeInstanceOf(EpisodeCancelledError);
+    expect((seen?.reason as Error).message).toBe("ctrl-c");
+  });
+
+  it("throws EpisodeCancelledError for a run cancelled before the episode starts", async () => {
+    const run = new AbortController();
+    run.abort();
+    const episode = runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: run.signal });
+    await expect(episode).rejects.toBeInstanceOf(EpisodeCancelledError);
+  });
+
+  it("leaves no listener on the run signal once its episodes end", async () => {
+    const run = new AbortController();
+    const episodes = Array.from({ length: 50 }, (_, index) =>
+      runEpisode({ ...task, id: `t${index}` }, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: run.signal }),
+    );
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(50);
+    await Promise.all(episodes);
+    expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+  });
+});
