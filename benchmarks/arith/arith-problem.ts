@@ -31,12 +31,26 @@ export interface ArithSlip {
   delta: number;
 }
 
-/** Solves `operands` joined by `operators`, products first, then sums left to right, recording each step. */
-export function solveArith(operands: number[], operators: Operator[], slip?: ArithSlip): ArithProblem {
-  const expression = operands.map((operand, index) => (index === 0 ? "" : operators[index - 1]) + operand).join("");
+/** One binary operation of a solution, in the order it is done. */
+export interface ArithOperation {
+  left: number;
+  operator: Operator;
+  right: number;
+  result: number;
+}
+
+/**
+ * Does the operations of `operands` joined by `operators`, products first, then sums left to right; `combine` gives
+ * each result (the exact value, a slipped one, or a residue), which later operations then use.
+ */
+export function operationsInOrder(
+  operands: number[],
+  operators: Operator[],
+  combine: (operation: Omit<ArithOperation, "result">, index: number) => number,
+): { operations: ArithOperation[]; value: number } {
   const values = [...operands];
   const pending = [...operators];
-  const steps: string[] = [];
+  const operations: ArithOperation[] = [];
   for (const pass of [["*"], ["+", "-"]]) {
     let index = 0;
     while (index < pending.length) {
@@ -45,16 +59,30 @@ export function solveArith(operands: number[], operators: Operator[], slip?: Ari
         index++;
         continue;
       }
-      const left = values[index];
-      const right = values[index + 1];
-      const exact = operator === "*" ? left * right : operator === "+" ? left + right : left - right;
-      const result = slip?.stepIndex === steps.length ? exact + slip.delta : exact;
-      steps.push(`${left}${operator}${right}=${result}`);
+      const operation = { left: values[index], operator, right: values[index + 1] };
+      const result = combine(operation, operations.length);
+      operations.push({ ...operation, result });
       values.splice(index, 2, result);
       pending.splice(index, 1);
     }
   }
-  return { expression, steps, answer: values[0] };
+  return { operations, value: values[0] };
+}
+
+/** The exact result of one operation. */
+export function applyOperator(left: number, operator: Operator, right: number): number {
+  return operator === "*" ? left * right : operator === "+" ? left + right : left - right;
+}
+
+/** Solves `operands` joined by `operators`, products first, then sums left to right, recording each step. */
+export function solveArith(operands: number[], operators: Operator[], slip?: ArithSlip): ArithProblem {
+  const expression = operands.map((operand, index) => (index === 0 ? "" : operators[index - 1]) + operand).join("");
+  const { operations, value } = operationsInOrder(operands, operators, ({ left, operator, right }, index) => {
+    const exact = applyOperator(left, operator, right);
+    return slip?.stepIndex === index ? exact + slip.delta : exact;
+  });
+  const steps = operations.map(({ left, operator, right, result }) => `${left}${operator}${right}=${result}`);
+  return { expression, steps, answer: value };
 }
 
 /** The reference completion the model is trained to write: the steps, then `\boxed{answer}`. */

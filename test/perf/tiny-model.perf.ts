@@ -31,7 +31,7 @@ const learner = await model.createLearner();
 const random = seededRandom(1);
 const { batchSize } = SHIPPED_TRAINING[0];
 for (const [label, judgeFraction] of [["warm-up", 0], ["solve batch", 0], ["judge batch", 1]] as const) {
-  const examples = trainingBatch(random, batchSize, judgeFraction, "answers");
+  const examples = trainingBatch(random, batchSize, { judgeFraction, judgeFormat: "residues" });
   started = performance.now();
   learner.step(examples.map((example) => example.tokens), examples.map((example) => example.lossMask), supervisedLoss, { learningRate: 1e-4 });
   seconds = (performance.now() - started) / 1000;

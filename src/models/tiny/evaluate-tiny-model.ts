@@ -24,6 +24,8 @@ export interface TinyModelMetrics {
   temperature: number;
   /** Share of test problems answered correctly (one sample each). */
   arithAccuracy: number;
+  /** The same with greedy decoding: above `arithAccuracy` by the probability the model puts on slips. */
+  greedyArithAccuracy: number;
   /** Share of (correct, wrong) pairs where the judge rates the correct one higher; ties count ½. Synthetic wrong solutions. */
   judgePairwiseAccuracy: number;
   /** The same on pairs of the model's own solutions (one right, one wrong), when such pairs exist. */
@@ -46,6 +48,7 @@ export async function evaluateTinyModel(model: TinyModel, options: { problems: n
     });
   const sampling = { n: 2, temperature: options.temperature, topP: 1, maxTokens: 60, stop: [], topLogprobs: 0 };
   let correct = 0;
+  let greedyCorrect = 0;
   let synthetic = 0;
   let own = 0;
   let ownPairs = 0;
@@ -54,6 +57,8 @@ export async function evaluateTinyModel(model: TinyModel, options: { problems: n
     const answers = await model.generate(solveIds, { ...sampling, seed: options.seed + index });
     const isRight = answers.map((answer) => boxedInteger(answer.text) === problem.answer);
     if (isRight[0]) correct += 1;
+    const [greedy] = await model.generate(solveIds, { ...sampling, n: 1, temperature: 0 });
+    if (boxedInteger(greedy.text) === problem.answer) greedyCorrect += 1;
     synthetic += await judgeOrder(model, problem, arithSolutionText(problem), wrongSolution(problem, random), index % 2 === 0, options, index);
     if (isRight[0] !== isRight[1]) {
       const [right, wrong] = isRight[0] ? [answers[0].text, answers[1].text] : [answers[1].text, answers[0].text];
@@ -65,6 +70,7 @@ export async function evaluateTinyModel(model: TinyModel, options: { problems: n
     problems: problems.length,
     temperature: options.temperature,
     arithAccuracy: correct / problems.length,
+    greedyArithAccuracy: greedyCorrect / problems.length,
     judgePairwiseAccuracy: synthetic / problems.length,
     judgeOwnPairAccuracy: ownPairs > 0 ? own / ownPairs : null,
     ownPairs,
@@ -76,7 +82,7 @@ async function judgeOrder(model: TinyModel, problem: ArithProblem, right: string
   const [solutionA, solutionB] = rightFirst ? [right, wrong] : [wrong, right];
   const prompt = judgePromptText(problem.expression, solutionA, solutionB);
   const [reply] = await model.generate(applyChatTemplate([{ role: "user", content: prompt }]), {
-    n: 1, temperature: options.temperature, topP: 1, maxTokens: 48, stop: [], topLogprobs: 0, seed: options.seed + salt,
+    n: 1, temperature: options.temperature, topP: 1, maxTokens: 72, stop: [], topLogprobs: 0, seed: options.seed + salt,
   });
   const ratings = parseRatings(reply.text);
   if (!ratings || ratings.ratingA === ratings.ratingB) return 0.5;

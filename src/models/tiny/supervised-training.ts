@@ -15,7 +15,9 @@ export const SupervisedOptionsSchema = z
     warmupSteps: z.number().int().nonnegative(),
     /** Share of batches made of judge examples (each batch holds one skill, so its sequences have similar lengths). */
     judgeFraction: z.number().min(0).max(1),
-    judgeFormat: z.enum(["answers", "chains"]),
+    judgeFormat: z.enum(["residues", "answers", "chains"]),
+    /** Share of solve examples with one slipped step (see `solveExample`); absent means none. */
+    solveSlipRate: z.number().min(0).max(1).optional(),
     weightSeed: z.number().int(),
     dataSeed: z.number().int(),
   })
@@ -52,7 +54,7 @@ export async function trainSupervised(
   const started = performance.now();
   for (let step = 1; step <= options.steps; step++) {
     const judgeFraction = random() < options.judgeFraction ? 1 : 0;
-    const examples = trainingBatch(random, options.batchSize, judgeFraction, options.judgeFormat);
+    const examples = trainingBatch(random, options.batchSize, { judgeFraction, judgeFormat: options.judgeFormat, solveSlipRate: options.solveSlipRate });
     const learningRate = learningRateAt(step, options);
     const result = model.step(
       examples.map((example) => example.tokens),

@@ -3,9 +3,11 @@
  * (`7*3=21 12+21=33 \boxed{33}`) and judging a pair of solutions (`<rating_A>10</rating_A><rating_B>1</rating_B>`).
  */
 import {
+  applyOperator,
   arithSolutionText,
   arithSplitOf,
   generateArithProblem,
+  operationsInOrder,
   parseArithExpression,
   solveArith,
   type ArithProblem,
@@ -54,7 +56,7 @@ function leftToRightSolution(operands: number[], operators: Operator[]): ArithPr
   const steps: string[] = [];
   operators.forEach((operator, index) => {
     const right = operands[index + 1];
-    const result = operator === "*" ? value * right : operator === "+" ? value + right : value - right;
+    const result = applyOperator(value, operator, right);
     steps.push(`${value}${operator}${right}=${result}`);
     value = result;
   });
@@ -78,18 +80,57 @@ function example(promptContent: number[], completion: string): TrainingExample {
   return { tokens: [...prompt, ...reply], lossMask: [...prompt.map(() => 0), ...reply.map(() => 1)] };
 }
 
-/** A solve example: the question's expression, then the reference solution. */
-export function solveExample(problem: ArithProblem): TrainingExample {
-  return example(encodeCompactPrompt({ kind: "solve", expression: problem.expression }), arithSolutionText(problem));
+/**
+ * A solve example: the question's expression, then a solution. With probability `slipRate` the solution has one
+ * slipped step (a result off by 1–3, carried on), like a corpus with mistakes in it: the model then puts some
+ * probability on slips, so temperature-1 samples are wrong more often than its greedy answer (room for a judge to
+ * pick the right sample and for RL to sharpen the policy).
+ */
+export function solveExample(problem: ArithProblem, random?: Random, slipRate = 0): TrainingExample {
+  const prompt = encodeCompactPrompt({ kind: "solve", expression: problem.expression });
+  if (!random || random() >= slipRate) return example(prompt, arithSolutionText(problem));
+  const { operands, operators } = parseArithExpression(problem.expression);
+  const delta = randomInt(random, 1, 3) * (random() < 0.5 ? -1 : 1);
+  return example(prompt, arithSolutionText(solveArith(operands, operators, { stepIndex: randomInt(random, 0, problem.steps.length - 1), delta })));
 }
 
 /**
- * How judge examples look. `answers` is what the chat template serves: the two final `\boxed{}` answers in the
- * prompt, and a reply that re-derives the answer in steps before rating. `chains` (whole solutions in the prompt,
- * ratings only, `<|judge|>` before the expression) is the first training phase's format, kept so the shipped
- * checkpoint can be reproduced.
+ * How judge examples look. `residues` is what the chat template serves: the two final `\boxed{}` answers in the
+ * prompt, and a reply that checks each answer's last digit (see `residueReply`). `answers` (same prompt, the steps
+ * re-derived, then ratings) and `chains` (whole solutions in the prompt, ratings only, `<|judge|>` before the
+ * expression) are the earlier training phases' formats, kept so the shipped checkpoint can be reproduced.
  */
-export type JudgeFormat = "answers" | "chains";
+export type JudgeFormat = "residues" | "answers" | "chains";
+
+/** Share of `residues` candidates that have no readable answer (the template serves them as ""). */
+const MISSING_ANSWER_RATE = 0.05;
+
+/** `n` mod 10 in 0..9 (the last digit of a non-negative number; 7 for -13). */
+export function residueOf(n: number): number {
+  return ((n % 10) + 10) % 10;
+}
+
+/**
+ * The `residues` judge reply: the problem's operations done on last digits, each written as its exact value and then
+ * its residue mod 10 (`6*3=18%8 5-8=-3%7`), then each candidate's answer with its residue beside the derived one and a
+ * verdict (`A:-16%4/7 no B:-13%7/7 ok`), then the ratings (10 when the residues agree, else 1).
+ * Checking the last digit is a necessary condition of correctness (casting out tens, as one casts out nines) and is
+ * easier than computing the answer: every operation is on one-digit numbers, which the tiny model does almost
+ * without error, while it often slips on the two-digit steps of a full solution; and each token depends on the few
+ * just before it. A wrong answer whose last digit happens to be right passes; the judge then rates both alike.
+ */
+export function residueReply(expression: string, answerA: string, answerB: string): string {
+  const { operands, operators } = parseArithExpression(expression);
+  const { operations, value } = operationsInOrder(operands.map(residueOf), operators, ({ left, operator, right }) =>
+    residueOf(applyOperator(left, operator, right)),
+  );
+  const steps = operations.map(({ left, operator, right, result }) => `${left}${operator}${right}=${applyOperator(left, operator, right)}%${result}`);
+  const isInteger = (answer: string) => /^-?\d+$/.test(answer);
+  const passes = (answer: string) => isInteger(answer) && residueOf(Number(answer)) === value;
+  const verdict = (slot: string, answer: string) =>
+    isInteger(answer) ? `${slot}:${answer}%${residueOf(Number(answer))}/${value} ${passes(answer) ? "ok" : "no"}` : `${slot}:? no`;
+  return `${steps.join(" ")} ${verdict("A", answerA)} ${verdict("B", answerB)} ${judgeReply(passes(answerA), passes(answerB))}`;
+}
 
 /** A judge example: two solutions, each correct with probability ½, and the ratings they deserve. */
 export function judgeExample(problem: ArithProblem, random: Random, format: JudgeFormat): TrainingExample {
@@ -97,20 +138,34 @@ export function judgeExample(problem: ArithProblem, random: Random, format: Judg
   const isCorrectB = random() < 0.5;
   const solution = (isCorrect: boolean) => (isCorrect ? arithSolutionText(problem) : wrongSolution(problem, random));
   const [solutionA, solutionB] = [solution(isCorrectA), solution(isCorrectB)];
-  const finalOnly = (text: string) => text.slice(text.lastIndexOf("\\boxed{"));
-  const reply = judgeReply(isCorrectA, isCorrectB);
   if (format === "chains") {
     const prompt = [JUDGE, ...encodeText(problem.expression), A, ...encodeText(solutionA), B, ...encodeText(solutionB)];
-    return example(prompt, reply);
+    return example(prompt, judgeReply(isCorrectA, isCorrectB));
   }
-  const prompt = { kind: "judge" as const, expression: problem.expression, solutionA: finalOnly(solutionA), solutionB: finalOnly(solutionB) };
-  return example(encodeCompactPrompt(prompt), `${problem.steps.join(" ")} ${reply}`);
+  const finalOnly = (text: string) => text.slice(text.lastIndexOf("\\boxed{"));
+  if (format === "answers") {
+    const prompt = { kind: "judge" as const, expression: problem.expression, solutionA: finalOnly(solutionA), solutionB: finalOnly(solutionB) };
+    return example(encodeCompactPrompt(prompt), `${problem.steps.join(" ")} ${judgeReply(isCorrectA, isCorrectB)}`);
+  }
+  const servedAnswer = (text: string) => (random() < MISSING_ANSWER_RATE ? "" : finalOnly(text));
+  const [answerA, answerB] = [servedAnswer(solutionA), servedAnswer(solutionB)];
+  const inside = (boxed: string) => boxed.slice("\\boxed{".length, -1);
+  const prompt = { kind: "judge" as const, expression: problem.expression, solutionA: answerA, solutionB: answerB };
+  return example(encodeCompactPrompt(prompt), residueReply(problem.expression, inside(answerA), inside(answerB)));
+}
+
+/** Options of a mixed batch: the share of judge examples, their format, and the slip rate of solve examples. */
+export interface BatchOptions {
+  judgeFraction: number;
+  judgeFormat: JudgeFormat;
+  solveSlipRate?: number;
 }
 
 /** A batch mixing both skills; `judgeFraction` of the examples are judge examples. */
-export function trainingBatch(random: Random, size: number, judgeFraction: number, judgeFormat: JudgeFormat): TrainingExample[] {
+export function trainingBatch(random: Random, size: number, options: BatchOptions): TrainingExample[] {
   return Array.from({ length: size }, () => {
     const problem = drawProblem(random, "train");
-    return random() < judgeFraction ? judgeExample(problem, random, judgeFormat) : solveExample(problem);
+    if (random() < options.judgeFraction) return judgeExample(problem, random, options.judgeFormat);
+    return options.solveSlipRate ? solveExample(problem, random, options.solveSlipRate) : solveExample(problem);
   });
 }
