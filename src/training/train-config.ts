@@ -18,10 +18,10 @@ export const TrainConfigSchema = z
         // Temperature 1: the sampler's logprobs then are the policy's, so the importance ratio starts at 1.
         temperature: z.number().min(0).max(2).default(1),
         topP: z.number().gt(0).max(1).default(1),
-        maxTokens: z.number().int().positive().default(48),
+        maxTokens: z.number().int().positive().default(64),
       })
       .strict()
-      .default({ temperature: 1, topP: 1, maxTokens: 48 }),
+      .default({ temperature: 1, topP: 1, maxTokens: 64 }),
     loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28 }),
     lossAggregation: LossAggregationSchema.default("token-mean"),
     optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.95, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),

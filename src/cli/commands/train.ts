@@ -114,6 +114,11 @@ function formatRecord(record: TrainRecord, config: TrainConfig): string {
       parts.push(`gain ${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points (paired over ${gain.tasks} tasks)`);
     }
     if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} pairs)`);
+    const startPairs = record.judgeOnStartPairs;
+    if (startPairs?.gain) {
+      const { accuracy, gain } = startPairs;
+      parts.push(`judge on step-0 pairs ${percent(accuracy.mean)} (${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points, paired over ${gain.tasks} pairs)`);
+    }
     if (record.rerankAt1) parts.push(`rerank@1 ${percent(record.rerankAt1.mean)} ± ${percent(record.rerankAt1.stderr)}`);
     return `${parts.join(" · ")} [${record.seconds.toFixed(0)}s]`;
   }

@@ -9,6 +9,7 @@ import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
 import { appendEpisode } from "../../engine/episode-log.js";
 import { writeJsonAtomically } from "../../engine/run-directory.js";
+import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../tournament/seeded-rng.js";
 import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
 import { assignAdvantages, type AdvantageConfig } from "../assign-advantages.js";
@@ -21,7 +22,7 @@ import { pairedGain } from "./paired-gain.js";
 import { rolloutEpisodes } from "./rollout-episodes.js";
 import { sampleTasks } from "./sample-tasks.js";
 import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
-import { validatePolicy } from "./validate-policy.js";
+import { byTaskIndex, validatePolicy, type ValidationResult } from "./validate-policy.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -64,8 +65,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
   const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: policy.modelId, sampling });
   try {
     let startStep = 0;
-    // Per-task pass rates before training: later validations report their gain over them, paired by task.
-    let baseline: number[] | undefined;
+    // The step-0 validation: later ones report their pass@1 gain over it (paired by task) and re-judge its pairs.
+    let baseline: ValidationRecord | undefined;
     if (options.resume && existsSync(files.state)) {
       const state = JSON.parse(readFileSync(files.state, "utf8")) as TrainState;
       policy = await backend.restore(path.join(directory, state.checkpoint));
@@ -77,7 +78,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
     const validate = async (step: number) => {
       options.onPhase?.(`validation after ${step} steps`);
       const record = await runValidation(options, gateway, policy, step, baseline);
-      if (step === 0) baseline = record.passAt1ByTask;
+      if (step === 0) baseline = record;
       emit(record);
     };
     if (startStep === 0) await validate(0);
@@ -200,7 +201,7 @@ async function runValidation(
   gateway: Gateway,
   policy: PolicyRef,
   step: number,
-  baseline: readonly number[] | undefined,
+  baseline: ValidationRecord | undefined,
 ): Promise<ValidationRecord> {
   const { config } = options;
   const started = performance.now();
@@ -221,16 +222,31 @@ async function runValidation(
     random: createRng(config.seed + 17),
     signal: options.signal,
     sessionPrefix: `validation-${step}`,
+    ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),
   });
   return {
     kind: "validation",
     step,
     passAt1: result.passAt1,
     passAt1ByTask: result.passAt1ByTask,
-    passAt1Gain: step > 0 && baseline ? pairedGain(baseline, result.passAt1ByTask) : null,
+    passAt1Gain: step > 0 && baseline ? pairedGain(baseline.passAt1ByTask, result.passAt1ByTask) : null,
     judgeAccuracy: result.judgeAccuracy ?? null,
+    judgeOnStartPairs: judgeOnStartPairs(step, result, baseline),
+    ...(step === 0 && result.judgePairs ? { startJudgePairs: result.judgePairs } : {}),
     rerankAt1: result.rerankAt1 ?? null,
     seconds: (performance.now() - started) / 1000,
+  };
+}
+
+// The judge's accuracy on the step-0 pairs now, and its change since step 0 paired by pair (verdicts as 0/1).
+function judgeOnStartPairs(step: number, result: ValidationResult, baseline: ValidationRecord | undefined): ValidationRecord["judgeOnStartPairs"] {
+  if (step === 0) return result.judgePairs ? { accuracy: result.judgeAccuracy!, gain: null } : null;
+  const start = baseline?.startJudgePairs;
+  if (!start || !result.startPairVerdicts) return null;
+  const taskCount = Math.max(0, ...start.pairs.map((pair) => pair.taskIndex + 1));
+  return {
+    accuracy: accuracyStats(byTaskIndex(start.pairs, result.startPairVerdicts, taskCount)),
+    gain: pairedGain(start.verdicts.map(Number), result.startPairVerdicts.map(Number)),
   };
 }
 
@@ -253,15 +269,15 @@ function saveStepEpisodes(directory: string, step: number, episodes: readonly Ep
   for (const episode of episodes) appendEpisode(file, episode);
 }
 
-/** On resume, drops metrics lines of steps after the checkpoint (they are run again); returns the step-0 per-task pass rates. */
-function keepRecordsUpTo(file: string, step: number): number[] | undefined {
+/** On resume, drops metrics lines of steps after the checkpoint (they are run again); returns the step-0 validation. */
+function keepRecordsUpTo(file: string, step: number): ValidationRecord | undefined {
   if (!existsSync(file)) return undefined;
   const kept = readFileSync(file, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "" && (JSON.parse(line) as TrainRecord).step <= step);
   writeFileSync(file, kept.map((line) => line + "\n").join(""));
   const before = kept.map((line) => JSON.parse(line) as TrainRecord).find((record) => record.kind === "validation" && record.step === 0);
-  return before?.kind === "validation" ? before.passAt1ByTask : undefined;
+  return before?.kind === "validation" ? before : undefined;
 }
 
 function mean(values: readonly number[]): number {

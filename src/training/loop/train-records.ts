@@ -3,6 +3,7 @@ import type { AdvantageStatistics } from "../advantages/index.js";
 import type { TransformMetrics } from "../transforms/index.js";
 import type { AccuracyStats } from "../../metrics/accuracy.js";
 import type { PairedGain } from "./paired-gain.js";
+import type { JudgePairSample } from "./validate-policy.js";
 
 export interface TrainStepRecord {
   kind: "train";
@@ -39,6 +40,13 @@ export interface ValidationRecord {
   /** Change since the validation before training (step 0), paired by task; null at step 0. */
   passAt1Gain: PairedGain | null;
   judgeAccuracy: AccuracyStats | null;
+  /**
+   * The judge on the mixed pairs the step-0 validation drew, judged again with the current weights: unlike
+   * `judgeAccuracy`, whose pairs change as the solver does, this isolates the judge's own change.
+   */
+  judgeOnStartPairs: { accuracy: AccuracyStats; gain: PairedGain | null } | null;
+  /** Step 0 only: the pairs `judgeOnStartPairs` re-judges, with their step-0 verdicts (kept for --resume). */
+  startJudgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[] };
   rerankAt1: AccuracyStats | null;
   seconds: number;
 }

@@ -35,6 +35,17 @@ export interface ValidationOptions {
   random: Rng;
   signal: AbortSignal;
   sessionPrefix: string;
+  /** Pairs drawn by the first validation, judged again so the judge's change is measured on the same pairs. */
+  startPairs?: readonly JudgePairSample[];
+}
+
+/** A mixed pair of one test task's solutions, as judged (slot A first). */
+export interface JudgePairSample {
+  taskIndex: number;
+  candidateA: string;
+  candidateB: string;
+  isCorrectA: boolean;
+  isCorrectB: boolean;
 }
 
 export interface ValidationResult {
@@ -43,6 +54,10 @@ export interface ValidationResult {
   passAt1ByTask: number[];
   /** Share of mixed pairs where the correct solution got the higher rating (clustered by task); absent when no task had one. */
   judgeAccuracy?: AccuracyStats;
+  /** The mixed pairs judged for `judgeAccuracy`, and each one's verdict (judged the right way round or not). */
+  judgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[] };
+  /** The verdicts on `startPairs`, in their order, when given. */
+  startPairVerdicts?: boolean[];
   rerankAt1?: AccuracyStats;
 }
 
@@ -63,20 +78,31 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
     // Seeded judge calls, so two validations differ by the weights, not by the draws.
     const judge = createLlmJudge({ client, kind: options.cookbook.judgeKind ?? "math", sampling: { ...options.sampling, seed: options.seed }, concurrency: options.concurrency, signal: options.signal });
     const limit = pLimit(options.concurrency);
-    const verdicts = await Promise.all(
-      tasks.map((task, index) =>
-        Promise.all(
-          mixedPairs(byTask[index]!, options.judgePairs, options.random).map(([first, second]) =>
-            limit(async () => {
-              const judgement = await judge.compare(messageText(task.instruction), episodeCandidateText(first), episodeCandidateText(second));
-              const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
-              return isPairJudgedCorrectly(ratings, first.isCorrect, second.isCorrect);
-            }),
-          ),
+    const judgeAll = (pairs: readonly JudgePairSample[]) =>
+      Promise.all(
+        pairs.map((pair) =>
+          limit(async () => {
+            const judgement = await judge.compare(messageText(tasks[pair.taskIndex]!.instruction), pair.candidateA, pair.candidateB);
+            const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
+            return isPairJudgedCorrectly(ratings, pair.isCorrectA, pair.isCorrectB);
+          }),
         ),
-      ),
+      );
+    const pairs = tasks.flatMap((_, index) =>
+      mixedPairs(byTask[index]!, options.judgePairs, options.random).map(([first, second]) => ({
+        taskIndex: index,
+        candidateA: episodeCandidateText(first),
+        candidateB: episodeCandidateText(second),
+        isCorrectA: first.isCorrect,
+        isCorrectB: second.isCorrect,
+      })),
     );
-    if (verdicts.some((taskVerdicts) => taskVerdicts.length > 0)) result.judgeAccuracy = accuracyStats(verdicts);
+    const [verdicts, startPairVerdicts] = await Promise.all([judgeAll(pairs), options.startPairs ? judgeAll(options.startPairs) : undefined]);
+    if (pairs.length > 0) {
+      result.judgeAccuracy = accuracyStats(byTaskIndex(pairs, verdicts, tasks.length));
+      result.judgePairs = { pairs, verdicts };
+    }
+    if (startPairVerdicts) result.startPairVerdicts = startPairVerdicts;
   }
   if (options.rerankN > 1) {
     const limit = pLimit(Math.max(1, Math.floor(options.concurrency / 4)));
@@ -104,6 +130,13 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
   }
   options.gateway.deleteSession(sessionId);
   return result;
+}
+
+/** Verdicts grouped by task (the clusters of the stderr), in task order. */
+export function byTaskIndex(pairs: readonly JudgePairSample[], verdicts: readonly boolean[], taskCount: number): boolean[][] {
+  const grouped: boolean[][] = Array.from({ length: taskCount }, () => []);
+  pairs.forEach((pair, index) => grouped[pair.taskIndex]!.push(verdicts[index]!));
+  return grouped;
 }
 
 /** Up to `count` pairs of one task's episodes with exactly one correct, in random slot order. */

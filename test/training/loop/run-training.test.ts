@@ -98,6 +98,15 @@ describe("runTraining", () => {
     const expectedGain = validations[1]!.passAt1ByTask.reduce((sum, rate, index) => sum + rate - validations[0]!.passAt1ByTask[index]!, 0) / 2;
     expect(validations[1]!.passAt1Gain!.tasks).toBe(2);
     expect(validations[1]!.passAt1Gain!.mean).toBeCloseTo(expectedGain, 10);
+    // Step 0 keeps the mixed pairs it judged; later validations judge those same pairs again.
+    const startPairs = validations[0]!.startJudgePairs!;
+    expect(startPairs.pairs.length).toBeGreaterThan(0);
+    expect(startPairs.pairs.length).toBe(validations[0]!.judgeAccuracy!.n);
+    expect(startPairs.pairs.every((pair) => pair.isCorrectA !== pair.isCorrectB)).toBe(true);
+    expect(validations[0]!.judgeOnStartPairs!.gain).toBeNull();
+    expect(validations[1]!.startJudgePairs).toBeUndefined();
+    expect(validations[1]!.judgeOnStartPairs!.gain!.tasks).toBe(startPairs.pairs.length);
+    expect(validations[1]!.judgeOnStartPairs!.accuracy.n).toBe(startPairs.pairs.length);
     const lines = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n");
     expect(lines).toHaveLength(6);
     expect(existsSync(path.join(directory, "steps", "0001", "episodes.jsonl"))).toBe(true);
@@ -114,6 +123,7 @@ describe("runTraining", () => {
     expect((resumed[0] as Extract<TrainRecord, { kind: "train" }>).policyVersion).toBe(2);
     // The resumed run reads the step-0 per-task rates back from metrics.jsonl for its paired gain.
     expect((resumed[2] as Extract<TrainRecord, { kind: "validation" }>).passAt1Gain!.tasks).toBe(2);
+    expect((resumed[2] as Extract<TrainRecord, { kind: "validation" }>).judgeOnStartPairs!.gain!.tasks).toBe(startPairs.pairs.length);
     const all = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as TrainRecord);
     expect(all.map((record) => `${record.kind}@${record.step}`)).toEqual([
       "validation@0", "train@1", "train@2", "validation@2", "train@3", "train@4", "validation@4",
