@@ -42,13 +42,18 @@ export const TrainConfigSchema = z
         enabled: z.boolean().default(false),
         /** Judge calls per task (pairs drawn from sets with at least one correct solution). */
         pairsPerTask: z.number().int().positive().default(4),
+        /**
+         * Judge calls per pair. Above 1, pair it with pairsPerTask 1 and judgeEstimator "grpo": the task's judge group
+         * is then k verdicts on one prompt, so each is credited against the others rather than a batch mean.
+         */
+        samplesPerPair: z.number().int().positive().default(1),
         /** λ in J_gen + λ·J_verif. */
         weight: z.number().nonnegative().default(1),
         /** Pairs are distinct prompts, so the paper's baseline is the batch mean (REINFORCE). */
         judgeEstimator: AdvantageConfigSchema.shape.estimator.default("reinforce"),
       })
       .strict()
-      .default({ enabled: false, pairsPerTask: 4, weight: 1, judgeEstimator: "reinforce" }),
+      .default({ enabled: false, pairsPerTask: 4, samplesPerPair: 1, weight: 1, judgeEstimator: "reinforce" }),
     validation: z
       .object({
         /** Validate every k steps (and before the first and after the last). */

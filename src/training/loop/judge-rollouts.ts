@@ -22,6 +22,8 @@ export interface JudgeRolloutOptions {
   sampling: SamplingParams;
   judgeKind: JudgeKind;
   pairsPerTask: number;
+  /** Judge calls per pair: with more than one, the judge's group baseline compares verdicts on the same prompt. */
+  samplesPerPair?: number;
   concurrency: number;
   random: Rng;
   signal: AbortSignal;
@@ -54,7 +56,9 @@ export async function judgeRollouts(
     const firstJudgeAttempt = Math.max(-1, ...solverEpisodes.filter((episode) => episode.taskId === task.id).map((episode) => episode.attempt)) + 1;
     const problem = messageText(task.instruction);
     const pairs = verifierPairs(candidates.map((episode) => episode.isCorrect), options.pairsPerTask, options.random);
-    pairs.forEach((pair, index) => {
+    const samplesPerPair = options.samplesPerPair ?? 1;
+    const calls = pairs.flatMap((pair) => Array.from({ length: samplesPerPair }, () => pair));
+    calls.forEach((pair, index) => {
       const first = candidates[pair.indexA]!;
       const second = candidates[pair.indexB]!;
       jobs.push(
