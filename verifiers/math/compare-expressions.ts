@@ -82,8 +82,9 @@ function compareConstants(
 function exactNumbersEqual(a: ComplexValue, b: ComplexValue, left: CompiledExpression, right: CompiledExpression): boolean {
   const scale = Math.max(magnitude(a), magnitude(b));
   const isComplex = a.imaginary !== 0 || b.imaginary !== 0;
-  // Both zero in floats may be underflow (1/2004! vs 1/2006!): 64-digit arithmetic decides.
-  if (scale === 0) return bigNumbersEqual(left, right) ?? true;
+  // Both zero in floats may be underflow (1/2004! vs 1/2006!): 64-digit arithmetic decides. When it cannot (factorials
+  // past 5000), the values are not shown equal: √2/(9900!+…) is not √3/4900!, though both underflow to 0.
+  if (scale === 0) return bigNumbersEqual(left, right) ?? false;
   if (isComplex || (scale >= floatRange.low && scale <= floatRange.high && Number.isFinite(scale))) {
     if (isComplex && !Number.isFinite(scale)) return false;
     return distance(a, b) <= exactTolerance * scale;
