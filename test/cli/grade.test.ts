@@ -13,7 +13,7 @@ const writeRows = (name: string, rows: unknown[]) => {
   writeFileSync(file, rows.map((row) => (typeof row === "string" ? row : JSON.stringify(row))).join("\n") + "\n");
   return file;
 };
-const factorials = Array.from({ length: 40 }, (_, index) => `${4900 + index}!`).join("+");
+const factorials = Array.from({ length: 200 }, (_, index) => `${4800 + index}!`).join("+");
 
 describe("rllm grade --verifier math", () => {
   it("writes each input row with its verdict and prints accuracy and timeouts", async () => {
@@ -24,8 +24,8 @@ describe("rllm grade --verifier math", () => {
       { id: "d", response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, ground_truth: "\\frac{\\sqrt{3}}{4900!}" },
     ]);
     const output = path.join(directory, "verdicts.jsonl");
-    // Row d takes ~300–500 ms of exact arithmetic here (it timed out at 500 ms only on a loaded machine); rows a–c take a
-    // few ms. A 100 ms limit times out d and only d with a margin both ways.
+    // Row d takes about a second of exact arithmetic here; rows a–c take a few ms. A 100 ms limit times out d and only
+    // d with a wide margin both ways (forty factorials and a 500 ms limit timed out only on a loaded machine).
     const result = await runCli(["grade", "--verifier", "math", "--input", input, "--output", output, "--set", "timeoutMs=100", "--concurrency", "2"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("accuracy 50.0% (2/4 graded) | timed out 1 | infra errors 0");

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { extractMathAnswer, gradeMathBatch, MathWorkerPool } from "../../../verifiers/math/index.js";
 
-// Forty 64-digit factorials near 4900 take seconds, far past the limits below: a stand-in for a pathological answer.
-const factorials = Array.from({ length: 40 }, (_, index) => `${4900 + index}!`).join("+");
+// Two hundred 64-digit factorials near 4900 take about a second here, far past the 100 ms limit below (forty of them
+// took 300–500 ms and slipped under a 500 ms limit on a quiet machine): a stand-in for a pathological answer. The
+// other jobs take a few ms.
+const factorials = Array.from({ length: 200 }, (_, index) => `${4800 + index}!`).join("+");
+const limitMs = 100;
 const pathological = { response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, groundTruth: "\\frac{\\sqrt{3}}{4900!}" };
 
 describe("gradeMathBatch", () => {
@@ -17,10 +20,10 @@ describe("gradeMathBatch", () => {
     const progress: number[] = [];
     const verdicts = await gradeMathBatch(
       [{ response: "\\boxed{1}", groundTruth: "1" }, pathological, { response: "\\boxed{x^2+2x+1}", groundTruth: "(x+1)^2" }],
-      { concurrency: 1, timeoutMs: 500, onProgress: (done) => progress.push(done) },
+      { concurrency: 1, timeoutMs: limitMs, onProgress: (done) => progress.push(done) },
     );
     expect(verdicts[1]).toMatchObject({ correct: false, reward: 0, timedOut: true });
-    expect(verdicts[1]!.reason).toMatch(/timed out after 500 ms/);
+    expect(verdicts[1]!.reason).toMatch(/timed out after 100 ms/);
     expect(verdicts[0]!.correct).toBe(true);
     expect(verdicts[2]!.correct).toBe(true);
     expect(progress).toEqual([1, 2, 3]);
@@ -34,7 +37,7 @@ describe("gradeMathBatch", () => {
 
 describe("MathWorkerPool", () => {
   it("replaces a timed-out worker and grades later jobs on the fresh one", async () => {
-    const pool = new MathWorkerPool({ size: 1, timeoutMs: 500 });
+    const pool = new MathWorkerPool({ size: 1, timeoutMs: limitMs });
     try {
       const stuck = await pool.grade(pathological);
       expect(stuck.timedOut).toBe(true);
