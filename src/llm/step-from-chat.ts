@@ -2,8 +2,13 @@
 import type { Step } from "../core/step.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 
+/** What a Step is built from: a reply's choices (a traced reply may lack a finish reason), prompt ids and usage. */
+export type StepSource = Pick<ChatResponse, "promptTokenIds" | "usage"> & {
+  choices: readonly (Omit<ChatResponse["choices"][number], "finishReason"> & { finishReason?: string })[];
+};
+
 /** The Step for choice `choiceIndex` of `response` (usage is split evenly across choices of an n>1 call). */
-export function stepFromChat(request: ChatRequest, response: ChatResponse, choiceIndex = 0): Step {
+export function stepFromChat(request: Pick<ChatRequest, "messages">, response: StepSource, choiceIndex = 0): Step {
   const choice = response.choices[choiceIndex];
   if (!choice) throw new Error(`choice ${choiceIndex} not in a response of ${response.choices.length} choices`);
   const share = response.choices.length;
