@@ -166,6 +166,7 @@ export function trainingBatch(random: Random, size: number, options: BatchOption
   return Array.from({ length: size }, () => {
     const problem = drawProblem(random, "train");
     if (random() < options.judgeFraction) return judgeExample(problem, random, options.judgeFormat);
+    // Without slips no random draw is made, so phases 1–2 replay exactly as they ran before slips existed.
     return options.solveSlipRate ? solveExample(problem, random, options.solveSlipRate) : solveExample(problem);
   });
 }
