@@ -24,7 +24,7 @@ import {
   type TrainingBackend,
 } from "../backend.js";
 import { UnsupportedRequestError } from "../errors/unsupported-request-error.js";
-import { LOCAL_LOSSES, policyLoss } from "./policy-loss.js";
+import { LOCAL_LOSSES, lossDenominator, policyLoss } from "./policy-loss.js";
 import { readLocalCheckpoint, writeLocalCheckpoint } from "./local-checkpoint.js";
 
 /** A running OpenAI-compatible server on the current weights. */
@@ -41,6 +41,8 @@ export interface LocalBackendOptions {
   config: TinyModelConfig;
   weights: ModelWeights;
   startSampler(weights: ModelWeights): Promise<PolicySampler>;
+  /** Padded positions per forward/backward pass (default MICRO_BATCH_POSITIONS); gradients are summed across passes. */
+  microBatchPositions?: number;
 }
 
 interface StepMetrics {
@@ -55,6 +57,12 @@ interface StepMetrics {
   sequences: number;
   trainedTokens: number;
 }
+
+/**
+ * Padded positions (rows × longest row) in one forward/backward pass. Attention keeps [rows, heads, T, T] per layer
+ * alive for the backward pass; a whole batch of ~380 judge and solver rows at T = 104 ran the wasm heap out of bounds.
+ */
+const MICRO_BATCH_POSITIONS = 8192;
 
 /** Creates the local backend; nothing runs until `open`. */
 export function createLocalBackend(options: LocalBackendOptions): TrainingBackend {
@@ -89,8 +97,48 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     openaiBaseUrl: opened().sampler.baseUrl,
   });
 
+  // One optimizer step on `sequences`: gradients are summed over micro-batches of a bounded number of padded
+  // positions, so memory stays bounded however large the batch (the wasm heap cannot grow past a few GB).
   function trainChunk(sequences: readonly BatchSequence[], batch: TrainBatch, measureMismatch: boolean): Partial<StepMetrics> {
     const state = opened();
+    const denominator = lossDenominator(sequences.map((sequence) => sequence.lossMask), batch.lossAggregation);
+    const summed = new Map<string, tf.Tensor>();
+    const drift = { absolute: 0, signed: 0, max: 0, tokens: 0 };
+    let loss = 0;
+    let clippedTokens = 0;
+    for (const micro of microBatches(sequences, options.microBatchPositions ?? MICRO_BATCH_POSITIONS)) {
+      const result = microBatchGradients(state.variables, micro, batch, denominator);
+      loss += result.loss;
+      clippedTokens += result.clipFraction * result.trainedTokens;
+      for (const [name, gradient] of result.gradients) {
+        const previous = summed.get(name);
+        summed.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
+        if (previous) tf.dispose([previous, gradient]);
+      }
+      drift.absolute += result.mismatch.absolute;
+      drift.signed += result.mismatch.signed;
+      drift.max = Math.max(drift.max, result.mismatch.max);
+      drift.tokens += result.trainedTokens;
+    }
+    const gradNorm = applyAdam(state.variables, Object.fromEntries(summed), state.adam, {
+      learningRate: batch.optimizer.learningRate,
+      beta1: batch.optimizer.beta1,
+      beta2: batch.optimizer.beta2,
+      epsilon: batch.optimizer.epsilon,
+      weightDecay: batch.optimizer.weightDecay,
+      clipNorm: batch.optimizer.gradClipNorm ?? Number.POSITIVE_INFINITY,
+    });
+    tf.dispose([...summed.values()]);
+    const metrics: Partial<StepMetrics> = { loss, clipFraction: clippedTokens / Math.max(drift.tokens, 1), gradNorm };
+    if (measureMismatch) {
+      const count = Math.max(drift.tokens, 1);
+      Object.assign(metrics, { logprobMismatchMean: drift.absolute / count, logprobMismatchMax: drift.max, samplerLearnerKl: drift.signed / count });
+    }
+    return metrics;
+  }
+
+  // The loss and gradients (by parameter name) of one micro-batch, and the learner-vs-sampler drift on its tokens.
+  function microBatchGradients(variables: ModelVariables, sequences: readonly BatchSequence[], batch: TrainBatch, denominator: number) {
     const packed = packTokenBatch(sequences.map((sequence) => sequence.tokens), sequences.map((sequence) => sequence.lossMask));
     const positions = packed.time - 1;
     // Sampler logprob of target token t sits at position t − 1, like the mask.
@@ -105,26 +153,23 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     let learner: tf.Tensor2D | undefined;
     let clipFraction: tf.Scalar | undefined;
     const { value, grads } = tf.variableGrads(() => {
-      const learnerLogprobs = nextTokenLogprobs(state.variables, ids, config);
+      const learnerLogprobs = nextTokenLogprobs(variables, ids, config);
       learner = tf.keep(learnerLogprobs.clone());
-      const result = policyLoss({ learnerLogprobs, samplerLogprobs, mask, advantages }, batch.loss, batch.lossAggregation);
+      const result = policyLoss({ learnerLogprobs, samplerLogprobs, mask, advantages }, batch.loss, batch.lossAggregation, denominator);
       clipFraction = tf.keep(result.clipFraction);
       return result.loss;
-    }, [...state.variables.values()]);
+    }, [...variables.values()]);
     // variableGrads keys gradients by tfjs variable name; Adam wants them by parameter name.
-    const gradients = Object.fromEntries([...state.variables].map(([name, variable]) => [name, grads[variable.name]!]));
-    const gradNorm = applyAdam(state.variables, gradients, state.adam, {
-      learningRate: batch.optimizer.learningRate,
-      beta1: batch.optimizer.beta1,
-      beta2: batch.optimizer.beta2,
-      epsilon: batch.optimizer.epsilon,
-      weightDecay: batch.optimizer.weightDecay,
-      clipNorm: batch.optimizer.gradClipNorm ?? Number.POSITIVE_INFINITY,
-    });
-    const metrics: Partial<StepMetrics> = { loss: value.dataSync()[0]!, clipFraction: clipFraction!.dataSync()[0]!, gradNorm };
-    if (measureMismatch) Object.assign(metrics, mismatch(learner!, samplerLogprobs, mask));
-    tf.dispose([ids, samplerLogprobs, mask, advantages, value, learner!, clipFraction!, ...Object.values(grads)]);
-    return metrics;
+    const gradients = new Map([...variables].map(([name, variable]) => [name, grads[variable.name]!]));
+    const result = {
+      loss: value.dataSync()[0]!,
+      clipFraction: clipFraction!.dataSync()[0]!,
+      trainedTokens: packed.targetWeights.reduce((sum, weight) => sum + weight, 0),
+      gradients,
+      mismatch: mismatch(learner!, samplerLogprobs, mask),
+    };
+    tf.dispose([ids, samplerLogprobs, mask, advantages, value, learner!, clipFraction!]);
+    return result;
   }
 
   return {
@@ -225,16 +270,36 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
   };
 }
 
-function mismatch(learner: tf.Tensor2D, sampler: tf.Tensor2D, mask: tf.Tensor2D): Partial<StepMetrics> {
+/** Sums of |sampler − learner| and (sampler − learner) over trained tokens, and the largest |difference|. */
+function mismatch(learner: tf.Tensor2D, sampler: tf.Tensor2D, mask: tf.Tensor2D): { absolute: number; signed: number; max: number } {
   return tf.tidy(() => {
-    const count = Math.max(mask.sum().dataSync()[0]!, 1);
     const difference = sampler.sub(learner).mul(mask);
     return {
-      logprobMismatchMean: difference.abs().sum().dataSync()[0]! / count,
-      logprobMismatchMax: difference.abs().max().dataSync()[0]!,
-      samplerLearnerKl: difference.sum().dataSync()[0]! / count,
+      absolute: difference.abs().sum().dataSync()[0]!,
+      signed: difference.sum().dataSync()[0]!,
+      max: difference.abs().max().dataSync()[0]!,
     };
   });
+}
+
+/**
+ * Splits `sequences` into micro-batches of at most `maxPositions` padded positions (rows × longest row), after sorting
+ * by length so that rows of like length share a block and little is padding. A row longer than the budget goes alone.
+ */
+export function microBatches<T extends { tokens: readonly number[] }>(sequences: readonly T[], maxPositions: number): T[][] {
+  const sorted = [...sequences].sort((first, second) => first.tokens.length - second.tokens.length);
+  const batches: T[][] = [];
+  let current: T[] = [];
+  for (const sequence of sorted) {
+    // Sorted ascending, so this row is the longest of the block it joins.
+    if (current.length > 0 && (current.length + 1) * sequence.tokens.length > maxPositions) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(sequence);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }
 
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {

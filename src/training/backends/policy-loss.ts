@@ -16,11 +16,17 @@ export interface LossInputs {
   advantages: tf.Tensor2D;
 }
 
-/** The scalar loss to minimise, and the share of trained tokens whose ratio was clipped (ppo only, else 0). */
+/**
+ * The scalar loss to minimise, and the share of trained tokens whose ratio was clipped (ppo only, else 0).
+ * `denominator` replaces the batch's own one (trained tokens for token-mean, rows with tokens for seq-mean-token-mean)
+ * when the batch is one micro-batch of a larger one: the micro-batches' losses (and gradients) then add up to the
+ * whole batch's.
+ */
 export function policyLoss(
   inputs: LossInputs,
   loss: LossConfig,
   aggregation: LossAggregation,
+  denominator?: number,
 ): { loss: tf.Scalar; clipFraction: tf.Scalar } {
   const { learnerLogprobs: p, samplerLogprobs: q, mask, advantages } = inputs;
   const ratio = tf.exp(p.sub(q));
@@ -50,15 +56,29 @@ export function policyLoss(
     default:
       throw new Error(`policyLoss: loss "${loss.kind}" is not computed locally`);
   }
-  return { loss: aggregate(objective.mul(mask).neg() as tf.Tensor2D, mask, aggregation), clipFraction };
+  return { loss: aggregate(objective.mul(mask).neg() as tf.Tensor2D, mask, aggregation, denominator), clipFraction };
 }
 
 /** Sum, mean over all trained tokens, or mean over sequences of their per-token mean (empty rows left out). */
-function aggregate(perToken: tf.Tensor2D, mask: tf.Tensor2D, aggregation: LossAggregation): tf.Scalar {
+function aggregate(perToken: tf.Tensor2D, mask: tf.Tensor2D, aggregation: LossAggregation, denominator?: number): tf.Scalar {
   if (aggregation === "sum") return perToken.sum();
-  if (aggregation === "token-mean") return perToken.sum().div(tf.maximum(mask.sum(), 1));
+  if (aggregation === "token-mean") return perToken.sum().div(denominator ?? tf.maximum(mask.sum(), 1));
   const tokensPerRow = mask.sum(1);
   const rowMeans = perToken.sum(1).div(tf.maximum(tokensPerRow, 1));
   const hasTokens = tokensPerRow.greater(0).toFloat();
-  return rowMeans.mul(hasTokens).sum().div(tf.maximum(hasTokens.sum(), 1));
+  return rowMeans.mul(hasTokens).sum().div(denominator ?? tf.maximum(hasTokens.sum(), 1));
+}
+
+/** The whole batch's denominator for `aggregation` (see `policyLoss`): trained tokens, rows with tokens, or 1 for sum. */
+export function lossDenominator(lossMasks: readonly (readonly number[])[], aggregation: LossAggregation): number {
+  if (aggregation === "sum") return 1;
+  if (aggregation === "token-mean") return Math.max(1, lossMasks.reduce((sum, mask) => sum + trainedTokens(mask), 0));
+  return Math.max(1, lossMasks.filter((mask) => trainedTokens(mask) > 0).length);
+}
+
+// Token 0 is never predicted, so its mask entry never counts.
+function trainedTokens(mask: readonly number[]): number {
+  let count = 0;
+  for (let index = 1; index < mask.length; index++) count += mask[index]!;
+  return count;
 }

@@ -110,3 +110,54 @@ describe("local backend", () => {
     await expect(request).rejects.toThrow(/sequence length "20"/);
   });
 });
+
+describe("local backend micro-batches", () => {
+  // Three rows of different lengths and advantages: the gradient of the whole batch, whatever the split.
+  const rows = [
+    { tokens: [2, 20, 21, 4, 3, 40, 41, 4], lossMask: [0, 0, 0, 0, 0, 1, 1, 1], advantage: 1 },
+    { tokens: [2, 22, 4, 3, 42, 4], lossMask: [0, 0, 0, 0, 1, 1], advantage: -0.5 },
+    { tokens: [2, 23, 24, 25, 4, 3, 43, 44, 45, 46, 4], lossMask: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1], advantage: 0.25 },
+  ];
+
+  async function weightsAfterOneStep(microBatchPositions: number, lossAggregation: TrainBatch["lossAggregation"]) {
+    const weights = initialWeights(config, 5);
+    const reference = await TinyModel.load(path.join(directory, "start"));
+    reference.publish(weights);
+    let latest: ModelWeights | undefined;
+    const local = createLocalBackend({
+      config,
+      weights,
+      microBatchPositions,
+      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => void (latest = next), close: async () => {} }),
+    });
+    await local.open({ baseModel: "tiny-test" });
+    const { stepId } = await local.submit({
+      sequences: rows.map((row) => ({ ...row, samplerLogprobs: reference.sequenceLogprobs([row.tokens])[0]! })),
+      loss: LossConfigSchema.parse({ kind: "ppo" }),
+      lossAggregation,
+      merge: "prefix",
+      // Plain gradient steps would hide a scale error under Adam's normalisation; a huge epsilon makes Adam ≈ SGD.
+      optimizer: OptimizerConfigSchema.parse({ learningRate: 1, epsilon: 1e3, gradClipNorm: 1e9 }),
+      substeps: 1,
+    });
+    const metrics = (await local.status(stepId)).metrics;
+    await local.publish();
+    await local.close();
+    return { weights: latest!, metrics };
+  }
+
+  it.each(["token-mean", "seq-mean-token-mean", "sum"] as const)("sums to the whole batch's gradient (%s)", async (aggregation) => {
+    const whole = await weightsAfterOneStep(1_000, aggregation);
+    const oneRowEach = await weightsAfterOneStep(11, aggregation);
+    for (const name of ["tokenEmbedding", "layer0.qkv.weight", "finalNorm.scale"]) {
+      const expected = whole.weights.get(name)!;
+      const actual = oneRowEach.weights.get(name)!;
+      const start = initialWeights(config, 5).get(name)!;
+      // The step moved the weights, and both splits moved them the same way.
+      expect(Math.max(...expected.map((value, index) => Math.abs(value - start[index]!)))).toBeGreaterThan(1e-6);
+      expected.forEach((value, index) => expect(actual[index]).toBeCloseTo(value, 6));
+    }
+    expect(oneRowEach.metrics.loss).toBeCloseTo(whole.metrics.loss!, 6);
+    expect(oneRowEach.metrics.trainedTokens).toBe(10);
+  });
+});
