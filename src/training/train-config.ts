@@ -24,7 +24,8 @@ export const TrainConfigSchema = z
       .default({ temperature: 1, topP: 1, maxTokens: 64 }),
     loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28 }),
     lossAggregation: LossAggregationSchema.default("token-mean"),
-    optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.95, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),
+    // When absent; a given object takes OptimizerConfigSchema's defaults for the fields it leaves out (no clipping without gradClipNorm).
+    optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),
     /** Optimizer steps per batch (later ones are off-policy; the ppo clip bounds them). */
     substeps: z.number().int().positive().default(1),
     advantages: AdvantageConfigSchema.default({ estimator: "grpo", byRole: {}, roleWeights: {} }),
@@ -65,12 +66,14 @@ export const TrainConfigSchema = z
         attempts: z.number().int().positive().default(1),
         /** Also measure the judge's pairwise accuracy on pairs of test solutions. */
         judgePairs: z.number().int().nonnegative().default(0),
+        /** Judge calls per validation pair (seeds seed … seed + k − 1); the accuracy averages them, so it is less noisy. */
+        judgeSamples: z.number().int().positive().default(1),
         /** Also rerank `rerankN` samples per test task with the V1 tournament (0 = off). */
         rerankN: z.number().int().nonnegative().default(0),
         rerankBudget: z.number().positive().default(1),
       })
       .strict()
-      .default({ every: 10, split: "test", tasks: 200, attempts: 1, judgePairs: 0, rerankN: 0, rerankBudget: 1 }),
+      .default({ every: 10, split: "test", tasks: 200, attempts: 1, judgePairs: 0, judgeSamples: 1, rerankN: 0, rerankBudget: 1 }),
     /** Save a checkpoint every k steps (and at the end). */
     checkpointEvery: z.number().int().positive().default(10),
     seed: z.number().int().nonnegative().default(0),

@@ -9,6 +9,13 @@ describe("train config", () => {
     expect(config.transform.minGroupSize).toBe(2);
   });
 
+  it("uses the same Adam moments whether the optimizer is left out or given with a learning rate only", () => {
+    const absent = TrainConfigSchema.parse({}).optimizer;
+    const given = TrainConfigSchema.parse({ optimizer: { learningRate: 3e-4 } }).optimizer;
+    expect({ ...given, gradClipNorm: absent.gradClipNorm }).toEqual(absent);
+    expect(given.gradClipNorm).toBeUndefined();
+  });
+
   it("rejects unknown keys at every level, naming the path", () => {
     for (const bad of [{ stepz: 3 }, { sampling: { temprature: 1 } }, { joint: { lambda: 1 } }, { loss: { kind: "ppo", clip: 0.2 } }]) {
       const result = TrainConfigSchema.safeParse(bad);

@@ -113,7 +113,7 @@ function formatRecord(record: TrainRecord, config: TrainConfig): string {
       const gain = record.passAt1Gain;
       parts.push(`gain ${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points (paired over ${gain.tasks} tasks)`);
     }
-    if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} pairs)`);
+    if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} verdicts)`);
     const startPairs = record.judgeOnStartPairs;
     if (startPairs?.gain) {
       const { accuracy, gain } = startPairs;

@@ -22,7 +22,7 @@ import { pairedGain } from "./paired-gain.js";
 import { rolloutEpisodes } from "./rollout-episodes.js";
 import { sampleTasks } from "./sample-tasks.js";
 import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
-import { byTaskIndex, validatePolicy, type ValidationResult } from "./validate-policy.js";
+import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -216,6 +216,7 @@ async function runValidation(
     seed: config.seed * 7919 + 999_983,
     attempts: validation.attempts,
     judgePairs: validation.judgePairs,
+    judgeSamples: validation.judgeSamples,
     rerankN: validation.rerankN,
     rerankBudget: validation.rerankBudget,
     concurrency: config.concurrency,
@@ -239,15 +240,18 @@ async function runValidation(
   };
 }
 
-// The judge's accuracy on the step-0 pairs now, and its change since step 0 paired by pair (verdicts as 0/1).
+// The judge's accuracy on the step-0 pairs now, and its change since step 0 paired by pair (each pair's share of
+// right verdicts over its samples).
 function judgeOnStartPairs(step: number, result: ValidationResult, baseline: ValidationRecord | undefined): ValidationRecord["judgeOnStartPairs"] {
   if (step === 0) return result.judgePairs ? { accuracy: result.judgeAccuracy!, gain: null } : null;
   const start = baseline?.startJudgePairs;
   if (!start || !result.startPairVerdicts) return null;
+  // Records written before judgeSamples existed hold one verdict per pair.
+  const samples = start.samplesPerPair ?? 1;
   const taskCount = Math.max(0, ...start.pairs.map((pair) => pair.taskIndex + 1));
   return {
-    accuracy: accuracyStats(byTaskIndex(start.pairs, result.startPairVerdicts, taskCount)),
-    gain: pairedGain(start.verdicts.map(Number), result.startPairVerdicts.map(Number)),
+    accuracy: accuracyStats(byTaskIndex(start.pairs, result.startPairVerdicts, taskCount, samples)),
+    gain: pairedGain(shareRightByPair(start.verdicts, samples), shareRightByPair(result.startPairVerdicts, samples)),
   };
 }
 

@@ -45,8 +45,11 @@ export interface ValidationRecord {
    * `judgeAccuracy`, whose pairs change as the solver does, this isolates the judge's own change.
    */
   judgeOnStartPairs: { accuracy: AccuracyStats; gain: PairedGain | null } | null;
-  /** Step 0 only: the pairs `judgeOnStartPairs` re-judges, with their step-0 verdicts (kept for --resume). */
-  startJudgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[] };
+  /**
+   * Step 0 only: the pairs `judgeOnStartPairs` re-judges, with their step-0 verdicts, `samplesPerPair` per pair
+   * (absent in older records: 1). Kept for --resume.
+   */
+  startJudgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[]; samplesPerPair?: number };
   rerankAt1: AccuracyStats | null;
   seconds: number;
 }

@@ -27,6 +27,8 @@ export interface ValidationOptions {
   attempts: number;
   /** Mixed (one right, one wrong) pairs per task the judge is asked about; 0 = no judge metric. */
   judgePairs: number;
+  /** Judge calls per pair (seeds seed, seed + 1, …): more samples, less noise in the judge's accuracy. Default 1. */
+  judgeSamples?: number;
   /** Candidates per task reranked with V1 (0 = off; needs attempts ≥ rerankN). */
   rerankN: number;
   rerankBudget: number;
@@ -54,9 +56,12 @@ export interface ValidationResult {
   passAt1ByTask: number[];
   /** Share of mixed pairs where the correct solution got the higher rating (clustered by task); absent when no task had one. */
   judgeAccuracy?: AccuracyStats;
-  /** The mixed pairs judged for `judgeAccuracy`, and each one's verdict (judged the right way round or not). */
-  judgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[] };
-  /** The verdicts on `startPairs`, in their order, when given. */
+  /**
+   * The mixed pairs judged for `judgeAccuracy`, and the verdicts (judged the right way round or not): `samplesPerPair`
+   * per pair, pair after pair.
+   */
+  judgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[]; samplesPerPair: number };
+  /** The verdicts on `startPairs`, laid out the same way, when given. */
   startPairVerdicts?: boolean[];
   rerankAt1?: AccuracyStats;
 }
@@ -75,17 +80,22 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
   const sessionId = `${options.sessionPrefix}/judge`;
   const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });
   if (options.judgePairs > 0) {
-    // Seeded judge calls, so two validations differ by the weights, not by the draws.
-    const judge = createLlmJudge({ client, kind: options.cookbook.judgeKind ?? "math", sampling: { ...options.sampling, seed: options.seed }, concurrency: options.concurrency, signal: options.signal });
+    // Seeded judge calls, so two validations differ by the weights, not by the draws: sample j of every pair uses seed + j.
+    const samples = options.judgeSamples ?? 1;
+    const judges = Array.from({ length: samples }, (_, sample) =>
+      createLlmJudge({ client, kind: options.cookbook.judgeKind ?? "math", sampling: { ...options.sampling, seed: options.seed + sample }, concurrency: options.concurrency, signal: options.signal }),
+    );
     const limit = pLimit(options.concurrency);
     const judgeAll = (pairs: readonly JudgePairSample[]) =>
       Promise.all(
-        pairs.map((pair) =>
-          limit(async () => {
-            const judgement = await judge.compare(messageText(tasks[pair.taskIndex]!.instruction), pair.candidateA, pair.candidateB);
-            const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
-            return isPairJudgedCorrectly(ratings, pair.isCorrectA, pair.isCorrectB);
-          }),
+        pairs.flatMap((pair) =>
+          judges.map((judge) =>
+            limit(async () => {
+              const judgement = await judge.compare(messageText(tasks[pair.taskIndex]!.instruction), pair.candidateA, pair.candidateB);
+              const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
+              return isPairJudgedCorrectly(ratings, pair.isCorrectA, pair.isCorrectB);
+            }),
+          ),
         ),
       );
     const pairs = tasks.flatMap((_, index) =>
@@ -99,8 +109,8 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
     );
     const [verdicts, startPairVerdicts] = await Promise.all([judgeAll(pairs), options.startPairs ? judgeAll(options.startPairs) : undefined]);
     if (pairs.length > 0) {
-      result.judgeAccuracy = accuracyStats(byTaskIndex(pairs, verdicts, tasks.length));
-      result.judgePairs = { pairs, verdicts };
+      result.judgeAccuracy = accuracyStats(byTaskIndex(pairs, verdicts, tasks.length, samples));
+      result.judgePairs = { pairs, verdicts, samplesPerPair: samples };
     }
     if (startPairVerdicts) result.startPairVerdicts = startPairVerdicts;
   }
@@ -132,11 +142,26 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
   return result;
 }
 
-/** Verdicts grouped by task (the clusters of the stderr), in task order. */
-export function byTaskIndex(pairs: readonly JudgePairSample[], verdicts: readonly boolean[], taskCount: number): boolean[][] {
+/** Verdicts (`samplesPerPair` per pair, pair after pair) grouped by task (the clusters of the stderr), in task order. */
+export function byTaskIndex(
+  pairs: readonly JudgePairSample[],
+  verdicts: readonly boolean[],
+  taskCount: number,
+  samplesPerPair = 1,
+): boolean[][] {
   const grouped: boolean[][] = Array.from({ length: taskCount }, () => []);
-  pairs.forEach((pair, index) => grouped[pair.taskIndex]!.push(verdicts[index]!));
+  pairs.forEach((pair, index) => grouped[pair.taskIndex]!.push(...verdicts.slice(index * samplesPerPair, (index + 1) * samplesPerPair)));
   return grouped;
+}
+
+/** Each pair's share of right verdicts (`samplesPerPair` per pair, pair after pair). */
+export function shareRightByPair(verdicts: readonly boolean[], samplesPerPair: number): number[] {
+  const shares: number[] = [];
+  for (let start = 0; start < verdicts.length; start += samplesPerPair) {
+    const pairVerdicts = verdicts.slice(start, start + samplesPerPair);
+    shares.push(pairVerdicts.filter(Boolean).length / pairVerdicts.length);
+  }
+  return shares;
 }
 
 /** Up to `count` pairs of one task's episodes with exactly one correct, in random slot order. */

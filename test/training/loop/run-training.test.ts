@@ -130,4 +130,32 @@ describe("runTraining", () => {
     ]);
     await upstream.close();
   });
+  it("judges each validation pair judgeSamples times and pairs the step-0 comparison by pair", async () => {
+    const upstream = await startFakeVllm();
+    const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-samples-"));
+    const config = TrainConfigSchema.parse({
+      steps: 1,
+      tasksPerStep: 2,
+      groupSize: 4,
+      joint: { enabled: true, pairsPerTask: 1 },
+      validation: { every: 1, tasks: 3, attempts: 4, judgePairs: 1, judgeSamples: 3 },
+      concurrency: 2,
+    });
+    const { backend } = recordingBackend(upstream.baseUrl);
+    const records = await runTraining({
+      config, cookbook, trainTasks: tasks, testTasks: tasks, backend, baseModel: "fake",
+      directory, resume: false, signal: new AbortController().signal,
+    });
+    const validations = records.filter((record): record is Extract<TrainRecord, { kind: "validation" }> => record.kind === "validation");
+    const start = validations[0]!.startJudgePairs!;
+    expect(start.pairs.length).toBeGreaterThan(0);
+    expect(start.samplesPerPair).toBe(3);
+    // Three verdicts per pair, all counted in the accuracy (clustered by task)...
+    expect(start.verdicts).toHaveLength(3 * start.pairs.length);
+    expect(validations[0]!.judgeAccuracy!.n).toBe(3 * start.pairs.length);
+    // ...while the gain since step 0 is paired by pair, on each pair's share of right verdicts.
+    expect(validations[1]!.judgeOnStartPairs!.gain!.tasks).toBe(start.pairs.length);
+    expect(validations[1]!.judgeOnStartPairs!.accuracy.n).toBe(3 * start.pairs.length);
+    await upstream.close();
+  });
 });
