@@ -24,7 +24,8 @@ export const TrainConfigSchema = z
       .default({ temperature: 1, topP: 1, maxTokens: 64 }),
     loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28 }),
     lossAggregation: LossAggregationSchema.default("token-mean"),
-    // When absent; a given object takes OptimizerConfigSchema's defaults for the fields it leaves out (no clipping without gradClipNorm).
+    // The default when `optimizer` is left out. A given object replaces it whole: the fields it omits take
+    // OptimizerConfigSchema's defaults (the same Adam values), and gradient clipping is off unless gradClipNorm is set.
     optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),
     /** Optimizer steps per batch (later ones are off-policy; the ppo clip bounds them). */
     substeps: z.number().int().positive().default(1),

@@ -103,7 +103,9 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     const state = opened();
     const denominator = lossDenominator(sequences.map((sequence) => sequence.lossMask), batch.lossAggregation);
     const summed = new Map<string, tf.Tensor>();
-    const drift = { absolute: 0, signed: 0, max: 0, tokens: 0 };
+    // Learner-vs-sampler logprob differences summed over the trained tokens of every micro-batch.
+    const mismatchSums = { absolute: 0, signed: 0, max: 0 };
+    let trainedTokens = 0;
     let loss = 0;
     let clippedTokens = 0;
     for (const micro of microBatches(sequences, options.microBatchPositions ?? MICRO_BATCH_POSITIONS)) {
@@ -115,10 +117,10 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
         summed.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
         if (previous) tf.dispose([previous, gradient]);
       }
-      drift.absolute += result.mismatch.absolute;
-      drift.signed += result.mismatch.signed;
-      drift.max = Math.max(drift.max, result.mismatch.max);
-      drift.tokens += result.trainedTokens;
+      mismatchSums.absolute += result.mismatch.absolute;
+      mismatchSums.signed += result.mismatch.signed;
+      mismatchSums.max = Math.max(mismatchSums.max, result.mismatch.max);
+      trainedTokens += result.trainedTokens;
     }
     const gradNorm = applyAdam(state.variables, Object.fromEntries(summed), state.adam, {
       learningRate: batch.optimizer.learningRate,
@@ -129,10 +131,14 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       clipNorm: batch.optimizer.gradClipNorm ?? Number.POSITIVE_INFINITY,
     });
     tf.dispose([...summed.values()]);
-    const metrics: Partial<StepMetrics> = { loss, clipFraction: clippedTokens / Math.max(drift.tokens, 1), gradNorm };
+    const metrics: Partial<StepMetrics> = { loss, clipFraction: clippedTokens / Math.max(trainedTokens, 1), gradNorm };
     if (measureMismatch) {
-      const count = Math.max(drift.tokens, 1);
-      Object.assign(metrics, { logprobMismatchMean: drift.absolute / count, logprobMismatchMax: drift.max, samplerLearnerKl: drift.signed / count });
+      const count = Math.max(trainedTokens, 1);
+      Object.assign(metrics, {
+        logprobMismatchMean: mismatchSums.absolute / count,
+        logprobMismatchMax: mismatchSums.max,
+        samplerLearnerKl: mismatchSums.signed / count,
+      });
     }
     return metrics;
   }
