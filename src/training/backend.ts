@@ -19,6 +19,11 @@ export const LossConfigSchema = z
     clipHigh: z.number().positive().default(0.2),
     /** DRO's quadratic penalty weight. */
     beta: z.number().nonnegative().optional(),
+    /**
+     * Weight of a per-token KL penalty to the reference policy (the weights training started from), added to the loss
+     * with the same aggregation: verl's use_kl_loss with kl_loss_type low_var_kl (the k3 estimator). 0 = off.
+     */
+    klCoef: z.number().nonnegative().default(0),
   })
   .strict();
 export type LossConfig = z.infer<typeof LossConfigSchema>;
@@ -53,6 +58,8 @@ export interface BackendCapabilities {
   /** Longest sequence (prompt + completion) in tokens a batch row may have. */
   maxContext: number;
   checkpoints: boolean;
+  /** Can add a KL penalty to the reference policy to the loss (`loss.klCoef`). */
+  referenceKl: boolean;
 }
 
 /** A version of the policy weights; every sample records the version that produced it. */
@@ -154,6 +161,9 @@ export function assertBatchSupported(capabilities: BackendCapabilities, batch: T
   }
   if (batch.loss.beta !== undefined && batch.loss.kind !== "dro") {
     throw new UnsupportedRequestError(name, `option "beta" with loss`, batch.loss.kind, ["dro"]);
+  }
+  if (batch.loss.klCoef > 0 && !capabilities.referenceKl) {
+    throw new UnsupportedRequestError(name, "loss.klCoef", String(batch.loss.klCoef), ["0 (no KL penalty to a reference policy)"]);
   }
   const tooLong = batch.sequences.find((sequence) => sequence.tokens.length > capabilities.maxContext);
   if (tooLong) {

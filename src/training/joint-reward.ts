@@ -46,19 +46,28 @@ export interface VerifierPair {
 }
 
 /**
- * Up to `maxPairs` distinct pairs of the task's solutions for the judge, drawn with `random`. Only pairs with at
- * least one correct solution: incorrect–incorrect pairs taught the generator to emit empty solutions in the paper.
+ * Which pairs the judge trains on. `any-correct` is the paper's rule (correct–incorrect or correct–correct);
+ * `mixed` keeps only correct–incorrect pairs, so the judge's training prior (half its candidates correct) matches
+ * the pairs a reranker must separate instead of leaning towards "correct" as the solver improves.
+ */
+export type VerifierPairing = "any-correct" | "mixed";
+
+/**
+ * Up to `maxPairs` distinct pairs of the task's solutions for the judge, drawn with `random`. Never two incorrect
+ * solutions: incorrect–incorrect pairs taught the generator to emit empty solutions in the paper.
  * Slot order is random so the judge cannot profit from a position bias.
  */
 export function verifierPairs(
   correctness: readonly boolean[],
   maxPairs: number,
   random: () => number,
+  pairing: VerifierPairing = "any-correct",
 ): VerifierPair[] {
+  const isEligible = (first: boolean, second: boolean) => (pairing === "mixed" ? first !== second : first || second);
   const eligible: VerifierPair[] = [];
   for (let first = 0; first < correctness.length; first++) {
     for (let second = first + 1; second < correctness.length; second++) {
-      if (correctness[first] || correctness[second]) eligible.push({ indexA: first, indexB: second });
+      if (isEligible(correctness[first]!, correctness[second]!)) eligible.push({ indexA: first, indexB: second });
     }
   }
   // Partial Fisher–Yates: the first maxPairs entries become a uniform sample without replacement.

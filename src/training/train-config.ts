@@ -22,7 +22,7 @@ export const TrainConfigSchema = z
       })
       .strict()
       .default({ temperature: 1, topP: 1, maxTokens: 64 }),
-    loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28 }),
+    loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28, klCoef: 0 }),
     lossAggregation: LossAggregationSchema.default("token-mean"),
     // The default when `optimizer` is left out. A given object replaces it whole: the fields it omits take
     // OptimizerConfigSchema's defaults (the same Adam values), and gradient clipping is off unless gradClipNorm is set.
@@ -44,6 +44,8 @@ export const TrainConfigSchema = z
         enabled: z.boolean().default(false),
         /** Judge calls per task (pairs drawn from sets with at least one correct solution). */
         pairsPerTask: z.number().int().positive().default(4),
+        /** "any-correct" (the paper: correct–incorrect or correct–correct) or "mixed" (correct–incorrect only). */
+        pairing: z.enum(["any-correct", "mixed"]).default("any-correct"),
         /**
          * Judge calls per pair. Above 1, pair it with pairsPerTask 1 and judgeEstimator "grpo": the task's judge group
          * is then k verdicts on one prompt, so each is credited against the others rather than a batch mean.
@@ -55,7 +57,7 @@ export const TrainConfigSchema = z
         judgeEstimator: AdvantageConfigSchema.shape.estimator.default("reinforce"),
       })
       .strict()
-      .default({ enabled: false, pairsPerTask: 4, samplesPerPair: 1, weight: 1, judgeEstimator: "reinforce" }),
+      .default({ enabled: false, pairsPerTask: 4, pairing: "any-correct", samplesPerPair: 1, weight: 1, judgeEstimator: "reinforce" }),
     validation: z
       .object({
         /** Validate every k steps (and before the first and after the last). */

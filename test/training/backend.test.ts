@@ -19,6 +19,7 @@ const tinkerLike: BackendCapabilities = {
   lora: true,
   maxContext: 32768,
   checkpoints: true,
+  referenceKl: false,
 };
 const batch = (overrides: Partial<TrainBatch>): TrainBatch => ({
   sequences: [{ tokens: [1, 2], lossMask: [0, 1], samplerLogprobs: [0, -1], advantage: 1 }],
@@ -40,6 +41,7 @@ describe("assertBatchSupported", () => {
     [{ merge: "per_call" as const }, /merge "per_call". Supported: prefix/],
     [{ loss: LossConfigSchema.parse({ kind: "dro" }) }, /loss "dro". Supported: importance_sampling, ppo/],
     [{ loss: LossConfigSchema.parse({ kind: "ppo", beta: 0.1 }) }, /option "beta" with loss "ppo"/],
+    [{ loss: LossConfigSchema.parse({ kind: "ppo", klCoef: 0.1 }) }, /loss.klCoef "0.1". Supported: 0 \(no KL penalty/],
   ])("refuses what the backend cannot honour instead of ignoring it (%o)", (overrides, message) => {
     expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(UnsupportedRequestError);
     expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(message);

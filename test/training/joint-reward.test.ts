@@ -48,6 +48,17 @@ describe("pair selection", () => {
     for (const pair of pairs) expect(pair.indexA === 1 || pair.indexB === 1).toBe(true);
   });
 
+  it("with pairing \"mixed\" keeps only correct–incorrect pairs", () => {
+    const correctness = [true, true, false, true, false];
+    const pairs = verifierPairs(correctness, 100, seededRandom(3), "mixed");
+    // 3 correct × 2 incorrect
+    expect(pairs).toHaveLength(6);
+    for (const pair of pairs) expect(correctness[pair.indexA]).not.toBe(correctness[pair.indexB]);
+    // the paper's rule also admits the 3 correct–correct pairs
+    expect(verifierPairs(correctness, 100, seededRandom(3))).toHaveLength(9);
+    expect(verifierPairs([true, true, true], 4, seededRandom(3), "mixed")).toEqual([]);
+  });
+
   it("forms no pair when every solution is wrong", () => {
     expect(verifierPairs([false, false, false], 4, seededRandom(1))).toEqual([]);
   });

@@ -29,4 +29,14 @@ describe("train config", () => {
     expect(TrainConfigSchema.safeParse({ loss: { kind: "grpo" } }).success).toBe(false);
     expect(TrainConfigSchema.safeParse({ advantages: { estimator: "gae" } }).success).toBe(false);
   });
+
+  it("defaults to the paper's judge pairs and no KL penalty, and rejects an unknown pairing or a negative KL weight", () => {
+    const config = TrainConfigSchema.parse({});
+    expect(config.joint.pairing).toBe("any-correct");
+    expect(config.loss.klCoef).toBe(0);
+    const badPairing = TrainConfigSchema.safeParse({ joint: { pairing: "balanced" } });
+    expect(badPairing.success || badPairing.error.issues[0]!.path).toEqual(["joint", "pairing"]);
+    const badKl = TrainConfigSchema.safeParse({ loss: { kind: "ppo", klCoef: -1 } });
+    expect(badKl.success || badKl.error.issues[0]!.path).toEqual(["loss", "klCoef"]);
+  });
 });

@@ -130,7 +130,7 @@ function formatRecord(record: TrainRecord, config: TrainConfig): string {
     ...(record.judgeAccuracy !== null ? [`judge ${percent(record.judgeAccuracy)}`] : []),
     `groups ${record.transform.keptGroups} kept/${dropped} dropped`,
     `tokens ${record.trainedTokens}`,
-    ...(record.update ? [`loss ${record.update.loss!.toFixed(4)}`, `mismatch ${record.update.logprobMismatchMean!.toExponential(1)}`] : ["no update"]),
+    ...(record.update ? [`loss ${record.update.loss!.toFixed(4)}`, `mismatch ${record.update.logprobMismatchMean!.toExponential(1)}`, ...(record.update.klToReference === undefined ? [] : [`kl ${record.update.klToReference.toExponential(1)}`])] : ["no update"]),
     `${record.stepSeconds.toFixed(1)}s`,
   ];
   return parts.join(" · ");

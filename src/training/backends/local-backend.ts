@@ -54,6 +54,8 @@ interface StepMetrics {
   logprobMismatchMax: number;
   /** Mean (sampler − learner) logprob over trained tokens: an estimate of KL(sampler ‖ learner). */
   samplerLearnerKl: number;
+  /** Mean k3 KL(learner ‖ reference) over trained tokens, before the update; only when loss.klCoef > 0. */
+  klToReference?: number;
   sequences: number;
   trainedTokens: number;
 }
@@ -69,6 +71,8 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
   const { config } = options;
   const shapes = parameterShapes(config);
   let variables: ModelVariables | undefined;
+  // The weights training started from, for the KL penalty; created on first use and never trained.
+  let reference: ModelVariables | undefined;
   let adam: AdamState | undefined;
   let sampler: PolicySampler | undefined;
   let version = 0;
@@ -84,6 +88,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     lora: false,
     maxContext: config.contextLength,
     checkpoints: true,
+    referenceKl: true,
   };
 
   const opened = () => {
@@ -108,10 +113,12 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     let trainedTokens = 0;
     let loss = 0;
     let clippedTokens = 0;
+    let klSum = 0;
     for (const micro of microBatches(sequences, options.microBatchPositions ?? MICRO_BATCH_POSITIONS)) {
       const result = microBatchGradients(state.variables, micro, batch, denominator);
       loss += result.loss;
       clippedTokens += result.clipFraction * result.trainedTokens;
+      klSum += result.klToReference * result.trainedTokens;
       for (const [name, gradient] of result.gradients) {
         const previous = summed.get(name);
         summed.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
@@ -132,6 +139,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     });
     tf.dispose([...summed.values()]);
     const metrics: Partial<StepMetrics> = { loss, clipFraction: clippedTokens / Math.max(trainedTokens, 1), gradNorm };
+    if (batch.loss.klCoef > 0) metrics.klToReference = klSum / Math.max(trainedTokens, 1);
     if (measureMismatch) {
       const count = Math.max(trainedTokens, 1);
       Object.assign(metrics, {
@@ -156,13 +164,21 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     const samplerLogprobs = tf.tensor2d(sampled, [packed.batch, positions]);
     const mask = tf.tensor2d(packed.targetWeights, [packed.batch, positions]);
     const advantages = tf.tensor2d(sequences.map((sequence) => sequence.advantage), [packed.batch, 1]);
+    const referenceLogprobs = batch.loss.klCoef > 0 ? tf.tidy(() => nextTokenLogprobs(referenceVariables(), ids, config)) : undefined;
     let learner: tf.Tensor2D | undefined;
     let clipFraction: tf.Scalar | undefined;
+    let klToReference: tf.Scalar | undefined;
     const { value, grads } = tf.variableGrads(() => {
       const learnerLogprobs = nextTokenLogprobs(variables, ids, config);
       learner = tf.keep(learnerLogprobs.clone());
-      const result = policyLoss({ learnerLogprobs, samplerLogprobs, mask, advantages }, batch.loss, batch.lossAggregation, denominator);
+      const result = policyLoss(
+        { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs },
+        batch.loss,
+        batch.lossAggregation,
+        denominator,
+      );
       clipFraction = tf.keep(result.clipFraction);
+      klToReference = tf.keep(result.klToReference);
       return result.loss;
     }, [...variables.values()]);
     // variableGrads keys gradients by tfjs variable name; Adam wants them by parameter name.
@@ -170,12 +186,19 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     const result = {
       loss: value.dataSync()[0]!,
       clipFraction: clipFraction!.dataSync()[0]!,
+      klToReference: klToReference!.dataSync()[0]!,
       trainedTokens: packed.targetWeights.reduce((sum, weight) => sum + weight, 0),
       gradients,
       mismatch: mismatch(learner!, samplerLogprobs, mask),
     };
-    tf.dispose([ids, samplerLogprobs, mask, advantages, value, learner!, clipFraction!]);
+    tf.dispose([ids, samplerLogprobs, mask, advantages, value, learner!, clipFraction!, klToReference!]);
+    if (referenceLogprobs) tf.dispose(referenceLogprobs);
     return result;
+  }
+
+  function referenceVariables(): ModelVariables {
+    reference ??= toVariables(options.weights, shapes);
+    return reference;
   }
 
   return {
@@ -213,6 +236,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
         totals.clipFraction += metrics.clipFraction!;
         totals.gradNorm = Math.max(totals.gradNorm, metrics.gradNorm!);
         if (start === 0) Object.assign(totals, pick(metrics, ["logprobMismatchMean", "logprobMismatchMax", "samplerLearnerKl"]));
+        if (start === 0 && metrics.klToReference !== undefined) totals.klToReference = metrics.klToReference;
         chunks += 1;
       }
       totals.loss /= Math.max(chunks, 1);
@@ -269,7 +293,9 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       await sampler?.close();
       if (variables) tf.dispose([...variables.values()]);
       if (adam) tf.dispose([...adam.firstMoment.values(), ...adam.secondMoment.values()]);
+      if (reference) tf.dispose([...reference.values()]);
       variables = undefined;
+      reference = undefined;
       adam = undefined;
       sampler = undefined;
     },

@@ -14,6 +14,8 @@ export interface LossInputs {
   samplerLogprobs: tf.Tensor2D;
   mask: tf.Tensor2D;
   advantages: tf.Tensor2D;
+  /** The reference policy's logprobs of the same tokens; needed when `loss.klCoef` > 0. */
+  referenceLogprobs?: tf.Tensor2D;
 }
 
 /**
@@ -27,8 +29,8 @@ export function policyLoss(
   loss: LossConfig,
   aggregation: LossAggregation,
   denominator?: number,
-): { loss: tf.Scalar; clipFraction: tf.Scalar } {
-  const { learnerLogprobs: p, samplerLogprobs: q, mask, advantages } = inputs;
+): { loss: tf.Scalar; clipFraction: tf.Scalar; klToReference: tf.Scalar } {
+  const { learnerLogprobs: p, samplerLogprobs: q, mask, advantages, referenceLogprobs } = inputs;
   const ratio = tf.exp(p.sub(q));
   let objective: tf.Tensor2D;
   let clipFraction: tf.Scalar = tf.scalar(0);
@@ -56,7 +58,23 @@ export function policyLoss(
     default:
       throw new Error(`policyLoss: loss "${loss.kind}" is not computed locally`);
   }
-  return { loss: aggregate(objective.mul(mask).neg() as tf.Tensor2D, mask, aggregation, denominator), clipFraction };
+  let klToReference: tf.Scalar = tf.scalar(0);
+  if (loss.klCoef > 0) {
+    if (!referenceLogprobs) throw new Error("policyLoss: loss.klCoef > 0 needs the reference policy's logprobs");
+    const kl = lowVarianceKl(p, referenceLogprobs);
+    objective = objective.sub(kl.mul(loss.klCoef));
+    klToReference = kl.mul(mask).sum().div(tf.maximum(mask.sum(), 1));
+  }
+  return { loss: aggregate(objective.mul(mask).neg() as tf.Tensor2D, mask, aggregation, denominator), clipFraction, klToReference };
+}
+
+/**
+ * Per-token KL(learner ‖ reference) by the k3 estimator exp(ref − p) − (ref − p) − 1 on tokens the learner's sampler
+ * drew: never negative, unbiased, and low in variance (verl's low_var_kl, clamped to [−10, 10] likewise).
+ */
+export function lowVarianceKl(learnerLogprobs: tf.Tensor2D, referenceLogprobs: tf.Tensor2D): tf.Tensor2D {
+  const logRatio = referenceLogprobs.sub(learnerLogprobs).clipByValue(-20, 20);
+  return tf.exp(logRatio).sub(logRatio).sub(1).clipByValue(-10, 10) as tf.Tensor2D;
 }
 
 /** Sum, mean over all trained tokens, or mean over sequences of their per-token mean (empty rows left out). */

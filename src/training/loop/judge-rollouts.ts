@@ -13,7 +13,7 @@ import { episodeCandidateText } from "../../tournament/rerank-task-episodes.js";
 import type { JudgeKind } from "../../tournament/judge-prompts.js";
 import type { Rng } from "../../tournament/seeded-rng.js";
 import type { Gateway } from "../gateway/gateway-server.js";
-import { isPairJudgedCorrectly, pairVerifierReward, verifierPairs } from "../joint-reward.js";
+import { isPairJudgedCorrectly, pairVerifierReward, verifierPairs, type VerifierPairing } from "../joint-reward.js";
 import { attachGatewaySteps } from "./attach-gateway-steps.js";
 
 export interface JudgeRolloutOptions {
@@ -22,6 +22,8 @@ export interface JudgeRolloutOptions {
   sampling: SamplingParams;
   judgeKind: JudgeKind;
   pairsPerTask: number;
+  /** Which pairs are judged (default: the paper's, at least one correct). */
+  pairing?: VerifierPairing;
   /** Judge calls per pair: with more than one, the judge's group baseline compares verdicts on the same prompt. */
   samplesPerPair?: number;
   concurrency: number;
@@ -55,7 +57,7 @@ export async function judgeRollouts(
       .sort((first, second) => first.attempt - second.attempt);
     const firstJudgeAttempt = Math.max(-1, ...solverEpisodes.filter((episode) => episode.taskId === task.id).map((episode) => episode.attempt)) + 1;
     const problem = messageText(task.instruction);
-    const pairs = verifierPairs(candidates.map((episode) => episode.isCorrect), options.pairsPerTask, options.random);
+    const pairs = verifierPairs(candidates.map((episode) => episode.isCorrect), options.pairsPerTask, options.random, options.pairing);
     const samplesPerPair = options.samplesPerPair ?? 1;
     const calls = pairs.flatMap((pair) => Array.from({ length: samplesPerPair }, () => pair));
     calls.forEach((pair, index) => {

@@ -136,6 +136,7 @@ async function trainStep(
       ...common,
       judgeKind: options.cookbook.judgeKind ?? "math",
       pairsPerTask: config.joint.pairsPerTask,
+      pairing: config.joint.pairing,
       samplesPerPair: config.joint.samplesPerPair,
       random,
       sessionPrefix: `step-${step}`,

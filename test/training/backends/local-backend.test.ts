@@ -161,3 +161,41 @@ describe("local backend micro-batches", () => {
     expect(oneRowEach.metrics.trainedTokens).toBe(10);
   });
 });
+
+describe("local backend KL penalty to the reference policy", () => {
+  it("measures KL 0 at the start, > 0 once trained away, and with advantage 0 pulls the policy back", async () => {
+    const weights = initialWeights(config, 7);
+    const policy = await TinyModel.load(path.join(directory, "start"));
+    policy.publish(weights);
+    const local = createLocalBackend({
+      config,
+      weights,
+      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => policy.publish(next), close: async () => {} }),
+    });
+    await local.open({ baseModel: "tiny-test" });
+    const logprob = () => policy.sequenceLogprobs([tokens])[0]!.slice(5).reduce((sum, value) => sum + value, 0);
+    const step = async (advantage: number, klCoef: number) => {
+      const { stepId } = await local.submit({
+        sequences: [{ tokens, lossMask, samplerLogprobs: policy.sequenceLogprobs([tokens])[0]!, advantage }],
+        loss: LossConfigSchema.parse({ kind: "importance_sampling", klCoef }),
+        lossAggregation: "token-mean",
+        merge: "prefix",
+        optimizer: OptimizerConfigSchema.parse({ learningRate: 0.01 }),
+        substeps: 1,
+      });
+      await local.publish();
+      return (await local.status(stepId)).metrics;
+    };
+    const start = logprob();
+    expect((await step(1, 0.1)).klToReference).toBeCloseTo(0, 6);
+    for (let index = 0; index < 4; index++) await step(1, 0.1);
+    const trained = logprob();
+    expect(trained).toBeGreaterThan(start + 0.3);
+    expect((await step(0, 1)).klToReference).toBeGreaterThan(1e-3);
+    for (let index = 0; index < 10; index++) await step(0, 1);
+    // Only the KL term has a gradient now, and it leads back toward the start's likelihood.
+    expect(Math.abs(logprob() - start)).toBeLessThan(Math.abs(trained - start) / 2);
+    expect((await step(0, 0)).klToReference).toBeUndefined();
+    await local.close();
+  });
+});

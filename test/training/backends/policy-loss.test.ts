@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as tf from "@tensorflow/tfjs";
-import { policyLoss } from "../../../src/training/backends/policy-loss.js";
+import { lowVarianceKl, policyLoss } from "../../../src/training/backends/policy-loss.js";
 import { LossConfigSchema } from "../../../src/training/backend.js";
 
 // Two sequences of three positions; row 0 trains positions 1..2, row 1 trains position 0.
@@ -46,5 +46,31 @@ describe("policy losses", () => {
     )(base.learnerLogprobs);
     // + 0 turns tfjs's −0 into 0 for the comparison
     expect(Array.from(gradient.dataSync(), (entry) => entry + 0)).toEqual([0, -1, -1, 2, 0, 0]);
+  });
+
+  it("k3 KL to the reference is exp(ref − p) − (ref − p) − 1 per token, 0 where learner and reference agree", () => {
+    const learner = tf.tensor2d([[Math.log(0.5), Math.log(0.2)]]);
+    const reference = tf.tensor2d([[Math.log(0.5), Math.log(0.4)]]);
+    // position 1: ref − p = log 2 → 2 − log 2 − 1
+    expect(Array.from(lowVarianceKl(learner, reference).dataSync())).toEqual([0, expect.closeTo(1 - Math.log(2), 6)]);
+  });
+
+  it("klCoef adds β·KL to the loss, reports the mean KL, and its gradient pulls p back toward the reference", () => {
+    const base = inputs();
+    const referenceLogprobs = tf.tensor2d([[-1, Math.log(0.3), Math.log(0.2)], [Math.log(0.5), -1, -1]]);
+    const config = LossConfigSchema.parse({ kind: "importance_sampling", klCoef: 0.5 });
+    const withoutKl = value(policyLoss(base, LossConfigSchema.parse({ kind: "importance_sampling" }), "sum").loss);
+    const { loss, klToReference } = policyLoss({ ...base, referenceLogprobs }, config, "sum");
+    // only row 0 position 1 differs: ref − p = log 0.5
+    const kl = 0.5 - Math.log(0.5) - 1;
+    expect(value(loss)).toBeCloseTo(withoutKl + 0.5 * kl, 5);
+    expect(value(klToReference)).toBeCloseTo(kl / 3, 5);
+    // d(β·k3)/dp = β·(1 − exp(ref − p)) = 0.5·(1 − 0.5) > 0 on top of −A: minimising lowers p toward the reference
+    const sampler = base.learnerLogprobs.clone();
+    const gradient = tf.grad((learner: tf.Tensor) =>
+      policyLoss({ ...base, learnerLogprobs: learner as tf.Tensor2D, samplerLogprobs: sampler, referenceLogprobs }, config, "sum").loss,
+    )(base.learnerLogprobs);
+    expect(gradient.dataSync()[1]).toBeCloseTo(-1 + 0.25, 5);
+    expect(() => policyLoss(base, config, "sum")).toThrow(/needs the reference policy's logprobs/);
   });
 });
