@@ -3,22 +3,28 @@ import type { Task } from "../../src/core/task.js";
 import { seededRandom } from "../../src/models/tiny/random.js";
 import { arithQuestion, arithSplitOf, generateArithProblem } from "./arith-problem.js";
 
-/** Size and seed of each split. */
+/**
+ * Size, seed and hash side of each split. `rl` holds problems the embedded model never saw in supervised training
+ * (they sit on the held-out hash side, as the test problems do) and that are not test problems: prompts for RL, which
+ * on the memorised train side mostly teaches the model its training set again. The held-out side has 790 problems.
+ */
 export const ARITH_SPLITS = {
-  train: { size: 2000, seed: 2027 },
-  test: { size: 100, seed: 2026 },
+  train: { size: 2000, seed: 2027, side: "train" },
+  test: { size: 100, seed: 2026, side: "test" },
+  rl: { size: 500, seed: 2028, side: "test" },
 } as const;
 export type ArithSplit = keyof typeof ARITH_SPLITS;
 
 /** The tasks of `split`: `{id: "arith-<split>-0001", instruction: question, metadata: {expression, ground_truth, split}}`. */
 export function arithTasks(split: ArithSplit): Task[] {
-  const { size, seed } = ARITH_SPLITS[split];
+  const { size, seed, side } = ARITH_SPLITS[split];
   const random = seededRandom(seed);
-  const seen = new Set<string>();
+  // The rl split shares the test side's hash bucket, so it leaves out the test problems themselves.
+  const seen = new Set<string>(split === "rl" ? arithTasks("test").map((task) => String(task.metadata.expression)) : []);
   const tasks: Task[] = [];
   while (tasks.length < size) {
     const problem = generateArithProblem(random);
-    if (arithSplitOf(problem.expression) !== split || seen.has(problem.expression)) continue;
+    if (arithSplitOf(problem.expression) !== side || seen.has(problem.expression)) continue;
     seen.add(problem.expression);
     tasks.push({
       id: `arith-${split}-${String(tasks.length + 1).padStart(4, "0")}`,

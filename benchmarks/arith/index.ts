@@ -1,4 +1,4 @@
-/** The `arith` benchmark: generated 2–3 operand integer expressions (test split 100, train split 2000), answered as `\boxed{n}`. */
+/** The `arith` benchmark: generated 2–3 operand integer expressions (test split 100, train 2000, rl 500), answered as `\boxed{n}`. */
 import type { Benchmark } from "../../src/core/benchmark.js";
 import { loadQaTasks } from "../../src/core/dataset.js";
 import { InputError } from "../../src/core/errors/input-error.js";
@@ -8,12 +8,13 @@ export const arithBenchmark: Benchmark = {
   name: "arith",
   description:
     "Synthetic arithmetic (e.g. 12+7*3) solved step by step, answer in \\boxed{}; generated offline from a seed " +
-    "(--split test: 100 tasks, train: 2000; the splits never overlap). The embedded tiny model was trained on the train split.",
+    "(--split test: 100 tasks, train: 2000, rl: 500; the splits never overlap). The embedded tiny model was trained on the " +
+    "train side only; rl holds other held-out problems, for RL prompts the model has not memorised.",
   defaultCookbook: "arith",
   async loadTasks(options) {
     if (options.dataFile) return loadQaTasks(options.dataFile);
     const split = options.split ?? "test";
-    if (!(split in ARITH_SPLITS)) throw new InputError(`arith: unknown split "${split}" (use ${Object.keys(ARITH_SPLITS).join(" or ")})`);
+    if (!(split in ARITH_SPLITS)) throw new InputError(`arith: unknown split "${split}" (use ${Object.keys(ARITH_SPLITS).join(", ").replace(/, ([^,]*)$/, " or $1")})`);
     return arithTasks(split as ArithSplit);
   },
 };

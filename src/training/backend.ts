@@ -24,6 +24,12 @@ export const LossConfigSchema = z
      * with the same aggregation: verl's use_kl_loss with kl_loss_type low_var_kl (the k3 estimator). 0 = off.
      */
     klCoef: z.number().nonnegative().default(0),
+    /**
+     * Keep the policy-gradient term only on "forking" tokens: positions where the policy's next-token entropy (nats,
+     * before the update) is at least this. Low-entropy tokens (copying, settled arithmetic) then add no gradient noise
+     * (Wang et al. 2025, "Beyond the 80/20 rule"). The loss's denominator still counts every trained token. 0 = off.
+     */
+    minEntropy: z.number().nonnegative().default(0),
   })
   .strict();
 export type LossConfig = z.infer<typeof LossConfigSchema>;
@@ -60,6 +66,8 @@ export interface BackendCapabilities {
   checkpoints: boolean;
   /** Can add a KL penalty to the reference policy to the loss (`loss.klCoef`). */
   referenceKl: boolean;
+  /** Can restrict the policy-gradient term to high-entropy tokens (`loss.minEntropy`). */
+  entropySelection: boolean;
 }
 
 /** A version of the policy weights; every sample records the version that produced it. */
@@ -164,6 +172,9 @@ export function assertBatchSupported(capabilities: BackendCapabilities, batch: T
   }
   if (batch.loss.klCoef > 0 && !capabilities.referenceKl) {
     throw new UnsupportedRequestError(name, "loss.klCoef", String(batch.loss.klCoef), ["0 (no KL penalty to a reference policy)"]);
+  }
+  if (batch.loss.minEntropy > 0 && !capabilities.entropySelection) {
+    throw new UnsupportedRequestError(name, "loss.minEntropy", String(batch.loss.minEntropy), ["0 (every trained token)"]);
   }
   const tooLong = batch.sequences.find((sequence) => sequence.tokens.length > capabilities.maxContext);
   if (tooLong) {

@@ -7,6 +7,8 @@ export const TrainConfigSchema = z
   .object({
     /** Benchmark the tasks come from (default: the cookbook's name). */
     benchmark: z.string().optional(),
+    /** Split of the benchmark the training tasks are drawn from. */
+    trainSplit: z.string().default("train"),
     /** Policy updates to run. */
     steps: z.number().int().positive().default(30),
     /** Tasks drawn from the train split per step. */
@@ -22,7 +24,7 @@ export const TrainConfigSchema = z
       })
       .strict()
       .default({ temperature: 1, topP: 1, maxTokens: 64 }),
-    loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28, klCoef: 0 }),
+    loss: LossConfigSchema.default({ kind: "ppo", clipLow: 0.2, clipHigh: 0.28, klCoef: 0, minEntropy: 0 }),
     lossAggregation: LossAggregationSchema.default("token-mean"),
     // The default when `optimizer` is left out. A given object replaces it whole: the fields it omits take
     // OptimizerConfigSchema's defaults (the same Adam values), and gradient clipping is off unless gradClipNorm is set.

@@ -20,6 +20,7 @@ const tinkerLike: BackendCapabilities = {
   maxContext: 32768,
   checkpoints: true,
   referenceKl: false,
+  entropySelection: false,
 };
 const batch = (overrides: Partial<TrainBatch>): TrainBatch => ({
   sequences: [{ tokens: [1, 2], lossMask: [0, 1], samplerLogprobs: [0, -1], advantage: 1 }],
@@ -42,6 +43,7 @@ describe("assertBatchSupported", () => {
     [{ loss: LossConfigSchema.parse({ kind: "dro" }) }, /loss "dro". Supported: importance_sampling, ppo/],
     [{ loss: LossConfigSchema.parse({ kind: "ppo", beta: 0.1 }) }, /option "beta" with loss "ppo"/],
     [{ loss: LossConfigSchema.parse({ kind: "ppo", klCoef: 0.1 }) }, /loss.klCoef "0.1". Supported: 0 \(no KL penalty/],
+    [{ loss: LossConfigSchema.parse({ kind: "ppo", minEntropy: 0.05 }) }, /loss.minEntropy "0.05". Supported: 0 \(every trained token\)/],
   ])("refuses what the backend cannot honour instead of ignoring it (%o)", (overrides, message) => {
     expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(UnsupportedRequestError);
     expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(message);

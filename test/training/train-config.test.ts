@@ -33,6 +33,7 @@ describe("train config", () => {
   it("defaults to the paper's judge pairs and no KL penalty, and rejects an unknown pairing or a negative KL weight", () => {
     const config = TrainConfigSchema.parse({});
     expect(config.joint.pairing).toBe("any-correct");
+    expect(config.trainSplit).toBe("train");
     expect(config.loss.klCoef).toBe(0);
     const badPairing = TrainConfigSchema.safeParse({ joint: { pairing: "balanced" } });
     expect(badPairing.success || badPairing.error.issues[0]!.path).toEqual(["joint", "pairing"]);

@@ -48,7 +48,7 @@ export function registerTrainCommand(program: Command): void {
       const benchmarkName = config.benchmark ?? cookbook.name;
       const benchmark = await loadBenchmark(benchmarkName);
       if (!benchmark) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarkNames.join(", ")})`);
-      const trainTasks = await benchmark.loadTasks({ split: "train", home: rllmHome() });
+      const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
       const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
       const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
       const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;

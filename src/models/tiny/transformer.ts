@@ -96,6 +96,13 @@ export function nextTokenLogprobs(variables: ModelVariables, ids: tf.Tensor2D, c
   return logSoftmax.mul(targets).sum(-1) as tf.Tensor2D;
 }
 
+/** Entropy in nats of the next-token distribution at every position but the last: (B, T − 1), aligned with `nextTokenLogprobs`. */
+export function nextTokenEntropy(variables: ModelVariables, ids: tf.Tensor2D, config: TinyModelConfig): tf.Tensor2D {
+  const [batch, time] = ids.shape;
+  const logSoftmax = tf.logSoftmax(forwardLogits(variables, ids.slice([0, 0], [batch, time - 1]), config), -1);
+  return tf.exp(logSoftmax).mul(logSoftmax).sum(-1).neg() as tf.Tensor2D;
+}
+
 /** tfjs variables holding `weights` (one per parameter, trainable). */
 export function toVariables(weights: Map<string, Float32Array>, shapes: [string, number[]][]): ModelVariables {
   return new Map(shapes.map(([name, shape]) => [name, tf.variable(tf.tensor(weights.get(name)!, shape), true)]));

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { drGrpoAdvantages, grpoAdvantages } from "./grpo-advantages.js";
 import { rlooAdvantages } from "./rloo-advantages.js";
 import { reinforceAdvantages, reinforcePlusPlusAdvantages } from "./reinforce-advantages.js";
+import { rejectionSamplingAdvantages } from "./rejection-sampling-advantages.js";
 
-export const AdvantageEstimatorSchema = z.enum(["grpo", "dr_grpo", "rloo", "reinforce", "reinforce_plus_plus"]);
+export const AdvantageEstimatorSchema = z.enum(["grpo", "dr_grpo", "rloo", "reinforce", "reinforce_plus_plus", "rejection_sampling"]);
 export type AdvantageEstimator = z.infer<typeof AdvantageEstimatorSchema>;
 
 /** Estimators whose baseline comes from the rollouts of one prompt, so a group of one carries no signal. */
@@ -32,6 +33,8 @@ export function estimateAdvantages(
       return reinforceAdvantages(groups);
     case "reinforce_plus_plus":
       return reinforcePlusPlusAdvantages(groups);
+    case "rejection_sampling":
+      return rejectionSamplingAdvantages(groups);
   }
 }
 

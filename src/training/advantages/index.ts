@@ -2,6 +2,7 @@
 export { grpoAdvantages, drGrpoAdvantages } from "./grpo-advantages.js";
 export { rlooAdvantages } from "./rloo-advantages.js";
 export { reinforceAdvantages, reinforcePlusPlusAdvantages } from "./reinforce-advantages.js";
+export { rejectionSamplingAdvantages } from "./rejection-sampling-advantages.js";
 export {
   AdvantageEstimatorSchema,
   GROUP_RELATIVE_ESTIMATORS,

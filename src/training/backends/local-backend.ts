@@ -9,7 +9,7 @@ import { parameterShapes, type TinyModelConfig } from "../../models/tiny/model-c
 import type { ModelWeights } from "../../models/tiny/model-weights.js";
 import { applyAdam, createAdamState, type AdamState } from "../../models/tiny/adam.js";
 import { packTokenBatch } from "../../models/tiny/token-batch.js";
-import { nextTokenLogprobs, readVariables, toVariables, type ModelVariables } from "../../models/tiny/transformer.js";
+import { nextTokenEntropy, nextTokenLogprobs, readVariables, toVariables, type ModelVariables } from "../../models/tiny/transformer.js";
 import { useWasmBackend } from "../../models/tiny/wasm-backend.js";
 import {
   assertBatchSupported,
@@ -56,6 +56,8 @@ interface StepMetrics {
   samplerLearnerKl: number;
   /** Mean k3 KL(learner ‖ reference) over trained tokens, before the update; only when loss.klCoef > 0. */
   klToReference?: number;
+  /** Share of trained tokens whose entropy reached loss.minEntropy (kept for the policy gradient); only when it is > 0. */
+  selectedTokenFraction?: number;
   sequences: number;
   trainedTokens: number;
 }
@@ -89,6 +91,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     maxContext: config.contextLength,
     checkpoints: true,
     referenceKl: true,
+    entropySelection: true,
   };
 
   const opened = () => {
@@ -114,11 +117,13 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     let loss = 0;
     let clippedTokens = 0;
     let klSum = 0;
+    let selectedTokens = 0;
     for (const micro of microBatches(sequences, options.microBatchPositions ?? MICRO_BATCH_POSITIONS)) {
       const result = microBatchGradients(state.variables, micro, batch, denominator);
       loss += result.loss;
       clippedTokens += result.clipFraction * result.trainedTokens;
       klSum += result.klToReference * result.trainedTokens;
+      selectedTokens += result.selectedTokens;
       for (const [name, gradient] of result.gradients) {
         const previous = summed.get(name);
         summed.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
@@ -140,6 +145,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     tf.dispose([...summed.values()]);
     const metrics: Partial<StepMetrics> = { loss, clipFraction: clippedTokens / Math.max(trainedTokens, 1), gradNorm };
     if (batch.loss.klCoef > 0) metrics.klToReference = klSum / Math.max(trainedTokens, 1);
+    if (batch.loss.minEntropy > 0) metrics.selectedTokenFraction = selectedTokens / Math.max(trainedTokens, 1);
     if (measureMismatch) {
       const count = Math.max(trainedTokens, 1);
       Object.assign(metrics, {
@@ -165,6 +171,11 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     const mask = tf.tensor2d(packed.targetWeights, [packed.batch, positions]);
     const advantages = tf.tensor2d(sequences.map((sequence) => sequence.advantage), [packed.batch, 1]);
     const referenceLogprobs = batch.loss.klCoef > 0 ? tf.tidy(() => nextTokenLogprobs(referenceVariables(), ids, config)) : undefined;
+    // Chosen from the weights before this update, outside the gradient: a token's selection is data, not a function to differentiate.
+    const selectedTokens =
+      batch.loss.minEntropy > 0
+        ? tf.tidy(() => nextTokenEntropy(variables, ids, config).greaterEqual(batch.loss.minEntropy).toFloat() as tf.Tensor2D)
+        : undefined;
     let learner: tf.Tensor2D | undefined;
     let clipFraction: tf.Scalar | undefined;
     let klToReference: tf.Scalar | undefined;
@@ -172,7 +183,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       const learnerLogprobs = nextTokenLogprobs(variables, ids, config);
       learner = tf.keep(learnerLogprobs.clone());
       const result = policyLoss(
-        { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs },
+        { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs, selectedTokens },
         batch.loss,
         batch.lossAggregation,
         denominator,
@@ -188,11 +199,13 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       clipFraction: clipFraction!.dataSync()[0]!,
       klToReference: klToReference!.dataSync()[0]!,
       trainedTokens: packed.targetWeights.reduce((sum, weight) => sum + weight, 0),
+      selectedTokens: selectedTokens ? tf.tidy(() => selectedTokens.mul(mask).sum().dataSync()[0]!) : 0,
       gradients,
       mismatch: mismatch(learner!, samplerLogprobs, mask),
     };
     tf.dispose([ids, samplerLogprobs, mask, advantages, value, learner!, clipFraction!, klToReference!]);
     if (referenceLogprobs) tf.dispose(referenceLogprobs);
+    if (selectedTokens) tf.dispose(selectedTokens);
     return result;
   }
 
@@ -237,6 +250,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
         totals.gradNorm = Math.max(totals.gradNorm, metrics.gradNorm!);
         if (start === 0) Object.assign(totals, pick(metrics, ["logprobMismatchMean", "logprobMismatchMax", "samplerLearnerKl"]));
         if (start === 0 && metrics.klToReference !== undefined) totals.klToReference = metrics.klToReference;
+        if (start === 0 && metrics.selectedTokenFraction !== undefined) totals.selectedTokenFraction = metrics.selectedTokenFraction;
         chunks += 1;
       }
       totals.loss /= Math.max(chunks, 1);

@@ -16,6 +16,8 @@ export interface LossInputs {
   advantages: tf.Tensor2D;
   /** The reference policy's logprobs of the same tokens; needed when `loss.klCoef` > 0. */
   referenceLogprobs?: tf.Tensor2D;
+  /** 1 where the policy-gradient term is kept, 0 where it is dropped (`loss.minEntropy`); absent = kept everywhere. */
+  selectedTokens?: tf.Tensor2D;
 }
 
 /**
@@ -30,7 +32,7 @@ export function policyLoss(
   aggregation: LossAggregation,
   denominator?: number,
 ): { loss: tf.Scalar; clipFraction: tf.Scalar; klToReference: tf.Scalar } {
-  const { learnerLogprobs: p, samplerLogprobs: q, mask, advantages, referenceLogprobs } = inputs;
+  const { learnerLogprobs: p, samplerLogprobs: q, mask, advantages, referenceLogprobs, selectedTokens } = inputs;
   const ratio = tf.exp(p.sub(q));
   let objective: tf.Tensor2D;
   let clipFraction: tf.Scalar = tf.scalar(0);
@@ -58,6 +60,8 @@ export function policyLoss(
     default:
       throw new Error(`policyLoss: loss "${loss.kind}" is not computed locally`);
   }
+  // Dropped tokens still count in the denominator, so keeping fewer tokens does not scale up the kept ones.
+  if (selectedTokens) objective = objective.mul(selectedTokens);
   let klToReference: tf.Scalar = tf.scalar(0);
   if (loss.klCoef > 0) {
     if (!referenceLogprobs) throw new Error("policyLoss: loss.klCoef > 0 needs the reference policy's logprobs");

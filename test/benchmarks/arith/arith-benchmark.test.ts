@@ -26,6 +26,20 @@ describe("arith benchmark", () => {
     expect(test.every((task) => arithSplitOf(String(task.metadata.expression)) === "test")).toBe(true);
   });
 
+  it("draws the rl split from the held-out side the model never trained on, never from the test problems", async () => {
+    const rl = await arithBenchmark.loadTasks({ home, split: "rl" });
+    const test = new Set((await arithBenchmark.loadTasks({ home, split: "test" })).map((task) => task.metadata.expression));
+    const train = new Set((await arithBenchmark.loadTasks({ home, split: "train" })).map((task) => task.metadata.expression));
+    expect(rl).toHaveLength(500);
+    expect(new Set(rl.map((task) => task.metadata.expression)).size).toBe(500);
+    for (const task of rl) {
+      expect(arithSplitOf(String(task.metadata.expression))).toBe("test");
+      expect(test.has(task.metadata.expression)).toBe(false);
+      expect(train.has(task.metadata.expression)).toBe(false);
+    }
+    expect(rl[0]!.id).toBe("arith-rl-0001");
+  });
+
   it("stores answers that match JavaScript's own evaluation of the expression", async () => {
     for (const task of await arithBenchmark.loadTasks({ home })) {
       const value = Function(`return ${task.metadata.expression}`)() as number;
@@ -42,7 +56,7 @@ describe("arith benchmark", () => {
   });
 
   it("rejects an unknown split", async () => {
-    await expect(arithBenchmark.loadTasks({ home, split: "dev" })).rejects.toThrow(/unknown split "dev"/);
+    await expect(arithBenchmark.loadTasks({ home, split: "dev" })).rejects.toThrow(/unknown split "dev" \(use train, test or rl\)/);
   });
 });
 

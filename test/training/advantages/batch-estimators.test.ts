@@ -4,6 +4,7 @@ import {
   estimateAdvantagesByRole,
   reinforceAdvantages,
   reinforcePlusPlusAdvantages,
+  rejectionSamplingAdvantages,
 } from "../../../src/training/advantages/index.js";
 
 describe("REINFORCE with a batch-mean baseline", () => {
@@ -20,6 +21,13 @@ describe("REINFORCE++", () => {
     expect(first![0]).toBeCloseTo(0.57735, 4);
     expect(first![1]).toBeCloseTo(-1.73205, 4);
     expect(second![1]).toBeCloseTo(0.57735, 4);
+  });
+});
+
+describe("rejection sampling (RFT)", () => {
+  it("gives 1 to full-marks trajectories and 0 to every other, with no baseline", () => {
+    // a judge that got one slot of two right (0.5) is not imitated; 0.5 + 0.5 computed in floats still counts as 1
+    expect(rejectionSamplingAdvantages([[1, 0.5, 0], [0.1 + 0.9, 0.999]])).toEqual([[1, 0, 0], [1, 0]]);
   });
 });
 

@@ -199,3 +199,39 @@ describe("local backend KL penalty to the reference policy", () => {
     await local.close();
   });
 });
+
+describe("local backend forking-token selection (loss.minEntropy)", () => {
+  it("trains only tokens whose entropy reaches the threshold and reports the share it kept", async () => {
+    const weights = initialWeights(config, 11);
+    const policy = await TinyModel.load(path.join(directory, "start"));
+    policy.publish(weights);
+    const local = createLocalBackend({
+      config,
+      weights,
+      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => policy.publish(next), close: async () => {} }),
+    });
+    await local.open({ baseModel: "tiny-test" });
+    const logprob = () => policy.sequenceLogprobs([tokens])[0]!.slice(5).reduce((sum, value) => sum + value, 0);
+    const step = async (minEntropy: number) => {
+      const { stepId } = await local.submit({
+        sequences: [{ tokens, lossMask, samplerLogprobs: policy.sequenceLogprobs([tokens])[0]!, advantage: 1 }],
+        loss: LossConfigSchema.parse({ kind: "importance_sampling", minEntropy }),
+        lossAggregation: "token-mean",
+        merge: "prefix",
+        optimizer: OptimizerConfigSchema.parse({ learningRate: 0.01 }),
+        substeps: 1,
+      });
+      await local.publish();
+      return (await local.status(stepId)).metrics;
+    };
+    const start = logprob();
+    // An untrained model is near uniform over 109 tokens (entropy ≈ ln 109 ≈ 4.7 nats): nothing reaches 100 nats.
+    const none = await step(100);
+    expect(none.selectedTokenFraction).toBe(0);
+    expect(logprob()).toBeCloseTo(start, 6);
+    const all = await step(1);
+    expect(all.selectedTokenFraction).toBe(1);
+    expect(logprob()).toBeGreaterThan(start + 0.01);
+    await local.close();
+  });
+});

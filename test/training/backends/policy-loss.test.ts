@@ -73,4 +73,16 @@ describe("policy losses", () => {
     expect(gradient.dataSync()[1]).toBeCloseTo(-1 + 0.25, 5);
     expect(() => policyLoss(base, config, "sum")).toThrow(/needs the reference policy's logprobs/);
   });
+
+  it("selectedTokens drops the policy-gradient term of unselected tokens but keeps them in the token-mean denominator", () => {
+    const config = LossConfigSchema.parse({ kind: "importance_sampling" });
+    // keep row 0 position 2 (ratio 0.5, A = 1) and row 1 position 0 (ratio 2, A = −2): −(0.5 − 4) / 3 trained tokens
+    const selectedTokens = tf.tensor2d([[1, 0, 1], [1, 1, 1]]);
+    expect(value(policyLoss({ ...inputs(), selectedTokens }, config, "token-mean").loss)).toBeCloseTo(3.5 / 3, 5);
+    const sampler = inputs().learnerLogprobs;
+    const gradient = tf.grad((learner: tf.Tensor) =>
+      policyLoss({ ...inputs(), learnerLogprobs: learner as tf.Tensor2D, samplerLogprobs: sampler, selectedTokens }, config, "sum").loss,
+    )(inputs().learnerLogprobs);
+    expect(Array.from(gradient.dataSync(), (entry) => entry + 0)).toEqual([0, 0, -1, 2, 0, 0]);
+  });
 });

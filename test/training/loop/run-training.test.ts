@@ -35,7 +35,7 @@ function recordingBackend(baseUrl: string) {
   const ref = () => ({ backend: "recording", modelId: "fake", version, openaiBaseUrl: baseUrl });
   const backend: TrainingBackend = {
     name: "recording",
-    capabilities: () => ({ name: "recording", losses: ["ppo"], lossAggregations: ["token-mean"], merges: ["prefix"], sampling: "openai", fullFineTune: true, lora: false, maxContext: 1000, checkpoints: true, referenceKl: false }),
+    capabilities: () => ({ name: "recording", losses: ["ppo"], lossAggregations: ["token-mean"], merges: ["prefix"], sampling: "openai", fullFineTune: true, lora: false, maxContext: 1000, checkpoints: true, referenceKl: false, entropySelection: false }),
     open: async () => ref(),
     sample: async () => ({ completions: [], policyVersion: version }),
     submit: async (batch) => {
