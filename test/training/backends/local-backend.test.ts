@@ -162,74 +162,62 @@ describe("local backend micro-batches", () => {
   });
 });
 
+/**
+ * A fresh local backend on its own weights, whose sampler is `policy`; `step(advantage, loss)` submits the one
+ * sequence with that advantage and loss options, publishes, and returns the step's metrics.
+ */
+async function freshBackend(seed: number) {
+  const weights = initialWeights(config, seed);
+  const policy = await TinyModel.load(path.join(directory, "start"));
+  policy.publish(weights);
+  const local = createLocalBackend({
+    config,
+    weights,
+    startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => policy.publish(next), close: async () => {} }),
+  });
+  await local.open({ baseModel: "tiny-test" });
+  const logprob = () => policy.sequenceLogprobs([tokens])[0]!.slice(5).reduce((sum, value) => sum + value, 0);
+  const step = async (advantage: number, loss: { klCoef?: number; minEntropy?: number }) => {
+    const { stepId } = await local.submit({
+      sequences: [{ tokens, lossMask, samplerLogprobs: policy.sequenceLogprobs([tokens])[0]!, advantage }],
+      loss: LossConfigSchema.parse({ kind: "importance_sampling", ...loss }),
+      lossAggregation: "token-mean",
+      merge: "prefix",
+      optimizer: OptimizerConfigSchema.parse({ learningRate: 0.01 }),
+      substeps: 1,
+    });
+    await local.publish();
+    return (await local.status(stepId)).metrics;
+  };
+  return { local, logprob, step };
+}
+
 describe("local backend KL penalty to the reference policy", () => {
   it("measures KL 0 at the start, > 0 once trained away, and with advantage 0 pulls the policy back", async () => {
-    const weights = initialWeights(config, 7);
-    const policy = await TinyModel.load(path.join(directory, "start"));
-    policy.publish(weights);
-    const local = createLocalBackend({
-      config,
-      weights,
-      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => policy.publish(next), close: async () => {} }),
-    });
-    await local.open({ baseModel: "tiny-test" });
-    const logprob = () => policy.sequenceLogprobs([tokens])[0]!.slice(5).reduce((sum, value) => sum + value, 0);
-    const step = async (advantage: number, klCoef: number) => {
-      const { stepId } = await local.submit({
-        sequences: [{ tokens, lossMask, samplerLogprobs: policy.sequenceLogprobs([tokens])[0]!, advantage }],
-        loss: LossConfigSchema.parse({ kind: "importance_sampling", klCoef }),
-        lossAggregation: "token-mean",
-        merge: "prefix",
-        optimizer: OptimizerConfigSchema.parse({ learningRate: 0.01 }),
-        substeps: 1,
-      });
-      await local.publish();
-      return (await local.status(stepId)).metrics;
-    };
+    const { local, logprob, step } = await freshBackend(7);
     const start = logprob();
-    expect((await step(1, 0.1)).klToReference).toBeCloseTo(0, 6);
-    for (let index = 0; index < 4; index++) await step(1, 0.1);
+    expect((await step(1, { klCoef: 0.1 })).klToReference).toBeCloseTo(0, 6);
+    for (let index = 0; index < 4; index++) await step(1, { klCoef: 0.1 });
     const trained = logprob();
     expect(trained).toBeGreaterThan(start + 0.3);
-    expect((await step(0, 1)).klToReference).toBeGreaterThan(1e-3);
-    for (let index = 0; index < 10; index++) await step(0, 1);
+    expect((await step(0, { klCoef: 1 })).klToReference).toBeGreaterThan(1e-3);
+    for (let index = 0; index < 10; index++) await step(0, { klCoef: 1 });
     // Only the KL term has a gradient now, and it leads back toward the start's likelihood.
     expect(Math.abs(logprob() - start)).toBeLessThan(Math.abs(trained - start) / 2);
-    expect((await step(0, 0)).klToReference).toBeUndefined();
+    expect((await step(0, {})).klToReference).toBeUndefined();
     await local.close();
   });
 });
 
 describe("local backend forking-token selection (loss.minEntropy)", () => {
   it("trains only tokens whose entropy reaches the threshold and reports the share it kept", async () => {
-    const weights = initialWeights(config, 11);
-    const policy = await TinyModel.load(path.join(directory, "start"));
-    policy.publish(weights);
-    const local = createLocalBackend({
-      config,
-      weights,
-      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => policy.publish(next), close: async () => {} }),
-    });
-    await local.open({ baseModel: "tiny-test" });
-    const logprob = () => policy.sequenceLogprobs([tokens])[0]!.slice(5).reduce((sum, value) => sum + value, 0);
-    const step = async (minEntropy: number) => {
-      const { stepId } = await local.submit({
-        sequences: [{ tokens, lossMask, samplerLogprobs: policy.sequenceLogprobs([tokens])[0]!, advantage: 1 }],
-        loss: LossConfigSchema.parse({ kind: "importance_sampling", minEntropy }),
-        lossAggregation: "token-mean",
-        merge: "prefix",
-        optimizer: OptimizerConfigSchema.parse({ learningRate: 0.01 }),
-        substeps: 1,
-      });
-      await local.publish();
-      return (await local.status(stepId)).metrics;
-    };
+    const { local, logprob, step } = await freshBackend(11);
     const start = logprob();
     // An untrained model is near uniform over 109 tokens (entropy ≈ ln 109 ≈ 4.7 nats): nothing reaches 100 nats.
-    const none = await step(100);
+    const none = await step(1, { minEntropy: 100 });
     expect(none.selectedTokenFraction).toBe(0);
     expect(logprob()).toBeCloseTo(start, 6);
-    const all = await step(1);
+    const all = await step(1, { minEntropy: 1 });
     expect(all.selectedTokenFraction).toBe(1);
     expect(logprob()).toBeGreaterThan(start + 0.01);
     await local.close();
