@@ -90,17 +90,20 @@ export function forwardLogits(variables: ModelVariables, ids: tf.Tensor2D, confi
  */
 export function nextTokenLogprobs(variables: ModelVariables, ids: tf.Tensor2D, config: TinyModelConfig): tf.Tensor2D {
   const [batch, time] = ids.shape;
-  const logits = forwardLogits(variables, ids.slice([0, 0], [batch, time - 1]), config);
-  const logSoftmax = tf.logSoftmax(logits, -1);
   const targets = tf.oneHot(ids.slice([0, 1], [batch, time - 1]), config.vocabSize).toFloat();
-  return logSoftmax.mul(targets).sum(-1) as tf.Tensor2D;
+  return nextTokenLogSoftmax(variables, ids, config).mul(targets).sum(-1) as tf.Tensor2D;
 }
 
 /** Entropy in nats of the next-token distribution at every position but the last: (B, T − 1), aligned with `nextTokenLogprobs`. */
 export function nextTokenEntropy(variables: ModelVariables, ids: tf.Tensor2D, config: TinyModelConfig): tf.Tensor2D {
-  const [batch, time] = ids.shape;
-  const logSoftmax = tf.logSoftmax(forwardLogits(variables, ids.slice([0, 0], [batch, time - 1]), config), -1);
+  const logSoftmax = nextTokenLogSoftmax(variables, ids, config);
   return tf.exp(logSoftmax).mul(logSoftmax).sum(-1).neg() as tf.Tensor2D;
+}
+
+// Log-softmax over the vocabulary after each of ids[:, :-1]: (B, T − 1, vocab).
+function nextTokenLogSoftmax(variables: ModelVariables, ids: tf.Tensor2D, config: TinyModelConfig): tf.Tensor3D {
+  const [batch, time] = ids.shape;
+  return tf.logSoftmax(forwardLogits(variables, ids.slice([0, 0], [batch, time - 1]), config), -1);
 }
 
 /** tfjs variables holding `weights` (one per parameter, trainable). */

@@ -248,9 +248,9 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
         totals.loss += metrics.loss!;
         totals.clipFraction += metrics.clipFraction!;
         totals.gradNorm = Math.max(totals.gradNorm, metrics.gradNorm!);
-        if (start === 0) Object.assign(totals, pick(metrics, ["logprobMismatchMean", "logprobMismatchMax", "samplerLearnerKl"]));
-        if (start === 0 && metrics.klToReference !== undefined) totals.klToReference = metrics.klToReference;
-        if (start === 0 && metrics.selectedTokenFraction !== undefined) totals.selectedTokenFraction = metrics.selectedTokenFraction;
+        if (start === 0) {
+          Object.assign(totals, pick(metrics, ["logprobMismatchMean", "logprobMismatchMax", "samplerLearnerKl", "klToReference", "selectedTokenFraction"]));
+        }
         chunks += 1;
       }
       totals.loss /= Math.max(chunks, 1);
