@@ -39,6 +39,13 @@ export function lastUserText(body: Record<string, any>): string {
   return (last.content ?? []).map((block: any) => block.text ?? "").join("");
 }
 
+/** FNV-1a over the text: a stable 32-bit key, so a script can answer from a request's content, not its arrival order. */
+export function stringHash(text: string): number {
+  let hash = 2166136261;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619) >>> 0;
+  return hash;
+}
+
 // Character codes stand in for a tokenizer: deterministic and easy to check.
 const tokenize = (text: string) => [...text].map((character) => character.codePointAt(0)!);
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRng } from "../../src/tournament/seeded-rng.js";
 import { runCli } from "../helpers/run-cli.js";
-import { lastUserText, startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const sample = readFileSync(new URL("../../benchmarks/qa/sample.jsonl", import.meta.url), "utf8")
   .trim()
@@ -15,9 +15,11 @@ let server: ScriptedServer;
 
 beforeAll(async () => {
   // Attempts are right 30% of the time; the judge prefers the right one of a mixed pair 85% of the time.
-  server = await startScriptedServer((body, callIndex) => {
-    const rng = createRng(7919 * callIndex + 1);
+  // Every reply is a function of the request alone (the attempt's seed, the judge prompt's text), never of the
+  // order requests arrive in, so the run is the same however the concurrent calls interleave.
+  server = await startScriptedServer((body) => {
     const prompt = lastUserText(body);
+    const rng = createRng(body.seed ?? stringHash(prompt));
     const row = sample.find((candidate) => prompt.includes(candidate.question));
     if (!row) return { text: "unknown question" };
     const pair = /## Solution A\n([\s\S]*?)\n\n## Solution B\n([\s\S]*?)\n\nReason step by step/.exec(prompt);
@@ -33,12 +35,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+
 describe("rllm eval --rerank", () => {
   it("reports rerank@1 per method above pass@1 and saves every task's tournament", async () => {
     const out = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-eval-rerank-")), "run");
     const result = await runCli([
       "eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out,
-      "-n", "6", "--limit", "12", "--rerank", "v1,majority", "--budget", "2",
+      "-n", "6", "--limit", "12", "--rerank", "v1,majority", "--budget", "2", "--seed", "3",
     ]);
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));

@@ -1,5 +1,5 @@
 /** A scripted OpenAI-compatible server that generates candidates and judges them with a chosen accuracy (tests only). */
-import { lastUserText, startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { createRng } from "../../src/tournament/seeded-rng.js";
 
 export const correctAnswer = "The answer is 42.";
@@ -22,9 +22,14 @@ export interface ScriptedJudgeServer extends ScriptedServer {
 /** Pairwise prompts get ratings 8 vs 3 (right way round with the given accuracy); others get candidates. */
 export async function startScriptedJudge(options: ScriptedJudgeOptions): Promise<ScriptedJudgeServer> {
   const generated: boolean[] = [];
-  const server = await startScriptedServer((body, callIndex) => {
-    const rng = createRng((options.seed ?? 1) * 100_003 + callIndex);
+  // How often each prompt has been seen. Replies are keyed on the prompt and that count, not on the global call
+  // order, so judge calls that a tournament sends concurrently get the same verdicts however they interleave.
+  const seen = new Map<string, number>();
+  const server = await startScriptedServer((body) => {
     const prompt = lastUserText(body);
+    const occurrence = seen.get(prompt) ?? 0;
+    seen.set(prompt, occurrence + 1);
+    const rng = createRng(((options.seed ?? 1) * 100_003 + stringHash(prompt) + occurrence * 7919) >>> 0);
     const pair = /## Solution A\n([\s\S]*?)\n\n## Solution B\n([\s\S]*?)\n\nReason step by step/.exec(prompt);
     if (pair) {
       const correctA = isCorrectText(pair[1]!);
