@@ -1,6 +1,7 @@
 /** A Judge on an LLM: sends the pairwise or pointwise prompt through the shared client and parses the ratings. */
 import pLimit from "p-limit";
 import { ModelError } from "../core/errors/model-error.js";
+import { deriveSeed } from "../engine/derive-seed.js";
 import type { Step } from "../core/step.js";
 import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
 import { stepFromChat } from "../llm/step-from-chat.js";
@@ -15,6 +16,12 @@ export interface LlmJudgeOptions {
   sampling?: SamplingParams;
   /** Judge calls in flight at once for this judge (the client's retries apply to each). */
   concurrency?: number;
+  /**
+   * Base of per-call sampling seeds (ignored when `sampling.seed` is set): each call is seeded from it, its prompt and
+   * how many times this judge had already been asked that prompt, so a rerun gets the same verdicts however the
+   * concurrent calls interleave. Without it, judge calls are unseeded.
+   */
+  seed?: number;
   signal?: AbortSignal;
 }
 
@@ -25,8 +32,18 @@ export interface LlmJudgeOptions {
 export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const limit = pLimit(options.concurrency ?? 8);
 
-  async function call(messages: Step["input"]): Promise<{ text: string; step: Step }> {
-    const request = { ...options.sampling, messages, signal: options.signal };
+  const timesAsked = new Map<string, number>();
+  // Called when compare/score is called, before any waiting, so the count follows the caller's (deterministic) order.
+  function seedFor(messages: Step["input"]): number | undefined {
+    if (options.sampling?.seed !== undefined || options.seed === undefined) return options.sampling?.seed;
+    const prompt = JSON.stringify(messages);
+    const asked = timesAsked.get(prompt) ?? 0;
+    timesAsked.set(prompt, asked + 1);
+    return deriveSeed(options.seed, prompt, asked);
+  }
+
+  async function call(messages: Step["input"], seed: number | undefined): Promise<{ text: string; step: Step }> {
+    const request = { ...options.sampling, ...(seed !== undefined ? { seed } : {}), messages, signal: options.signal };
     try {
       const response = await options.client.chat(request);
       const step = stepFromChat(request, response);
@@ -46,15 +63,21 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
   }
 
   return {
-    compare: (problem, solutionA, solutionB) =>
-      limit(async (): Promise<PairJudgement> => {
-        const { text, step } = await call(pairJudgeMessages(options.kind, problem, solutionA, solutionB));
+    compare: (problem, solutionA, solutionB) => {
+      const messages = pairJudgeMessages(options.kind, problem, solutionA, solutionB);
+      const seed = seedFor(messages);
+      return limit(async (): Promise<PairJudgement> => {
+        const { text, step } = await call(messages, seed);
         return { ...parsePairRatings(text), text, step };
-      }),
-    score: (problem, solution) =>
-      limit(async (): Promise<PointJudgement> => {
-        const { text, step } = await call(pointJudgeMessages(options.kind, problem, solution));
+      });
+    },
+    score: (problem, solution) => {
+      const messages = pointJudgeMessages(options.kind, problem, solution);
+      const seed = seedFor(messages);
+      return limit(async (): Promise<PointJudgement> => {
+        const { text, step } = await call(messages, seed);
         return { ...parsePointRating(text), text, step };
-      }),
+      });
+    },
   };
 }

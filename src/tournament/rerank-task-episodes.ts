@@ -67,6 +67,7 @@ export async function rerankTaskEpisodes(options: RerankTaskOptions): Promise<Re
     client: options.client,
     kind: options.judgeKind,
     sampling: options.sampling,
+    seed: options.seed,
     concurrency: options.concurrency,
     signal: options.signal,
   });

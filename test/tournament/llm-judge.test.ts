@@ -12,7 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function judgeOn(script: Script, kind: "math" | "code" = "math") {
+async function judgeOn(script: Script, kind: "math" | "code" = "math", seed?: number) {
   server = await startScriptedServer(script);
   const client = createOpenAiClient({
     baseUrl: server.url,
@@ -21,7 +21,7 @@ async function judgeOn(script: Script, kind: "math" | "code" = "math") {
     requestLogprobs: false,
     requestTokenIds: false,
   });
-  return createLlmJudge({ client, kind });
+  return createLlmJudge({ client, kind, seed });
 }
 
 describe("the pairwise prompts", () => {
@@ -47,6 +47,28 @@ describe("createLlmJudge", () => {
     expect(verdict.step!.output).toContain("<rating_A>9</rating_A>");
     expect(verdict.step!.usage.completionTokens).toBeGreaterThan(0);
     expect(server!.requests[0]!.body.messages[0].content).toContain("## Solution B\nsecond");
+  });
+
+  it("seeds each call from the base seed, the prompt and how often it was asked, whatever order replies come back in", async () => {
+    const reply = { text: "<rating_A>9</rating_A><rating_B>3</rating_B>" };
+    const seedsOf = async (seed: number | undefined, slowFirst: boolean) => {
+      // The first reply is delayed in one run and not in the other: the seeds must not depend on arrival order.
+      const judge = await judgeOn((_, callIndex) => ({ ...reply, delayMs: slowFirst && callIndex === 0 ? 30 : 0 }), "math", seed);
+      await Promise.all([judge.compare("p", "a", "b"), judge.compare("p", "a", "b"), judge.compare("p", "b", "a"), judge.score("p", "a")]);
+      const seeds = server!.requests.map((request) => [request.body.messages[0].content, request.body.seed]);
+      await server!.close();
+      server = undefined;
+      return seeds.sort((first, second) => String(first).localeCompare(String(second)));
+    };
+    const first = await seedsOf(5, true);
+    expect(await seedsOf(5, false)).toEqual(first);
+    const seeds = first.map(([, seed]) => seed);
+    expect(seeds.every((seed) => Number.isInteger(seed))).toBe(true);
+    // The same prompt asked twice gets two different seeds; another base seed changes them all.
+    expect(new Set(seeds).size).toBe(4);
+    const other = (await seedsOf(6, false)).map(([, seed]) => seed);
+    expect(other.filter((seed) => seeds.includes(seed))).toEqual([]);
+    expect((await seedsOf(undefined, false)).map(([, seed]) => seed)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it("turns an unreadable reply into a tie with parseError", async () => {

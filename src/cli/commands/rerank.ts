@@ -50,7 +50,7 @@ export function registerRerankCommand(program: Command): void {
     .option("--judge-kind <kind>", "judge prompt: math (final answer only) or code (correct and robust)", "math")
     .option("--slots <policy>", "slot A: scheduled (V1's order), random, or both (two calls per pair)", "scheduled")
     .option("--knockout-k <k>", "comparisons per knockout match", "1")
-    .option("--seed <n>", "seed of the pairings (a row's seed is this plus its line index)", "0")
+    .option("--seed <n>", "seed of the pairings (a row's seed is this plus its line index) and of the judge's sampling", "0")
     .option("--concurrency <n>", "judge calls in flight at once", "8")
     .option("--temperature <t>", "judge sampling temperature")
     .option("--max-tokens <n>", "judge completion token limit")
@@ -68,6 +68,7 @@ export function registerRerankCommand(program: Command): void {
           client,
           kind: flags.judgeKind,
           sampling: { temperature: flags.temperature, maxTokens: flags.maxTokens },
+          seed: flags.seed,
           concurrency: flags.concurrency,
         });
         const lines: string[] = [];
