@@ -39,6 +39,15 @@ export async function writeCheckpoint(
   for (const [name] of shapes) {
     for (const value of weights.get(name)!) offset = buffer.writeFloatLE(value, offset);
   }
+  await writeFile(path.join(directory, "weights.bin"), buffer);
+  await writeFile(path.join(directory, "manifest.json"), manifestText(config, record));
+}
+
+/**
+ * The text of `manifest.json` for weights of this config, stored beside them in `weights.bin` (float32 little-endian,
+ * parameterShapes order). Exported for writers that store the weights themselves (the local training backend).
+ */
+export function manifestText(config: TinyModelConfig, record: { training?: Record<string, unknown>; metrics?: Record<string, unknown> } = {}): string {
   const manifest: CheckpointManifest = {
     format: "rllm-tiny-1",
     config,
@@ -46,8 +55,7 @@ export async function writeCheckpoint(
     training: record.training ?? {},
     metrics: record.metrics ?? {},
   };
-  await writeFile(path.join(directory, "weights.bin"), buffer);
-  await writeFile(path.join(directory, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  return JSON.stringify(manifest, null, 2) + "\n";
 }
 
 /** Reads and validates a checkpoint; a wrong size, shape or vocabulary is an InputError naming the file. */

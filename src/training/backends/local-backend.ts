@@ -4,7 +4,10 @@
  * the learner's logprobs are from the sampler's on the same tokens.
  */
 import * as tf from "@tensorflow/tfjs";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { z } from "zod";
+import { manifestText } from "../../models/tiny/checkpoint.js";
 import { parameterShapes, type TinyModelConfig } from "../../models/tiny/model-config.js";
 import type { ModelWeights } from "../../models/tiny/model-weights.js";
 import { applyAdam, createAdamState, type AdamState } from "../../models/tiny/adam.js";
@@ -281,15 +284,19 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
         firstMoment: read(state.adam.firstMoment),
         secondMoment: read(state.adam.secondMoment),
       });
+      // weights.bin is already in the tiny model's layout (float32 in parameterShapes order, little-endian on the hosts
+      // Node runs on); this manifest beside it makes the directory a checkpoint `rllm serve --model tiny` loads.
+      const record = { training: { objective: "rllm train, local backend", policyVersion: version, adamStep: state.adam.step } };
+      writeFileSync(path.join(directory, "manifest.json"), manifestText(config, record));
       return { path: directory };
     },
 
-    async restore(path: string): Promise<PolicyRef> {
+    async restore(directory: string): Promise<PolicyRef> {
       const state = opened();
-      const checkpoint = readLocalCheckpoint(path);
+      const checkpoint = readLocalCheckpoint(directory);
       const expected = JSON.stringify(shapes);
       if (JSON.stringify(checkpoint.manifest.shapes) !== expected) {
-        throw new Error(`${path}: checkpoint shapes do not match the model config`);
+        throw new Error(`${directory}: checkpoint shapes do not match the model config`);
       }
       const assign = (targets: Map<string, tf.Variable>, values: Map<string, Float32Array>) => {
         for (const [name, shape] of shapes) targets.get(name)!.assign(tf.tensor(values.get(name)!, shape));

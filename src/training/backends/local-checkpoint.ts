@@ -1,4 +1,8 @@
-/** The local backend's checkpoint: weights and Adam moments as raw float32 files, plus a manifest (version, step, shapes). */
+/**
+ * The local backend's checkpoint: weights and Adam moments as raw float32 files, plus the trainer's state (version,
+ * step, shapes) in `trainer-state.json`. The backend also writes a tiny-model `manifest.json` beside them, so the
+ * directory is a checkpoint that `rllm serve --model tiny --checkpoint DIR` loads as it is.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -25,6 +29,7 @@ export interface LocalCheckpoint {
 }
 
 const FILES = { weights: "weights.bin", firstMoment: "adam-first.bin", secondMoment: "adam-second.bin" } as const;
+const STATE_FILE = "trainer-state.json";
 
 /** Writes the checkpoint into `directory` (created if needed). */
 export function writeLocalCheckpoint(directory: string, checkpoint: LocalCheckpoint): void {
@@ -33,17 +38,17 @@ export function writeLocalCheckpoint(directory: string, checkpoint: LocalCheckpo
     const arrays = checkpoint.manifest.shapes.map(([name]) => checkpoint[key].get(name)!);
     writeFileSync(path.join(directory, FILES[key]), Buffer.concat(arrays.map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength))));
   }
-  writeFileSync(path.join(directory, "manifest.json"), JSON.stringify(checkpoint.manifest, null, 2) + "\n");
+  writeFileSync(path.join(directory, STATE_FILE), JSON.stringify(checkpoint.manifest, null, 2) + "\n");
 }
 
 /** Reads a checkpoint written by writeLocalCheckpoint; a missing or inconsistent file is an InputError naming it. */
 export function readLocalCheckpoint(directory: string): LocalCheckpoint {
-  const manifestFile = path.join(directory, "manifest.json");
+  const manifestFile = path.join(directory, STATE_FILE);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(manifestFile, "utf8"));
   } catch (error) {
-    throw new InputError(`${manifestFile}: cannot read the checkpoint manifest (${(error as Error).message})`);
+    throw new InputError(`${manifestFile}: cannot read the trainer state (${(error as Error).message})`);
   }
   const parsed = LocalCheckpointManifestSchema.safeParse(raw);
   if (!parsed.success) throw new InputError(describeIssues(manifestFile, undefined, parsed.error));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { writeCheckpoint } from "../../../src/models/tiny/checkpoint.js";
+import { readCheckpoint, writeCheckpoint } from "../../../src/models/tiny/checkpoint.js";
 import { initialWeights, type ModelWeights } from "../../../src/models/tiny/model-weights.js";
 import type { TinyModelConfig } from "../../../src/models/tiny/model-config.js";
 import { TinyModel } from "../../../src/models/tiny/tiny-model.js";
@@ -94,6 +94,17 @@ describe("local backend", () => {
     const restored = await backend.restore(saved.path);
     expect(restored.version).toBe(after.version - 1);
     expect(published.at(-1)!.get("tokenEmbedding")).toEqual(savedWeights.get("tokenEmbedding"));
+  });
+
+  it("writes checkpoints that load as tiny models, so a trained policy can be served", async () => {
+    const policy = await backend.publish();
+    const saved = await backend.checkpoint(path.join(directory, "servable"));
+    const { manifest, weights } = await readCheckpoint(saved.path);
+    expect(manifest.config).toEqual(config);
+    expect(manifest.training).toMatchObject({ objective: "rllm train, local backend", policyVersion: policy.version });
+    for (const [name, values] of published.at(-1)!) expect(weights.get(name)).toEqual(values);
+    const served = await TinyModel.load(saved.path);
+    expect(served).toBeInstanceOf(TinyModel);
   });
 
   it("refuses a loss it cannot compute, naming the ones it can", async () => {
