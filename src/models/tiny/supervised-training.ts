@@ -18,6 +18,8 @@ export const SupervisedOptionsSchema = z
     judgeFormat: z.enum(["residues", "answers", "chains"]),
     /** Share of solve examples with one slipped step (see `solveExample`); absent means none. */
     solveSlipRate: z.number().min(0).max(1).optional(),
+    /** Share of `residues` judge examples whose check has one slipped step (see `judgeExample`); absent means none. */
+    judgeSlipRate: z.number().min(0).max(1).optional(),
     weightSeed: z.number().int(),
     dataSeed: z.number().int(),
   })
@@ -54,7 +56,7 @@ export async function trainSupervised(
   const started = performance.now();
   for (let step = 1; step <= options.steps; step++) {
     const judgeFraction = random() < options.judgeFraction ? 1 : 0;
-    const examples = trainingBatch(random, options.batchSize, { judgeFraction, judgeFormat: options.judgeFormat, solveSlipRate: options.solveSlipRate });
+    const examples = trainingBatch(random, options.batchSize, { judgeFraction, judgeFormat: options.judgeFormat, solveSlipRate: options.solveSlipRate, judgeSlipRate: options.judgeSlipRate });
     const learningRate = learningRateAt(step, options);
     const result = model.step(
       examples.map((example) => example.tokens),

@@ -110,6 +110,12 @@ export function residueOf(n: number): number {
   return ((n % 10) + 10) % 10;
 }
 
+/** One slipped step of a residue chain: its exact value off by `delta`, carried on to the verdicts. */
+export interface ResidueSlip {
+  stepIndex: number;
+  delta: number;
+}
+
 /**
  * The `residues` judge reply: the problem's operations done on last digits, each written as its exact value and then
  * its residue mod 10 (`6*3=18%8 5-8=-3%7`), then each candidate's answer with its residue beside the derived one and a
@@ -118,13 +124,18 @@ export function residueOf(n: number): number {
  * easier than computing the answer: every operation is on one-digit numbers, which the tiny model does almost
  * without error, while it often slips on the two-digit steps of a full solution; and each token depends on the few
  * just before it. A wrong answer whose last digit happens to be right passes; the judge then rates both alike.
+ * With `slip`, one step's value is off and the chain and verdicts follow it, as a careless checker's would.
  */
-export function residueReply(expression: string, answerA: string, answerB: string): string {
+export function residueReply(expression: string, answerA: string, answerB: string, slip?: ResidueSlip): string {
   const { operands, operators } = parseArithExpression(expression);
-  const { operations, value } = operationsInOrder(operands.map(residueOf), operators, ({ left, operator, right }) =>
-    residueOf(applyOperator(left, operator, right)),
-  );
-  const steps = operations.map(({ left, operator, right, result }) => `${left}${operator}${right}=${applyOperator(left, operator, right)}%${result}`);
+  const exactValue = (left: number, operator: Operator, right: number, index: number) =>
+    applyOperator(left, operator, right) + (slip?.stepIndex === index ? slip.delta : 0);
+  const exactValues: number[] = [];
+  const { operations, value } = operationsInOrder(operands.map(residueOf), operators, ({ left, operator, right }, index) => {
+    exactValues.push(exactValue(left, operator, right, index));
+    return residueOf(exactValues[index]!);
+  });
+  const steps = operations.map(({ left, operator, right, result }, index) => `${left}${operator}${right}=${exactValues[index]}%${result}`);
   const isInteger = (answer: string) => /^-?\d+$/.test(answer);
   const passes = (answer: string) => isInteger(answer) && residueOf(Number(answer)) === value;
   const verdict = (slot: string, answer: string) =>
@@ -132,8 +143,13 @@ export function residueReply(expression: string, answerA: string, answerB: strin
   return `${steps.join(" ")} ${verdict("A", answerA)} ${verdict("B", answerB)} ${judgeReply(passes(answerA), passes(answerB))}`;
 }
 
-/** A judge example: two solutions, each correct with probability ½, and the ratings they deserve. */
-export function judgeExample(problem: ArithProblem, random: Random, format: JudgeFormat): TrainingExample {
+/**
+ * A judge example: two solutions, each correct with probability ½, and the ratings they deserve. With probability
+ * `slipRate` (`residues` only) the reply's chain has one slipped step carried on to its verdicts, like the slipped
+ * solve examples: the judge then puts some probability on slips, so its temperature-1 verdicts are wrong more often
+ * than its greedy ones, which is the room RL with the joint reward has to sharpen it.
+ */
+export function judgeExample(problem: ArithProblem, random: Random, format: JudgeFormat, slipRate = 0): TrainingExample {
   const isCorrectA = random() < 0.5;
   const isCorrectB = random() < 0.5;
   const solution = (isCorrect: boolean) => (isCorrect ? arithSolutionText(problem) : wrongSolution(problem, random));
@@ -151,21 +167,28 @@ export function judgeExample(problem: ArithProblem, random: Random, format: Judg
   const [answerA, answerB] = [servedAnswer(solutionA), servedAnswer(solutionB)];
   const inside = (boxed: string) => boxed.slice("\\boxed{".length, -1);
   const prompt = { kind: "judge" as const, expression: problem.expression, solutionA: answerA, solutionB: answerB };
-  return example(encodeCompactPrompt(prompt), residueReply(problem.expression, inside(answerA), inside(answerB)));
+  // Without slips no random draw is made, so phases 3–5 replay exactly as they ran before judge slips existed.
+  const slip = slipRate > 0 && random() < slipRate ? residueSlip(problem, random) : undefined;
+  return example(encodeCompactPrompt(prompt), residueReply(problem.expression, inside(answerA), inside(answerB), slip));
 }
 
-/** Options of a mixed batch: the share of judge examples, their format, and the slip rate of solve examples. */
+function residueSlip(problem: ArithProblem, random: Random): ResidueSlip {
+  return { stepIndex: randomInt(random, 0, problem.steps.length - 1), delta: randomInt(random, 1, 3) * (random() < 0.5 ? -1 : 1) };
+}
+
+/** Options of a mixed batch: the share of judge examples, their format, and the slip rates of both skills. */
 export interface BatchOptions {
   judgeFraction: number;
   judgeFormat: JudgeFormat;
   solveSlipRate?: number;
+  judgeSlipRate?: number;
 }
 
 /** A batch mixing both skills; `judgeFraction` of the examples are judge examples. */
 export function trainingBatch(random: Random, size: number, options: BatchOptions): TrainingExample[] {
   return Array.from({ length: size }, () => {
     const problem = drawProblem(random, "train");
-    if (random() < options.judgeFraction) return judgeExample(problem, random, options.judgeFormat);
+    if (random() < options.judgeFraction) return judgeExample(problem, random, options.judgeFormat, options.judgeSlipRate);
     // Without slips no random draw is made, so phases 1–2 replay exactly as they ran before slips existed.
     return options.solveSlipRate ? solveExample(problem, random, options.solveSlipRate) : solveExample(problem);
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readCheckpoint, writeCheckpoint } from "../../../src/models/tiny/checkpoint.js";
 import { TinyModelConfigSchema } from "../../../src/models/tiny/model-config.js";
 import { initialWeights } from "../../../src/models/tiny/model-weights.js";
+import { SHIPPED_TRAINING } from "../../../src/models/tiny/shipped-config.js";
 import { SHIPPED_CHECKPOINT_DIRECTORY } from "../../../src/models/tiny/tiny-model.js";
 import { VOCABULARY } from "../../../src/models/tiny/tokenizer.js";
 
@@ -38,6 +39,8 @@ describe("tiny checkpoints", () => {
     const phases = manifest.training.phases as Array<Record<string, unknown>>;
     expect(phases.length).toBeGreaterThan(0);
     for (const phase of phases) expect(phase.stepsDone).toBe(phase.steps);
+    // The checkpoint is the one the shipped recipe makes: every phase, with its exact options, and no other.
+    expect(phases.map(({ stepsDone, loss, ...options }) => options)).toEqual(SHIPPED_TRAINING);
     expect(manifest.metrics).toHaveProperty("arithAccuracy");
     expect(manifest.config.contextLength).toBeGreaterThanOrEqual(100);
   });

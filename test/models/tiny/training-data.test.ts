@@ -41,6 +41,34 @@ describe("tiny model training data", () => {
     expect(slipped).toBeLessThan(240);
   });
 
+  it("slips one step of a residue check when asked, carrying it on to the derived residue and the verdicts", () => {
+    // 5-6*3 with 6*3 slipped to 17: 5-7=-2 ends in 8, so the right answer -13 (7 mod 10) now fails the check.
+    expect(residueReply("5-6*3", "-16", "-13", { stepIndex: 0, delta: -1 })).toBe(
+      "6*3=17%7 5-7=-2%8 A:-16%4/8 no B:-13%7/8 no <rating_A>1</rating_A><rating_B>1</rating_B>",
+    );
+    expect(residueReply("5-6*3", "-16", "-13", { stepIndex: 1, delta: 2 })).toMatch(/^6\*3=18%8 5-8=-1%9 A:-16%4\/9 no B:-13%7\/9 no /);
+    const random = seededRandom(5);
+    let slipped = 0;
+    for (let index = 0; index < 1000; index++) {
+      const problem = drawProblem(random, "train");
+      const example = judgeExample(problem, random, "residues", 0.2);
+      const reply = decodeTokens(example.tokens.slice(example.lossMask.indexOf(1)));
+      const derived = Number(/%(\d) A:/.exec(reply)![1]);
+      if (derived !== residueOf(problem.answer)) slipped += 1;
+    }
+    // A slip of 1-3 always changes the step's residue, and the later steps carry it on unless a product by an even
+    // number or by 5 folds it back, so most slipped examples (20% of 1000) end on a wrong residue.
+    expect(slipped).toBeGreaterThan(120);
+    expect(slipped).toBeLessThan(240);
+  });
+
+  it("draws nothing extra for judge examples without slips, so earlier phases replay as they ran", () => {
+    const problem = drawProblem(seededRandom(6), "train");
+    const [plain, noSlip] = [seededRandom(7), seededRandom(7)];
+    expect(judgeExample(problem, noSlip, "residues", 0)).toEqual(judgeExample(problem, plain, "residues"));
+    expect(noSlip()).toBe(plain());
+  });
+
   it("trains on exactly the prompt tokens the chat template serves for the tournament's judge prompt", () => {
     const random = seededRandom(2);
     let missing = 0;
