@@ -19,11 +19,12 @@ const CookbookShapeSchema = z
   })
   .passthrough();
 
-const looksLikePath = (value: string) => /[\\/]/.test(value) || /\.(m?[jt]s)$/.test(value);
+/** Whether a cookbook argument names a user module (`./my-flow.ts`) rather than a built-in cookbook. */
+export const looksLikeModulePath = (value: string) => /[\\/]/.test(value) || /\.(m?[jt]s)$/.test(value);
 
 /** The cookbook named `nameOrPath`; a module must export it as `default` or `cookbook`. */
 export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
-  if (!looksLikePath(nameOrPath)) {
+  if (!looksLikeModulePath(nameOrPath)) {
     const builtIn = await loadCookbook(nameOrPath);
     if (!builtIn) throw new InputError(`unknown cookbook "${nameOrPath}"; built-in: ${cookbookNames.join(", ")}; or give a module path`);
     return builtIn;

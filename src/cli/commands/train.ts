@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
+import { packagePath } from "../../core/package-root.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { openRunDirectory } from "../../engine/run-directory.js";
 import { createTrainingBackend, TRAINING_BACKENDS } from "../../training/backends/create-training-backend.js";
@@ -11,7 +12,7 @@ import { runTraining } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
-import { resolveCookbook } from "../resolve-cookbook.js";
+import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
 import { parseFlags } from "../parse-flags.js";
 
 const TrainFlagsSchema = z.object({
@@ -35,14 +36,20 @@ export function registerTrainCommand(program: Command): void {
     )
     .argument("<cookbook>", "cookbook name (its benchmark supplies the train and test splits) or module path")
     .option("--backend <name>", `training backend (${TRAINING_BACKENDS.join(", ")})`, "local")
-    .option("--config <train.json>", "training config (strict JSON; unknown keys are errors); defaults otherwise")
+    .option(
+      "--config <train.json>",
+      "training config (strict JSON; unknown keys are errors); default: the cookbook's shipped " +
+        "cookbooks/<name>/train.json when it has one (arith does), else the built-in defaults",
+    )
     .option("--steps <n>", "policy updates (overrides the config)")
     .option("--out <dir>", "run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)")
     .option("--checkpoint <dir>", "starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)")
     .option("--resume", "continue the run in --out from its last checkpoint; refuses if the config differs")
     .action(async (cookbookName: string, rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(TrainFlagsSchema, rawFlags);
-      const config = readTrainConfig(flags.config, { steps: flags.steps, out: flags.out });
+      const configFile = trainConfigFile(flags.config, cookbookName);
+      if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
+      const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
       if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
       const cookbook = await resolveCookbook(cookbookName);
       const benchmarkName = config.benchmark ?? cookbook.name;
@@ -81,6 +88,14 @@ export function registerTrainCommand(program: Command): void {
         process.off("SIGINT", onInterrupt);
       }
     });
+}
+
+/** The config to read: `--config` when given, else the built-in cookbook's shipped `train.json` if it has one. */
+export function trainConfigFile(explicit: string | undefined, cookbookName: string): string | undefined {
+  if (explicit) return explicit;
+  if (looksLikeModulePath(cookbookName)) return undefined;
+  const shipped = packagePath("cookbooks", cookbookName, "train.json");
+  return existsSync(shipped) ? shipped : undefined;
 }
 
 /** The config file (or the defaults) with the command-line overrides applied. */
