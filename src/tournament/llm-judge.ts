@@ -34,8 +34,9 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
 
   const timesAsked = new Map<string, number>();
   // Called when compare/score is called, before any waiting, so the count follows the caller's (deterministic) order.
+  // Undefined leaves the request's seed as `sampling` has it.
   function seedFor(messages: Step["input"]): number | undefined {
-    if (options.sampling?.seed !== undefined || options.seed === undefined) return options.sampling?.seed;
+    if (options.seed === undefined || options.sampling?.seed !== undefined) return undefined;
     const prompt = JSON.stringify(messages);
     const asked = timesAsked.get(prompt) ?? 0;
     timesAsked.set(prompt, asked + 1);

@@ -4,10 +4,6 @@
  * the learner's logprobs are from the sampler's on the same tokens.
  */
 import * as tf from "@tensorflow/tfjs";
-import { writeFileSync } from "node:fs";
-import path from "node:path";
-import { z } from "zod";
-import { manifestText } from "../../models/tiny/checkpoint.js";
 import { parameterShapes, type TinyModelConfig } from "../../models/tiny/model-config.js";
 import type { ModelWeights } from "../../models/tiny/model-weights.js";
 import { applyAdam, createAdamState, type AdamState } from "../../models/tiny/adam.js";
@@ -29,16 +25,7 @@ import {
 import { UnsupportedRequestError } from "../errors/unsupported-request-error.js";
 import { LOCAL_LOSSES, lossDenominator, policyLoss } from "./policy-loss.js";
 import { readLocalCheckpoint, writeLocalCheckpoint } from "./local-checkpoint.js";
-
-/** A running OpenAI-compatible server on the current weights. */
-export interface PolicySampler {
-  /** OpenAI base URL, e.g. http://127.0.0.1:PORT/v1 */
-  baseUrl: string;
-  model: string;
-  /** Serves `weights` from now on. */
-  update(weights: ModelWeights): Promise<void>;
-  close(): Promise<void>;
-}
+import { sampleCompletions, type PolicySampler } from "./policy-sampler.js";
 
 export interface LocalBackendOptions {
   config: TinyModelConfig;
@@ -278,16 +265,12 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     async checkpoint(directory: string): Promise<{ path: string }> {
       const state = opened();
       const read = (map: Map<string, tf.Variable>) => new Map([...map].map(([name, variable]) => [name, variable.dataSync() as Float32Array]));
-      writeLocalCheckpoint(directory, {
+      writeLocalCheckpoint(directory, config, {
         manifest: { policyVersion: version, adamStep: state.adam.step, shapes },
         weights: readVariables(state.variables),
         firstMoment: read(state.adam.firstMoment),
         secondMoment: read(state.adam.secondMoment),
       });
-      // weights.bin is already in the tiny model's layout (float32 in parameterShapes order, little-endian on the hosts
-      // Node runs on); this manifest beside it makes the directory a checkpoint `rllm serve --model tiny` loads.
-      const record = { training: { objective: "rllm train, local backend", policyVersion: version, adamStep: state.adam.step } };
-      writeFileSync(path.join(directory, "manifest.json"), manifestText(config, record));
       return { path: directory };
     },
 
@@ -357,47 +340,4 @@ export function microBatches<T extends { tokens: readonly number[] }>(sequences:
 
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
-}
-
-// Only what sampling reads of a vLLM-style /v1/completions reply.
-const CompletionsReplySchema = z.object({
-  choices: z.array(
-    z.object({
-      index: z.number().int().default(0),
-      token_ids: z.array(z.number().int()),
-      finish_reason: z.string().nullish(),
-      logprobs: z.object({ token_logprobs: z.array(z.number()) }),
-    }),
-  ),
-});
-
-/** Token-in/token-out sampling through the sampler's /v1/completions (prompt as token ids, vLLM style). */
-async function sampleCompletions(sampler: PolicySampler, request: SampleRequest, version: number): Promise<SampleResult> {
-  const response = await fetch(`${sampler.baseUrl}/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      model: sampler.model,
-      prompt: request.promptTokenIds,
-      n: request.n,
-      max_tokens: request.maxTokens,
-      temperature: request.temperature,
-      ...(request.topP !== undefined ? { top_p: request.topP } : {}),
-      ...(request.seed !== undefined ? { seed: request.seed } : {}),
-      logprobs: 1,
-      return_token_ids: true,
-    }),
-  });
-  if (!response.ok) throw new Error(`local sampler: HTTP ${response.status}: ${await response.text()}`);
-  const reply = CompletionsReplySchema.parse(await response.json());
-  return {
-    policyVersion: version,
-    completions: [...reply.choices]
-      .sort((a, b) => a.index - b.index)
-      .map((choice) => ({
-        tokenIds: choice.token_ids,
-        logprobs: choice.logprobs.token_logprobs,
-        stopReason: choice.finish_reason === "length" ? "length" : "stop",
-      })),
-  };
 }

@@ -7,6 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
+import { manifestText } from "../../models/tiny/checkpoint.js";
+import type { TinyModelConfig } from "../../models/tiny/model-config.js";
 
 export const LocalCheckpointManifestSchema = z
   .object({
@@ -31,14 +33,18 @@ export interface LocalCheckpoint {
 const FILES = { weights: "weights.bin", firstMoment: "adam-first.bin", secondMoment: "adam-second.bin" } as const;
 const STATE_FILE = "trainer-state.json";
 
-/** Writes the checkpoint into `directory` (created if needed). */
-export function writeLocalCheckpoint(directory: string, checkpoint: LocalCheckpoint): void {
+/** Writes the checkpoint into `directory` (created if needed), with a tiny-model manifest for weights of `config`. */
+export function writeLocalCheckpoint(directory: string, config: TinyModelConfig, checkpoint: LocalCheckpoint): void {
   mkdirSync(directory, { recursive: true });
   for (const key of ["weights", "firstMoment", "secondMoment"] as const) {
     const arrays = checkpoint.manifest.shapes.map(([name]) => checkpoint[key].get(name)!);
     writeFileSync(path.join(directory, FILES[key]), Buffer.concat(arrays.map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength))));
   }
   writeFileSync(path.join(directory, STATE_FILE), JSON.stringify(checkpoint.manifest, null, 2) + "\n");
+  // weights.bin is already in the tiny model's layout (float32 in parameterShapes order, little-endian on the hosts
+  // Node runs on); this manifest beside it makes the directory a checkpoint `rllm serve --model tiny` loads.
+  const { policyVersion, adamStep } = checkpoint.manifest;
+  writeFileSync(path.join(directory, "manifest.json"), manifestText(config, { training: { objective: "rllm train, local backend", policyVersion, adamStep } }));
 }
 
 /** Reads a checkpoint written by writeLocalCheckpoint; a missing or inconsistent file is an InputError naming it. */

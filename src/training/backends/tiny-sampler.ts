@@ -2,7 +2,7 @@
 import type { ModelWeights } from "../../models/tiny/model-weights.js";
 import { startTinyServer, TINY_MODEL_NAME } from "../../models/tiny/server.js";
 import type { TinyModel } from "../../models/tiny/tiny-model.js";
-import type { PolicySampler } from "./local-backend.js";
+import type { PolicySampler } from "./policy-sampler.js";
 
 /** Serves `model` with `weights` on a free 127.0.0.1 port. */
 export async function startTinySampler(model: TinyModel, weights: ModelWeights): Promise<PolicySampler> {
