@@ -39,11 +39,11 @@ const scaleWords: Record<string, number> = {
 };
 
 // Sign or currency may come in either order ("-$32", "$-32"); "(32)" is an accounting negative.
-// The lookbehind keeps "2014-2015" from reading as 2014 and -2015.
+// `\%` is LaTeX's percent sign (boxed answers). The lookbehind keeps "2014-2015" from reading as 2014 and -2015.
 const numberPattern = new RegExp(
   String.raw`(?<![\w.])(?<open>\(\s*)?(?<signBefore>[-−–—]\s*)?(?<currency>[$€£¥]\s*)?(?<signAfter>[-−–—]\s*)?` +
     String.raw`(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)` +
-    String.raw`(?:\s*(?<closeBefore>\)))?\s*(?<percent>%|percent\b|per\s?cent\b|pct\b)?(?:\s*(?<closeAfter>\)))?` +
+    String.raw`(?:\s*(?<closeBefore>\)))?\s*(?<percent>\\?%|percent\b|per\s?cent\b|pct\b)?(?:\s*(?<closeAfter>\)))?` +
     String.raw`(?:\s*(?<scale>trillion|billion|million|thousand|bn|mn|m|b|k)\b)?`,
   "giu",
 );

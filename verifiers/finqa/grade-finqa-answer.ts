@@ -31,7 +31,7 @@ export const roundingCeiling = 0.05;
 /** FinQA's exe_ans values are rounded to 5 decimals (code/evaluate/evaluate.py), so they carry ±0.000005. */
 const goldNumberHalfUnit = 0.5e-5;
 
-// A decrease stated in words ("a decrease of 10%") leaves the sign to the question's phrasing.
+// A decrease stated in words ("a decrease of 10%"), in the reply or the gold, leaves the sign to the question's phrasing.
 const directionPattern = /\b(decrease[ds]?|declin(?:e|ed|es|ing)|drop(?:ped|s)?|fell|fall(?:s|en)?|lower|reduc(?:ed|es|tion)|down|negative)\b/i;
 const yesNoPattern = /\b(yes|no)\b/gi;
 
@@ -54,7 +54,9 @@ export function gradeFinqaAnswer(reply: string, groundTruth: string | number): F
   const number = pickAnswerNumber(parseFinancialNumbers(answer.text), answer.isMarked ? "first" : "last");
   if (number === undefined) return { verdict: "incorrect", reason: "no number in the answer" };
   const readings = candidateValues(number);
-  if (directionPattern.test(answer.text)) readings.push(...readings.map((reading) => ({ ...reading, value: -reading.value })));
+  // Either side may state the direction in words ("decrease of 10%" against "-10%"), as rLLM's judge prompt allows.
+  const isDirectionInWords = directionPattern.test(answer.text) || (typeof groundTruth === "string" && directionPattern.test(groundTruth));
+  if (isDirectionInWords) readings.push(...readings.map((reading) => ({ ...reading, value: -reading.value })));
   const match = readings.find((reading) => gold.candidates.some((candidate) => isClose(reading, candidate)));
   return match
     ? { verdict: "correct", extracted: number.text, reason: `${number.text} matches ${String(groundTruth)}` }
