@@ -1,12 +1,14 @@
 /**
- * One company's tables in SQLite (better-sqlite3): built in a scratch database, then reopened
- * read-only with `query_only` on, so no statement can write even if the query guard were bypassed.
+ * One company's tables in SQLite (better-sqlite3): built in a scratch database, serialized, and queried
+ * read-only (`query_only` on) in a separate query process with a time limit and a memory cap
+ * (sql-query-pool.ts), so no statement can write and no query can stall the agent's event loop.
  */
 import Database from "better-sqlite3";
 import { checkSelectQuery, maskQuoted } from "./check-select-query.js";
 import { parseCell, type CellValue } from "./parse-cell.js";
 import type { SourceTable } from "./source-table.js";
 import { sqlIdentifier, uniqueColumnNames } from "./sql-identifier.js";
+import { sharedSqlQueryPool, type QueryLimits, type SqlQueryPool } from "./sql-query-pool.js";
 
 /** A column as stored: its SQL name, the header it came from, and its type. */
 export interface StoredColumn {
@@ -28,8 +30,20 @@ export interface StoredTable {
 
 /** Rows a query may return; more is refused so the model narrows its query instead of reading a dump. */
 export const maxResultRows = 100;
+/** Characters a query's rows may take as JSON: rLLM's cap on one tool output. */
+export const maxResultCharacters = 8000;
+// Time one query may run, in milliseconds; FinQA queries take about a millisecond.
+const defaultQueryTimeoutMs = 5000;
 // Enough to show a table's row labels without flooding the context.
 const maxDistinctValues = 50;
+
+/** How a store runs its queries. */
+export interface TableStoreOptions {
+  /** Per-query time limit in milliseconds (default 5,000). */
+  queryTimeoutMs?: number;
+  /** The query processes (default: the process-wide pool). */
+  pool?: SqlQueryPool;
+}
 
 /** Thrown by `query` with a message meant for the model (the tool returns it as text). */
 export class QueryRefusedError extends Error {
@@ -41,20 +55,24 @@ export class QueryRefusedError extends Error {
 
 /** The tables of one company, queryable read-only. */
 export class TableStore {
-  private readonly database: Database.Database;
-  private readonly tables: StoredTable[];
   private readonly byAlias = new Map<string, StoredTable>();
+  private readonly limits: QueryLimits;
 
-  private constructor(readonly company: string, database: Database.Database, tables: StoredTable[]) {
-    this.database = database;
-    this.tables = tables;
+  private constructor(
+    readonly company: string,
+    private readonly tables: StoredTable[],
+    private readonly pool: SqlQueryPool,
+    private readonly databaseId: number,
+    queryTimeoutMs: number,
+  ) {
+    this.limits = { timeoutMs: queryTimeoutMs, maxRows: maxResultRows, maxCharacters: maxResultCharacters };
     for (const table of tables) {
       for (const alias of [table.name, table.sqlName, `${table.name}.json`]) this.byAlias.set(alias.toLowerCase(), table);
     }
   }
 
-  /** Loads `tables` into a fresh in-memory database and reopens it read-only. */
-  static build(company: string, sourceTables: readonly SourceTable[]): TableStore {
+  /** Loads `tables` into a fresh in-memory database and hands its bytes to the query processes. */
+  static build(company: string, sourceTables: readonly SourceTable[], options: TableStoreOptions = {}): TableStore {
     const scratch = new Database(":memory:");
     const stored: StoredTable[] = [];
     const usedNames = new Set<string>();
@@ -64,11 +82,10 @@ export class TableStore {
       usedNames.add(sqlName);
       stored.push(writeTable(scratch, source, sqlName));
     }
-    const database = new Database(scratch.serialize(), { readonly: true });
+    const bytes = scratch.serialize();
     scratch.close();
-    // A read-only connection still lets TEMP tables be created; query_only forbids every write.
-    database.pragma("query_only = ON");
-    return new TableStore(company, database, stored);
+    const pool = options.pool ?? sharedSqlQueryPool();
+    return new TableStore(company, stored, pool, pool.register(bytes), options.queryTimeoutMs ?? defaultQueryTimeoutMs);
   }
 
   /** The names the agent uses, in load order. */
@@ -81,40 +98,35 @@ export class TableStore {
     return this.byAlias.get(name.trim().toLowerCase());
   }
 
-  /** Runs a guarded SELECT; returns its rows or throws QueryRefusedError with a message that helps fix the query. */
-  query(table: StoredTable, query: string): Record<string, unknown>[] {
+  /**
+   * Runs a guarded SELECT; resolves with its rows, or rejects with QueryRefusedError (a message that
+   * helps fix the query, including a time limit reached) or, when `signal` aborts, with its reason.
+   */
+  async query(table: StoredTable, query: string, signal?: AbortSignal): Promise<Record<string, unknown>[]> {
     const check = checkSelectQuery(query, (name) => this.findTable(name)?.sqlName);
     if (!check.isAllowed) throw new QueryRefusedError(check.message);
     const mistake = findLiteralColumnMistake(check.sql, table, new Set(this.tables.map((stored) => stored.sqlName.toLowerCase())));
     if (mistake) throw new QueryRefusedError(mistake);
-    let statement: Database.Statement;
-    try {
-      statement = this.database.prepare(check.sql);
-    } catch (error) {
-      throw new QueryRefusedError(this.explainSqlError(table, (error as Error).message));
+    const outcome = await this.pool.run(this.databaseId, check.sql, this.limits, signal);
+    switch (outcome.kind) {
+      case "rows":
+        return outcome.rows;
+      case "refused":
+        throw new QueryRefusedError(`query refused: ${outcome.message}`);
+      case "sql-error":
+        throw new QueryRefusedError(this.explainSqlError(table, outcome.message));
+      case "timeout":
+        throw new QueryRefusedError(
+          `query stopped: it ran past the ${outcome.timeoutMs / 1000} s time limit; filter earlier and avoid joining a table to itself many times`,
+        );
+      case "crashed":
+        throw new QueryRefusedError(`query failed: ${outcome.message}`);
     }
-    // Defence in depth: the text checks above should make both impossible.
-    if (!statement.reader || !statement.readonly) throw new QueryRefusedError("query refused: only SELECT queries are allowed");
-    const rows: Record<string, unknown>[] = [];
-    try {
-      for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
-        if (rows.length === maxResultRows) {
-          throw new QueryRefusedError(
-            `query refused: it returns more than ${maxResultRows} rows; add a WHERE filter, aggregate, or LIMIT`,
-          );
-        }
-        rows.push(row);
-      }
-    } catch (error) {
-      if (error instanceof QueryRefusedError) throw error;
-      throw new QueryRefusedError(this.explainSqlError(table, (error as Error).message));
-    }
-    return rows;
   }
 
-  /** Frees the database. */
+  /** Frees the database in the query processes. */
   close(): void {
-    this.database.close();
+    this.pool.unregister(this.databaseId);
   }
 
   private explainSqlError(table: StoredTable, message: string): string {

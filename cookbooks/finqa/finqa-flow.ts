@@ -1,7 +1,7 @@
 /** The FinQA ReAct agent: up to 20 turns of tool calls over the company's tables, ending when the model answers without tools. */
 import { EpisodeSchema, episodeId, type Episode, type TerminationReason } from "../../src/core/episode.js";
 import type { AgentFlow } from "../../src/core/cookbook.js";
-import type { ChatMessage } from "../../src/core/message.js";
+import type { ChatMessage, ToolCall } from "../../src/core/message.js";
 import type { Step } from "../../src/core/step.js";
 import type { Task } from "../../src/core/task.js";
 import { InputError } from "../../src/core/errors/input-error.js";
@@ -9,7 +9,7 @@ import type { ChatRequest } from "../../src/llm/llm-client.js";
 import { stepFromChat } from "../../src/llm/step-from-chat.js";
 import { TableSourceSchema } from "../../benchmarks/finqa/table-source.js";
 import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
-import { finqaToolDefinitions, runFinqaTool } from "./finqa-tools.js";
+import { finqaToolDefinitions, runFinqaTool, type ToolResult } from "./finqa-tools.js";
 import { finqaSystemPrompt } from "./system-prompt.js";
 
 /** rLLM's MAX_TURNS: model calls per episode. */
@@ -56,7 +56,9 @@ export function createFinqaFlow(maxTurns: number = finqaMaxTurns): AgentFlow {
         termination = choice.finishReason === "length" ? "max_tokens" : "done";
         break;
       }
-      const results = choice.toolCalls.map((call) => ({ call, result: runFinqaTool(call, source.data) }));
+      // One call at a time, in order, so that an abort of the episode stops the calls not yet run.
+      const results: { call: ToolCall; result: ToolResult }[] = [];
+      for (const call of choice.toolCalls) results.push({ call, result: await runFinqaTool(call, source.data, context.signal) });
       for (const { call, result } of results) {
         toolCalls++;
         if (result.isError) toolErrors++;

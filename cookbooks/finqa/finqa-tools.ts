@@ -8,7 +8,7 @@ import { openCompanyTables } from "../../benchmarks/finqa/open-company-tables.js
 import type { TableSource } from "../../benchmarks/finqa/table-source.js";
 import { QueryRefusedError, type StoredTable, type TableStore } from "../../benchmarks/finqa/table-store.js";
 import { calculate } from "./calculator.js";
-import { capToolOutput, maxToolOutputCharacters } from "./cap-tool-output.js";
+import { capToolOutput } from "./cap-tool-output.js";
 
 const CompanyArgumentsSchema = z.object({
   company_name: z.string().min(1).describe("Company name or ticker, as given in the question"),
@@ -80,8 +80,12 @@ export interface ToolResult {
   accessedTable?: string;
 }
 
-/** Runs one tool call against `source`; never throws: bad JSON, bad arguments, unknown tools and SQL errors become text. */
-export function runFinqaTool(call: ToolCall, source: TableSource): ToolResult {
+/**
+ * Runs one tool call against `source`. Bad JSON, bad arguments, unknown tools, refused queries, SQL
+ * errors and queries stopped at their time limit come back as text for the model; only an abort of
+ * `signal` (the episode's) rejects, with the signal's reason.
+ */
+export async function runFinqaTool(call: ToolCall, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
   const name = call.function.name;
   if (!Object.hasOwn(tools, name)) {
     return failure(`unknown tool "${name}"; available tools: ${Object.keys(tools).join(", ")}`);
@@ -98,14 +102,15 @@ export function runFinqaTool(call: ToolCall, source: TableSource): ToolResult {
     return failure(`bad arguments for ${name}: ${problems}`);
   }
   try {
-    return dispatch(name as FinqaToolName, parsed.data as Record<string, string>, source);
+    return await dispatch(name as FinqaToolName, parsed.data as Record<string, string>, source, signal);
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     // Unknown companies and unreadable table files are data problems the model can route around.
     return failure((error as Error).message);
   }
 }
 
-function dispatch(name: FinqaToolName, args: Record<string, string>, source: TableSource): ToolResult {
+async function dispatch(name: FinqaToolName, args: Record<string, string>, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
   if (name === "calculator") {
     const value = calculate(args.expression);
     return value instanceof Error ? failure(value.message) : { content: String(value), isError: false };
@@ -116,12 +121,8 @@ function dispatch(name: FinqaToolName, args: Record<string, string>, source: Tab
   if (!table) return failure(`no table "${args.table_name}" for ${store.company}; tables: ${store.tableNames().join(", ")}`);
   if (name === "get_table_info") return { content: capToolOutput(describeTable(store, table)), isError: false, accessedTable: table.name };
   try {
-    const rows = store.query(table, args.query);
-    const content = JSON.stringify(rows);
-    if (content.length > maxToolOutputCharacters) {
-      return { ...failure(`query refused: the result is ${content.length} characters; select fewer columns or rows`), accessedTable: table.name };
-    }
-    return { content, isError: false, accessedTable: table.name };
+    // The store refuses results over maxResultCharacters (8,000, the tool output cap), so nothing is clipped here.
+    return { content: JSON.stringify(await store.query(table, args.query, signal)), isError: false, accessedTable: table.name };
   } catch (error) {
     if (!(error instanceof QueryRefusedError)) throw error;
     return { ...failure(error.message), accessedTable: table.name };

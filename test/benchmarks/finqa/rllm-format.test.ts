@@ -54,18 +54,18 @@ describe("rLLM/finqa format", () => {
   it("serves the company's tables to the tools, case-insensitively", async () => {
     const [task] = await loadFinqaTasks({ home: "/nonexistent", dataFile: folder });
     const source = TableSourceSchema.parse(task.metadata.table_source);
-    expect(runFinqaTool(call("get_table_names", { company_name: "acme corp" }), source).content).toBe('["revenue_by_segment","Headcount"]');
-    const info = JSON.parse(runFinqaTool(call("get_table_info", { company_name: "Acme Corp", table_name: "revenue_by_segment" }), source).content);
+    expect((await runFinqaTool(call("get_table_names", { company_name: "acme corp" }), source)).content).toBe('["revenue_by_segment","Headcount"]');
+    const info = JSON.parse((await runFinqaTool(call("get_table_info", { company_name: "Acme Corp", table_name: "revenue_by_segment" }), source)).content);
     expect(info).toMatchObject({ column_names: ["segment", "2023", "2022"], index: { name: "segment", values: ["Cloud", "Devices"] } });
     expect(info.description).toBe("Revenue by segment, USD millions");
     const query = `SELECT "2023" FROM revenue_by_segment WHERE segment = 'Cloud'`;
-    expect(runFinqaTool(call("sql_query", { company_name: "Acme Corp", table_name: "revenue_by_segment", query }), source)).toEqual({
+    expect(await runFinqaTool(call("sql_query", { company_name: "Acme Corp", table_name: "revenue_by_segment", query }), source)).toEqual({
       content: '[{"2023":1200}]',
       isError: false,
       accessedTable: "revenue_by_segment",
     });
-    const split = runFinqaTool(call("sql_query", { company: "Acme Corp", table: "headcount", query: "SELECT employees FROM headcount WHERE year = 2023" }), source);
+    const split = await runFinqaTool(call("sql_query", { company: "Acme Corp", table: "headcount", query: "SELECT employees FROM headcount WHERE year = 2023" }), source);
     expect(split.content).toBe('[{"employees":500}]');
-    expect(runFinqaTool(call("get_table_names", { company_name: "Globex" }), source).content).toMatch(/^Error: unknown company "Globex" .*known: Acme Corp/);
+    expect((await runFinqaTool(call("get_table_names", { company_name: "Globex" }), source)).content).toMatch(/^Error: unknown company "Globex" .*known: Acme Corp/);
   });
 });

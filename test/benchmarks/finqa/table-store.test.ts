@@ -1,6 +1,10 @@
-// The SQL guard and the read-only store: focused SELECTs run; writes, ATTACH, PRAGMA, several statements and oversized results are refused.
+// The SQL guard and the read-only store: focused SELECTs run; writes, PRAGMA, wildcards, self-referencing CTEs, oversized
+// results and runaway queries (time limit, abort, memory cap) are refused or stopped without blocking the event loop.
+import { existsSync, readFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { QueryRefusedError, TableStore, maxResultRows } from "../../../benchmarks/finqa/table-store.js";
+import { SqlQueryPool } from "../../../benchmarks/finqa/sql-query-pool.js";
+import { QueryRefusedError, TableStore, maxResultCharacters, maxResultRows } from "../../../benchmarks/finqa/table-store.js";
 import { originalCompanyTables, readOriginalFinqaRows } from "../../../benchmarks/finqa/original-format.js";
 import { packagePath } from "../../../src/core/package-root.js";
 
@@ -14,56 +18,68 @@ afterAll(() => {
 const revenue = store.findTable("fy2016_page_23")!;
 
 /** Everything a write could change: the schema (main and temp) and every table's rows. */
-function contents(target: TableStore): string {
-  const schema = ["sqlite_master", "sqlite_temp_master"].map((catalog) =>
-    target.query(revenue, `SELECT type, name, sql FROM ${catalog} WHERE type IN ('table', 'view', 'trigger', 'index')`),
+async function contents(target: TableStore): Promise<string> {
+  const schema = await Promise.all(
+    ["sqlite_master", "sqlite_temp_master"].map((catalog) =>
+      target.query(revenue, `SELECT type, name, sql FROM ${catalog} WHERE type IN ('table', 'view', 'trigger', 'index')`),
+    ),
   );
-  const rows = target.tableNames().map((name) => {
-    const table = target.findTable(name)!;
-    const columns = table.columns.map((column) => `"${column.name}"`).join(", ");
-    return target.query(table, `SELECT ${columns} FROM "${table.sqlName}" LIMIT 100`);
-  });
+  const rows = await Promise.all(
+    target.tableNames().map((name) => {
+      const table = target.findTable(name)!;
+      const columns = table.columns.map((column) => `"${column.name}"`).join(", ");
+      return target.query(table, `SELECT ${columns} FROM "${table.sqlName}" LIMIT 100`);
+    }),
+  );
   return JSON.stringify({ schema, rows });
 }
 
 describe("TableStore queries", () => {
-  it("lists a company's report pages as tables and answers a focused SELECT with parsed numbers", () => {
+  it("lists a company's report pages as tables and answers a focused SELECT with parsed numbers", async () => {
     expect(store.tableNames()).toEqual(["fy2016_page_23", "fy2017_page_372"]);
-    const rows = store.query(revenue, "SELECT col_0, amount_in_millions FROM fy2016_page_23 WHERE col_0 LIKE '%net revenue%'");
+    const rows = await store.query(revenue, "SELECT col_0, amount_in_millions FROM fy2016_page_23 WHERE col_0 LIKE '%net revenue%'");
     expect(rows).toEqual([
       { col_0: "2014 net revenue", amount_in_millions: 5735 },
       { col_0: "2015 net revenue", amount_in_millions: 5829 },
     ]);
   });
 
-  it("stores FinQA's doubled negatives as negative numbers", () => {
-    const rows = store.query(revenue, "SELECT amount_in_millions FROM fy2016_page_23 WHERE col_0 = 'miso deferral'");
+  it("stores FinQA's doubled negatives as negative numbers", async () => {
+    const rows = await store.query(revenue, "SELECT amount_in_millions FROM fy2016_page_23 WHERE col_0 = 'miso deferral'");
     expect(rows).toEqual([{ amount_in_millions: -35 }]);
   });
 
-  it("accepts the table name in any case, quoted, or with a .json suffix", () => {
+  it("accepts the table name in any case, quoted, or with a .json suffix", async () => {
     for (const reference of ["FY2016_PAGE_23", '"fy2016_page_23"', "fy2016_page_23.json"]) {
-      expect(store.query(revenue, `SELECT count(*) AS n FROM ${reference}`)).toEqual([{ n: 8 }]);
+      expect(await store.query(revenue, `SELECT count(*) AS n FROM ${reference}`)).toEqual([{ n: 8 }]);
     }
   });
 
-  it("reads year columns written in double quotes, and refuses a year written as a constant", () => {
+  it("reads year columns written in double quotes, and refuses a year written as a constant", async () => {
     const table = cmcsa.findTable("fy2015_page_112")!;
-    expect(cmcsa.query(table, `SELECT "2015" FROM fy2015_page_112 WHERE in_millions = 'balance december 31'`)).toEqual([{ 2015: 1136 }]);
-    expect(() => cmcsa.query(table, "SELECT 2015 FROM fy2015_page_112 WHERE in_millions = 'balance december 31'")).toThrow(
+    expect(await cmcsa.query(table, `SELECT "2015" FROM fy2015_page_112 WHERE in_millions = 'balance december 31'`)).toEqual([{ 2015: 1136 }]);
+    await expect(cmcsa.query(table, "SELECT 2015 FROM fy2015_page_112 WHERE in_millions = 'balance december 31'")).rejects.toThrow(
       /constant, not the column; write "2015"/,
     );
-    expect(() => cmcsa.query(table, `SELECT "2016" FROM fy2015_page_112 WHERE in_millions = 'x'`)).toThrow(
+    await expect(cmcsa.query(table, `SELECT "2016" FROM fy2015_page_112 WHERE in_millions = 'x'`)).rejects.toThrow(
       /"2016" is not a column .* Columns: in_millions, "2015", "2014", "2013"/,
     );
   });
 
-  it("lists the real column names when a column does not exist", () => {
-    expect(() => store.query(revenue, "SELECT amount FROM fy2016_page_23 WHERE col_0 = 'other'")).toThrow(
+  it("lists the real column names when a column does not exist", async () => {
+    await expect(store.query(revenue, "SELECT amount FROM fy2016_page_23 WHERE col_0 = 'other'")).rejects.toThrow(
       /no such column: amount\. Columns of fy2016_page_23: col_0, amount_in_millions/,
     );
   });
 });
+
+interface GuardCase {
+  name: string;
+  query: string;
+  refusal: string;
+}
+const guardCases: GuardCase[] = JSON.parse(readFileSync(new URL("./guard-refusals.json", import.meta.url), "utf8"));
+const allowedCases: { name: string; query: string }[] = JSON.parse(readFileSync(new URL("./guard-allowed.json", import.meta.url), "utf8"));
 
 describe("TableStore refusals", () => {
   const refused: [string, string, RegExp][] = [
@@ -92,36 +108,98 @@ describe("TableStore refusals", () => {
       "SELECT a.col_0 FROM fy2016_page_23 a, fy2016_page_23 b, fy2016_page_23 c WHERE 1",
       new RegExp(`more than ${maxResultRows} rows`),
     ],
+    [
+      "a result over the tool output cap",
+      "SELECT printf('%500s', a.col_0) AS wide FROM fy2016_page_23 a, fy2016_page_23 b WHERE 1",
+      new RegExp(`result is over ${maxResultCharacters} characters`),
+    ],
+    ...guardCases.map(({ name, query, refusal }): [string, string, RegExp] => [name, query, new RegExp(refusal)]),
   ];
 
-  it.each(refused)("refuses %s with a message and leaves the store unchanged", (_, query, message) => {
-    const before = contents(store);
-    let thrown: unknown;
+  it.each(refused)("refuses %s with a message and leaves the store unchanged", async (_, query, message) => {
+    const before = await contents(store);
+    await expect(store.query(revenue, query)).rejects.toThrow(QueryRefusedError);
+    await expect(store.query(revenue, query)).rejects.toThrow(message);
+    expect(await contents(store)).toBe(before);
+  });
+
+  it("keeps a ';' inside a string literal as data, not a second statement", async () => {
+    expect(await store.query(revenue, "SELECT count(*) AS n FROM fy2016_page_23 WHERE col_0 = 'a; DROP TABLE x'")).toEqual([{ n: 0 }]);
+  });
+
+  it.each(allowedCases)("runs $name", async ({ query }) => {
+    expect(await store.query(revenue, query)).toEqual(expect.any(Array));
+  });
+
+  it("refuses writes in the query process even when the text guard is bypassed", async () => {
+    // Reaching past the guard on purpose: the query process must refuse on its own.
+    const pool = new SqlQueryPool({ size: 1 });
+    const scratch = new Database(":memory:");
+    scratch.exec("CREATE TABLE kept (a)");
+    const databaseId = pool.register(scratch.serialize());
+    scratch.close();
+    const limits = { timeoutMs: 30_000, maxRows: 10, maxCharacters: 1000 };
     try {
-      store.query(revenue, query);
-    } catch (error) {
-      thrown = error;
+      for (const statement of ["INSERT INTO kept (a) VALUES ('x')", "CREATE TEMP TABLE sneaky (a)", "DELETE FROM kept", "ATTACH ':memory:' AS other"]) {
+        expect(await pool.run(databaseId, statement, limits), statement).toEqual({ kind: "refused", message: "only SELECT queries are allowed" });
+      }
+      expect(await pool.run(databaseId, "SELECT name FROM sqlite_temp_master", limits)).toEqual({ kind: "rows", rows: [] });
+    } finally {
+      pool.close();
     }
-    expect(thrown).toBeInstanceOf(QueryRefusedError);
-    expect((thrown as Error).message).toMatch(message);
-    expect(contents(store)).toBe(before);
   });
+});
 
-  it("keeps a ';' inside a string literal as data, not a second statement", () => {
-    expect(store.query(revenue, "SELECT count(*) AS n FROM fy2016_page_23 WHERE col_0 = 'a; DROP TABLE x'")).toEqual([{ n: 0 }]);
-  });
+describe("TableStore runaway queries", () => {
+  // Ten copies of an 8-row table: 8^10 rows to count, minutes of work without a time limit.
+  const tenWayJoin = `SELECT count(*) AS n FROM ${Array.from({ length: 10 }, (_, index) => `fy2016_page_23 t${index}`).join(", ")}`;
 
-  it("cannot write through its connection even when the query guard is bypassed", () => {
-    // Reaching past the guard on purpose: the connection itself must refuse (read-only + query_only).
-    const database = (store as unknown as { database: import("better-sqlite3").Database }).database;
-    const before = contents(store);
-    for (const statement of [
-      "INSERT INTO fy2016_page_23 (col_0) VALUES ('x')",
-      "CREATE TEMP TABLE sneaky (a)",
-      "DELETE FROM fy2016_page_23",
-    ]) {
-      expect(() => database.prepare(statement).run(), statement).toThrow(/readonly|read-only|query_only/i);
+  it("stops a 10-way self cross join at the time limit, and the next query runs", async () => {
+    const limited = TableStore.build("ETR", companies.get("etr")!, { queryTimeoutMs: 300 });
+    const table = limited.findTable("fy2016_page_23")!;
+    try {
+      await expect(limited.query(table, tenWayJoin)).rejects.toThrow(/query stopped: it ran past the 0.3 s time limit/);
+      expect(await limited.query(table, "SELECT amount_in_millions FROM fy2016_page_23 WHERE col_0 = 'miso deferral'")).toEqual([
+        { amount_in_millions: -35 },
+      ]);
+    } finally {
+      limited.close();
     }
-    expect(contents(store)).toBe(before);
-  });
+  }, 60_000);
+
+  it("stops a running query when its signal aborts, with the signal's reason", async () => {
+    const pool = new SqlQueryPool({ size: 1 });
+    const patient = TableStore.build("ETR", companies.get("etr")!, { pool, queryTimeoutMs: 600_000 });
+    const table = patient.findTable("fy2016_page_23")!;
+    const controller = new AbortController();
+    const reason = new Error("episode over");
+    try {
+      // Abort once the query is running: a started process answers this one first.
+      await patient.query(table, "SELECT count(*) AS n FROM fy2016_page_23 WHERE 1");
+      const running = patient.query(table, tenWayJoin, controller.signal);
+      setTimeout(() => controller.abort(reason), 200);
+      await expect(running).rejects.toBe(reason);
+      expect(pool.killed).toBe(1);
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
+
+  it.runIf(process.platform === "linux" && existsSync("/usr/bin/prlimit"))(
+    "refuses a value larger than the query process's memory cap",
+    async () => {
+      const roomy = TableStore.build("ETR", companies.get("etr")!, { queryTimeoutMs: 120_000 });
+      const table = roomy.findTable("fy2016_page_23")!;
+      // Nine tenfold replaces build a 10^9-character string from one character.
+      const grow = (inner: string, depth: number): string => (depth === 0 ? inner : grow(`replace(${inner}, 'x', 'xxxxxxxxxx')`, depth - 1));
+      try {
+        await expect(roomy.query(table, `SELECT length(${grow("'x'", 9)}) AS n FROM fy2016_page_23 WHERE col_0 = 'miso deferral'`)).rejects.toThrow(
+          /needs more memory than a query may use/,
+        );
+      } finally {
+        roomy.close();
+      }
+    },
+    180_000,
+  );
 });

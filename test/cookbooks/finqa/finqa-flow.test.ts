@@ -3,6 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFinqaCookbook, finqaCookbook } from "../../../cookbooks/finqa/index.js";
 import { loadFinqaTasks } from "../../../benchmarks/finqa/finqa-benchmark.js";
 import { closeCompanyTables } from "../../../benchmarks/finqa/open-company-tables.js";
+import { sharedSqlQueryPool } from "../../../benchmarks/finqa/sql-query-pool.js";
+import { TableSourceSchema } from "../../../benchmarks/finqa/table-source.js";
+import { runFinqaTool } from "../../../cookbooks/finqa/finqa-tools.js";
 import type { Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import { createOpenAiClient } from "../../../src/llm/openai-client.js";
@@ -48,10 +51,10 @@ const analystScript: Script = (body, index) => {
   return { text: `Net revenue went from 5735 to 5829.\n\nFINAL ANSWER: $${lastToolText(body)} million (5829 − 5735)` };
 };
 
-async function runWith(script: Script, task: Task, cookbook = finqaCookbook): Promise<Episode> {
+async function runWith(script: Script, task: Task, cookbook = finqaCookbook, timeoutMs = 30_000): Promise<Episode> {
   server = await startScriptedServer(script);
   const client = createOpenAiClient({ baseUrl: server.url, model: "scripted-analyst", apiKey: "test" });
-  return runEpisode(task, 0, { cookbook, client, sampling: { temperature: 0 }, timeoutMs: 30_000, runSignal: new AbortController().signal });
+  return runEpisode(task, 0, { cookbook, client, sampling: { temperature: 0 }, timeoutMs, runSignal: new AbortController().signal });
 }
 
 describe("finqa flow against a scripted server", () => {
@@ -133,4 +136,41 @@ describe("finqa flow against a scripted server", () => {
     expect(episode.isCorrect).toBe(true);
     expect(episode.reward).toBe(1);
   });
+});
+
+describe("finqa flow with runaway SQL", () => {
+  const etrQuery = (query: string, id = "runaway") => call("sql_query", { company_name: "ETR", table_name: "fy2016_page_23", query }, id);
+
+  it("returns a self-referencing CTE to the model as a refused query and goes on", async () => {
+    let toolReply = "";
+    const script: Script = (body, index) => {
+      if (index === 0) return { toolCalls: [etrQuery("WITH c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c WHERE x > 0")] };
+      toolReply = lastToolText(body);
+      return { text: "FINAL ANSWER: $94 million" };
+    };
+    const episode = await runWith(script, taskById("ETR/2016/page_23.pdf-2"));
+    expect(toolReply).toMatch(/^Error: query refused: the CTE "c" reads from itself/);
+    expect(episode.error).toBeNull();
+    expect(episode.terminationReason).toBe("done");
+    expect(episode.artifacts).toMatchObject({ toolErrors: 1, accessedTables: ["fy2016_page_23"] });
+    expect(episode.isCorrect).toBe(true);
+  }, 60_000);
+
+  it("kills a running query when the episode's time limit aborts it, and later queries run", async () => {
+    const task = taskById("ETR/2016/page_23.pdf-2");
+    const source = TableSourceSchema.parse(task.metadata.table_source);
+    const plainQuery = "SELECT amount_in_millions FROM fy2016_page_23 WHERE col_0 = 'miso deferral'";
+    const toolCall = (id: string) => {
+      const { name, arguments: text } = etrQuery(plainQuery, id);
+      return { id, type: "function" as const, function: { name, arguments: text } };
+    };
+    // Start a query process first, so that the runaway query is running (not waiting) when the episode ends.
+    expect((await runFinqaTool(toolCall("warm"), source)).content).toBe('[{"amount_in_millions":-35}]');
+    const killedBefore = sharedSqlQueryPool().killed;
+    const tenWayJoin = `SELECT count(*) AS n FROM ${Array.from({ length: 10 }, (_, index) => `fy2016_page_23 t${index}`).join(", ")}`;
+    const episode = await runWith(() => ({ toolCalls: [etrQuery(tenWayJoin)] }), task, finqaCookbook, 2000);
+    expect(episode.terminationReason).toBe("timeout");
+    expect(sharedSqlQueryPool().killed).toBe(killedBefore + 1);
+    expect((await runFinqaTool(toolCall("after"), source)).content).toBe('[{"amount_in_millions":-35}]');
+  }, 60_000);
 });
