@@ -70,12 +70,16 @@ export class SqlQueryPool {
   private readonly killAll = () => {
     for (const slot of this.slots) slot.child.kill("SIGKILL");
   };
-  /** Query processes killed so far (time limits and aborts), for tests and logs. */
-  killed = 0;
+  private killCount = 0;
 
   constructor(options: SqlQueryPoolOptions = {}) {
     this.size = Math.max(1, options.size ?? Math.min(4, availableParallelism()));
     this.launch = launchCommand(options.dataLimitBytes ?? defaultDataLimitBytes);
+  }
+
+  /** Query processes killed so far at a time limit or an abort. */
+  get killed(): number {
+    return this.killCount;
   }
 
   /** Makes `bytes` (a serialized SQLite database) queryable; returns its id. */
@@ -190,7 +194,7 @@ export class SqlQueryPool {
     const { maxRows, maxCharacters, timeoutMs } = pending.limits;
     this.send(slot, { type: "query", requestId: pending.requestId, databaseId: pending.databaseId, sql: pending.sql, limits: { maxRows, maxCharacters } });
     slot.timer = setTimeout(() => {
-      this.killed++;
+      this.killCount++;
       this.retire(slot, { kind: "timeout", timeoutMs });
       this.dispatch();
     }, timeoutMs);
@@ -201,7 +205,7 @@ export class SqlQueryPool {
     if (queued !== -1) this.queue.splice(queued, 1);
     const slot = this.slots.find((candidate) => candidate.current === pending);
     if (slot) {
-      this.killed++;
+      this.killCount++;
       slot.current = undefined;
       this.retire(slot, { kind: "crashed", message: "aborted" });
       this.dispatch();
