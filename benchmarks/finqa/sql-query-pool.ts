@@ -82,6 +82,11 @@ export class SqlQueryPool {
     return this.killCount;
   }
 
+  /** Queries running now (sent to a process, not yet answered). */
+  get running(): number {
+    return this.slots.filter((slot) => slot.current !== undefined).length;
+  }
+
   /** Makes `bytes` (a serialized SQLite database) queryable; returns its id. */
   register(bytes: Uint8Array): number {
     const databaseId = this.nextDatabaseId++;

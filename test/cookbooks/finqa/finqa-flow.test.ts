@@ -1,6 +1,6 @@
 // Acceptance: a scripted OpenAI-compatible server drives the FinQA agent through every tool, over HTTP on 127.0.0.1.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createFinqaCookbook, finqaCookbook } from "../../../cookbooks/finqa/index.js";
+import { createFinqaCookbook, createFinqaFlow, finqaCookbook } from "../../../cookbooks/finqa/index.js";
 import { loadFinqaTasks } from "../../../benchmarks/finqa/finqa-benchmark.js";
 import { closeCompanyTables } from "../../../benchmarks/finqa/open-company-tables.js";
 import { sharedSqlQueryPool } from "../../../benchmarks/finqa/sql-query-pool.js";
@@ -140,6 +140,14 @@ describe("finqa flow against a scripted server", () => {
 
 describe("finqa flow with runaway SQL", () => {
   const etrQuery = (query: string, id = "runaway") => call("sql_query", { company_name: "ETR", table_name: "fy2016_page_23", query }, id);
+  // Ten copies of an 8-row table: 8^10 rows to count, minutes of work without a limit.
+  const tenWayJoin = `SELECT count(*) AS n FROM ${Array.from({ length: 10 }, (_, index) => `fy2016_page_23 t${index}`).join(", ")}`;
+  const plainQuery = "SELECT amount_in_millions FROM fy2016_page_23 WHERE col_0 = 'miso deferral'";
+  const toolCall = (query: string, id: string) => {
+    const { name, arguments: text } = etrQuery(query, id);
+    return { id, type: "function" as const, function: { name, arguments: text } };
+  };
+  const sourceOf = (task: Task) => TableSourceSchema.parse(task.metadata.table_source);
 
   it("returns a self-referencing CTE to the model as a refused query and goes on", async () => {
     let toolReply = "";
@@ -156,21 +164,31 @@ describe("finqa flow with runaway SQL", () => {
     expect(episode.isCorrect).toBe(true);
   }, 60_000);
 
-  it("kills a running query when the episode's time limit aborts it, and later queries run", async () => {
+  it("ends the episode at its time limit while a query runs, and later queries run", async () => {
     const task = taskById("ETR/2016/page_23.pdf-2");
-    const source = TableSourceSchema.parse(task.metadata.table_source);
-    const plainQuery = "SELECT amount_in_millions FROM fy2016_page_23 WHERE col_0 = 'miso deferral'";
-    const toolCall = (id: string) => {
-      const { name, arguments: text } = etrQuery(plainQuery, id);
-      return { id, type: "function" as const, function: { name, arguments: text } };
-    };
-    // Start a query process first, so that the runaway query is running (not waiting) when the episode ends.
-    expect((await runFinqaTool(toolCall("warm"), source)).content).toBe('[{"amount_in_millions":-35}]');
-    const killedBefore = sharedSqlQueryPool().killed;
-    const tenWayJoin = `SELECT count(*) AS n FROM ${Array.from({ length: 10 }, (_, index) => `fy2016_page_23 t${index}`).join(", ")}`;
     const episode = await runWith(() => ({ toolCalls: [etrQuery(tenWayJoin)] }), task, finqaCookbook, 2000);
     expect(episode.terminationReason).toBe("timeout");
-    expect(sharedSqlQueryPool().killed).toBe(killedBefore + 1);
-    expect((await runFinqaTool(toolCall("after"), source)).content).toBe('[{"amount_in_millions":-35}]');
+    expect((await runFinqaTool(toolCall(plainQuery, "after"), sourceOf(task))).content).toBe('[{"amount_in_millions":-35}]');
+  }, 60_000);
+
+  it("kills the running query's process when the episode's signal aborts", async () => {
+    const task = taskById("ETR/2016/page_23.pdf-2");
+    server = await startScriptedServer(() => ({ toolCalls: [etrQuery(tenWayJoin)] }));
+    const client = createOpenAiClient({ baseUrl: server.url, model: "scripted-analyst", apiKey: "test" });
+    const pool = sharedSqlQueryPool();
+    const killedBefore = pool.killed;
+    const controller = new AbortController();
+    const reason = new Error("episode over");
+    // Abort once the query is running, whatever the machine's speed.
+    const watcher = setInterval(() => {
+      if (pool.running > 0) controller.abort(reason);
+    }, 10);
+    try {
+      await expect(createFinqaFlow()(task, { client, sampling: {}, attempt: 0, signal: controller.signal })).rejects.toBe(reason);
+    } finally {
+      clearInterval(watcher);
+    }
+    expect(pool.killed).toBe(killedBefore + 1);
+    expect(pool.running).toBe(0);
   }, 60_000);
 });
