@@ -17,7 +17,7 @@ const forbiddenWords = [
 ];
 const forbiddenPattern = new RegExp(`\\b(${forbiddenWords.join("|")})\\b`, "i");
 // PRAGMA statements and the pragma_… table-valued functions (pragma_table_info, pragma_compile_options).
-const pragmaPattern = /\b(pragma\w*)/i;
+const pragmaPattern = /\b(pragma(?:_\w+)?)\b/i;
 // A column wildcard: `*` after SELECT, DISTINCT, ALL, a comma or `table.`; `count(*)` and `a * b` are not.
 const wildcardPattern = /(?:\bselect|\bdistinct|\ball|,|\.)\s*\*/i;
 // printf/format with a width or precision from an argument (`%.*c`) or of four digits or more builds huge values.
