@@ -45,7 +45,7 @@ export interface TableStoreOptions {
   pool?: SqlQueryPool;
 }
 
-/** Thrown by `query` with a message meant for the model (the tool returns it as text). */
+/** The rejection of `query`, with a message meant for the model (the tool returns it as text). */
 export class QueryRefusedError extends Error {
   constructor(message: string) {
     super(message);
