@@ -84,6 +84,22 @@ export function exactRational(compiled: CompiledExpression): Rational | undefine
   return compiled.rational ?? undefined;
 }
 
+/** The real matrix that a constant mathjs expression (`[[1,2],[3,4]] + [[5,6],[7,8]]`) evaluates to, or undefined. */
+export function evaluateMatrix(expression: string): number[][] | undefined {
+  const compiled = compileExpression(expression);
+  if (!compiled || compiled.symbols.length > 0) return undefined;
+  try {
+    const value: unknown = compiled.evaluate.evaluate({});
+    const rows = math.isMatrix(value) ? (value.toArray() as unknown[]) : undefined;
+    if (!rows?.every((row) => Array.isArray(row) && row.every((cell) => typeof cell === "number" && Number.isFinite(cell)))) {
+      return undefined;
+    }
+    return rows as number[][];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Float value of `compiled` with `scope` bound, or undefined when it is not a number (matrix, error, NaN). */
 export function evaluateComplex(compiled: CompiledExpression, scope: Record<string, number> = {}): ComplexValue | undefined {
   try {
@@ -125,6 +141,28 @@ export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpress
   } catch {
     return undefined;
   }
+}
+
+// Magnitudes that floats and 64-digit arithmetic both vouch for: past them a sum can absorb a difference unseen
+// (1 + 2^{-1000} is 1 in both; 2^{2^{2^{30}}} overflows both).
+const vouchedMagnitude = { low: 1e-15, high: 1e15 };
+
+/**
+ * Whether some constant part of `compiled` (an intermediate value, not only the result) is nonzero and outside
+ * 1e-15…1e15, or overflows: then neither float nor 64-digit agreement shows that two values are equal.
+ */
+export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
+  let isBeyond = false;
+  compiled.node.traverse((child) => {
+    if (isBeyond || child.type === "SymbolNode" || child.type === "ConstantNode") return;
+    const source = child.toString();
+    if (/Infinity/.test(source)) return;
+    const value = evaluateComplex(compileExpression(source) ?? compiled);
+    if (!value) return;
+    const size = Math.hypot(value.real, value.imaginary);
+    if (!Number.isFinite(size) || (size !== 0 && (size < vouchedMagnitude.low || size > vouchedMagnitude.high))) isBeyond = true;
+  });
+  return isBeyond;
 }
 
 // Factorials of large literals take seconds in BigNumber arithmetic; the worker time limit is the backstop.
