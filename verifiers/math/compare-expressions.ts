@@ -79,8 +79,12 @@ function compareConstants(
   if (hasValueBeyondPrecision(left) || hasValueBeyondPrecision(right)) {
     return { equal: false, reason: "not shown equal: values beyond float and 64-digit precision" };
   }
-  // Float agreement (1e-12) is confirmed in 64 digits where they evaluate: √2 + 2^{-40} is not √2.
-  if (bigNumbersEqual(left, right) === false) return { equal: false, reason: "different values (64 digits)" };
+  // Float agreement within 1e-12 is confirmed in 64 digits where they evaluate: √2 + 2^{-40} is not √2. Identical
+  // floats below 4 need no check: every part is at least 1e-15 (above), more than half a float step there.
+  const isIdenticalSmall = a.real === b.real && a.imaginary === b.imaginary && magnitude(a) <= 4;
+  if (!isIdenticalSmall && bigNumbersEqual(left, right) === false) {
+    return { equal: false, reason: "different values (64 digits)" };
+  }
   return { equal: true, reason: "numerically equal" };
 }
 
@@ -115,6 +119,7 @@ function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantD
 /** Expressions with variables: equal when they agree at every sample point where both are defined (at least 3). */
 function compareBySampling(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison {
   let agreeing = 0;
+  let offDomain = 0;
   for (const point of samplePoints) {
     const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
     const a = evaluateComplex(left, scope);
@@ -122,7 +127,10 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b))) continue;
     // A point where one side is real and the other is not lies off one side's real domain (`x^{2/3}` takes the
     // principal complex root at x < 0, `\sqrt[3]{x}^2` the real one): it decides nothing.
-    if (isReal(a) !== isReal(b)) continue;
+    if (isReal(a) !== isReal(b)) {
+      offDomain += 1;
+      continue;
+    }
     const difference = distance(a, b);
     if (difference > samplingTolerance * Math.max(magnitude(a), magnitude(b)) + 1e-12) {
       return { equal: false, reason: "differ at a sample point" };
@@ -130,6 +138,8 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     agreeing += 1;
   }
   if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
+  // Real at no common point, though each side is real somewhere: different real domains (`\sqrt{x}`, `\sqrt{-x}`).
+  if (agreeing === 0 && offDomain > 0) return { equal: false, reason: "different real domains" };
   return symbolicDifferenceIsZero(left, right)
     ? { equal: true, reason: "difference simplifies to 0" }
     : { equal: false, reason: "not shown equal" };
