@@ -157,7 +157,8 @@ export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
     if (isBeyond || child.type === "SymbolNode" || child.type === "ConstantNode") return;
     const source = child.toString();
     if (/Infinity/.test(source)) return;
-    const value = evaluateComplex(compileExpression(source) ?? compiled);
+    const part = compileExpression(source);
+    const value = part && evaluateComplex(part);
     if (!value) return;
     const size = Math.hypot(value.real, value.imaginary);
     if (!Number.isFinite(size) || (size !== 0 && (size < vouchedMagnitude.low || size > vouchedMagnitude.high))) isBeyond = true;
