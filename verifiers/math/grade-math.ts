@@ -36,9 +36,10 @@ export function gradeMath(
 ): MathVerdict {
   const resolvedPolicy = policy === defaultMathPolicy ? defaultMathPolicy : MathPolicySchema.parse(policy);
   const truths = (Array.isArray(groundTruth) ? groundTruth : [groundTruth]) as Array<string | number>;
-  // A response identical to a ground truth is right whatever it holds (a long bare answer, an unbalanced `$`).
-  const identical = truths.find((truth) => squash(String(truth)) !== "" && squash(String(truth)) === squash(response));
-  if (identical !== undefined) {
+  // A response identical to a ground truth is right whatever it holds (a long bare answer, an unbalanced `$`),
+  // unless only boxed answers count.
+  const isIdentical = (truth: string | number) => squash(String(truth)) !== "" && squash(String(truth)) === squash(response);
+  if (resolvedPolicy.allowUnboxedFallback && truths.some(isIdentical)) {
     return { correct: true, reward: 1, extracted: response.trim(), reason: "whole: identical to the ground truth" };
   }
   const extracted = extractAnswer(response, { allowUnboxedFallback: resolvedPolicy.allowUnboxedFallback });
