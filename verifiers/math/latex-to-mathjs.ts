@@ -40,8 +40,9 @@ function convert(source: string, depth: number): string {
   while (index < source.length) {
     const character = source[index]!;
     if (/\s/.test(character)) {
-      // `2^6 3^5`: a number after a space multiplies what came before, as it does in print.
-      const isFactorAhead = /[0-9.]/.test(source[index + 1] ?? "") && /[0-9)]$/.test(output.trimEnd());
+      // `2^6 3^5`: a number after a space multiplies a power or bracket before it, as it does in print (`1 000`
+      // between bare digits stays a thousands group, which mathjs rejects, so it compares as text).
+      const isFactorAhead = /[0-9.]/.test(source[index + 1] ?? "") && output.trimEnd().endsWith(")");
       output += isFactorAhead ? "*" : " ";
       index += 1;
     } else if (character === "\\") {
