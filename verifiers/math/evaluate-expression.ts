@@ -7,7 +7,8 @@ import { evaluateRational, type Rational } from "./exact-rational.js";
 // for every grading worker thread; the instances are the same mathjs.
 const require = createRequire(import.meta.url);
 const bundlePath = require.resolve("mathjs/lib/browser/math.js");
-const math = require(bundlePath) as MathJsInstance;
+// Loaded on first use, so that importing the verifier (the CLI, a cookbook) does not pay for it.
+let floatMathInstance: MathJsInstance | undefined;
 // A second, independent instance configured for 64-digit BigNumbers, loaded on first use (tiny, huge or long values).
 let bigMathInstance: MathJsInstance | undefined;
 // Names that are values, not free variables.
@@ -18,8 +19,14 @@ const cache = new Map<string, CompiledExpression | null>();
 // Float literals round past 15 significant digits; longer ones are re-parsed as BigNumbers for exact values.
 const longLiteral = /\d{16,}/;
 
+function floatMath(): MathJsInstance {
+  floatMathInstance ??= require(bundlePath) as MathJsInstance;
+  return floatMathInstance;
+}
+
 function bigMath(): MathJsInstance {
   if (!bigMathInstance) {
+    floatMath();
     const cached = require.cache[bundlePath];
     delete require.cache[bundlePath];
     bigMathInstance = require(bundlePath) as MathJsInstance;
@@ -54,7 +61,7 @@ export function compileExpression(expression: string): CompiledExpression | unde
   if (cached !== undefined) return cached ?? undefined;
   let compiled: CompiledExpression | null = null;
   try {
-    const node = math.parse(expression);
+    const node = floatMath().parse(expression);
     const symbols = new Set<string>();
     node.traverse((child, path) => {
       if (child.type === "SymbolNode" && path !== "fn") {
@@ -90,7 +97,7 @@ export function evaluateMatrix(expression: string): number[][] | undefined {
   if (!compiled || compiled.symbols.length > 0) return undefined;
   try {
     const value: unknown = compiled.evaluate.evaluate({});
-    const rows = math.isMatrix(value) ? (value.toArray() as unknown[]) : undefined;
+    const rows = floatMath().isMatrix(value) ? (value.toArray() as unknown[]) : undefined;
     if (!rows?.every((row) => Array.isArray(row) && row.every((cell) => typeof cell === "number" && Number.isFinite(cell)))) {
       return undefined;
     }

@@ -242,7 +242,7 @@ function parseRelation(text: string): MathValue | undefined {
   return { kind: "relation", sides, operators, flipped };
 }
 
-/** `A + B`, `A B` (a product), `2A` with numeric `pmatrix`/`bmatrix` literals: the resulting matrix, or undefined. */
+/** Arithmetic on two or more numeric `pmatrix`/`bmatrix` literals (`A + B`, `A B` a product): the result, or undefined. */
 function evaluateMatrixArithmetic(text: string): MathValue | undefined {
   const environment = /\\begin\{([pb]?matrix)\}([\s\S]*?)\\end\{\1\}/g;
   if ((text.match(environment) ?? []).length < 2) return undefined;
