@@ -1,6 +1,6 @@
 /** Structural equivalence of two parsed answers: lists, sets, intervals, equations, relations, matrices, choices, text. */
 import { compareExpressions, proportionalFactor, type Comparison } from "./compare-expressions.js";
-import { compileExpression } from "./evaluate-expression.js";
+import { compileExpression, evaluateComplex } from "./evaluate-expression.js";
 import type { MathPolicy } from "./math-policy.js";
 import type { MathValue } from "./parse-answer.js";
 
@@ -167,6 +167,9 @@ function equationFactor(truth: EquationValue, predicted: EquationValue): number 
 
 /** Relations compare by sign-aware proportionality, or as intervals when a lone variable is bounded by constants. */
 function compareWithRelation(truth: MathValue, predicted: MathValue, policy: MathPolicy): Comparison {
+  const truthUnion = truth.kind === "relation" ? absoluteBoundToUnion(truth) : undefined;
+  const predictedUnion = predicted.kind === "relation" ? absoluteBoundToUnion(predicted) : undefined;
+  if (truthUnion || predictedUnion) return compareValues(truthUnion ?? truth, predictedUnion ?? predicted, policy);
   const truthInterval = truth.kind === "relation" ? relationToInterval(truth) : truth;
   const predictedInterval = predicted.kind === "relation" ? relationToInterval(predicted) : predicted;
   if (truthInterval && predictedInterval && truthInterval.kind === "list" && predictedInterval.kind === "list") {
@@ -186,6 +189,26 @@ function compareWithRelation(truth: MathValue, predicted: MathValue, policy: Mat
   const factor = symbols.length > 0 ? proportionalFactor(left, right, symbols) : undefined;
   const isEquivalent = factor !== undefined && (truth.operators[0] === "!=" || factor > 0);
   return isEquivalent ? { equal: true, reason: "equivalent relations" } : notEqual("different relations");
+}
+
+/** `1 \leq |z| \leq 2` → `[-2, -1] \cup [1, 2]` (a lower bound above 0); undefined for any other relation. */
+function absoluteBoundToUnion(relation: RelationValue): MathValue | undefined {
+  const { sides, operators, flipped } = relation;
+  if (sides.length !== 3 || flipped[0] !== flipped[1] || operators.includes("!=")) return undefined;
+  const variable = /^abs\(+([a-zA-Z_]\w*)\)+$/.exec(compileExpression(sides[1]!)?.source.trim() ?? "")?.[1];
+  const [low, high] = flipped[0] ? [sides[2]!, sides[0]!] : [sides[0]!, sides[2]!];
+  const [lowOperator, highOperator] = flipped[0] ? [operators[1]!, operators[0]!] : [operators[0]!, operators[1]!];
+  const compiledLow = compileExpression(low);
+  const lowValue = compiledLow && compiledLow.symbols.length === 0 ? evaluateComplex(compiledLow) : undefined;
+  if (!variable || !lowValue || lowValue.imaginary !== 0 || !(lowValue.real > 0) || compileExpression(high)?.symbols.length !== 0) {
+    return undefined;
+  }
+  const bound = (side: string): MathValue => ({ kind: "expression", text: side, expression: side });
+  const [lowOpen, lowClose] = lowOperator === "<=" ? ["[", "]"] : ["(", ")"];
+  const [highOpen, highClose] = highOperator === "<=" ? ["[", "]"] : ["(", ")"];
+  const negative: ListValue = { kind: "list", open: highOpen as "[" | "(", close: lowClose as "]" | ")", items: [bound(`-(${high})`), bound(`-(${low})`)] };
+  const positive: ListValue = { kind: "list", open: lowOpen as "[" | "(", close: highClose as "]" | ")", items: [bound(low), bound(high)] };
+  return { kind: "union", items: [negative, positive] };
 }
 
 /** `a < x \leq b` → `(a, b]`, `x > 3` → `(3, \infty)`; undefined when the relation is not of that shape. */
