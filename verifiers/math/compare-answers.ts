@@ -1,6 +1,6 @@
 /** Structural equivalence of two parsed answers: lists, sets, intervals, equations, relations, matrices, choices, text. */
 import { compareExpressions, proportionalFactor, type Comparison } from "./compare-expressions.js";
-import { compileExpression } from "./evaluate-expression.js";
+import { compileExpression, evaluateComplex } from "./evaluate-expression.js";
 import type { MathPolicy } from "./math-policy.js";
 import type { MathValue } from "./parse-answer.js";
 
@@ -48,9 +48,10 @@ function valueText(value: MathValue): string | undefined {
 
 /** Bare lists match bare lists as sets (policy) and `(...)` tuples in order; sets are order-free; brackets must agree. */
 function compareLists(truth: ListValue, predicted: ListValue, policy: MathPolicy): Comparison {
-  if (truth.items.length !== predicted.items.length) return notEqual("different number of items");
   const isSet = truth.open === "{" || predicted.open === "{";
   const isBare = truth.open === "" || predicted.open === "";
+  const isUnordered = isSet || (truth.open === "" && predicted.open === "" && policy.unorderedLists);
+  if (!isUnordered && truth.items.length !== predicted.items.length) return notEqual("different number of items");
   if (isSet) {
     const other = truth.open === "{" ? predicted : truth;
     if (other.open !== "{" && other.open !== "") return notEqual("a set against a tuple or interval");
@@ -80,15 +81,26 @@ function compareOrdered(truth: MathValue[], predicted: MathValue[], policy: Math
   return { equal: true, reason: `same ${what}` };
 }
 
+/**
+ * Equal-length lists match item for item in any order (`2, 2, 3` is not `2, 3, 3`); when the lengths differ, an item
+ * repeated on one side counts once (`(3,17), (3,17), (2,5)` is `(2,5), (3,17)`).
+ */
 function compareUnordered(truth: MathValue[], predicted: MathValue[], policy: MathPolicy, what: string): Comparison {
-  if (truth.length !== predicted.length) return notEqual(`different ${what} size`);
+  const [truthItems, predictedItems] =
+    truth.length === predicted.length ? [truth, predicted] : [distinct(truth, policy), distinct(predicted, policy)];
+  if (truthItems.length !== predictedItems.length) return notEqual(`different ${what} size`);
   const used = new Set<number>();
-  for (const item of truth) {
-    const match = predicted.findIndex((candidate, index) => !used.has(index) && compareValues(item, candidate, policy).equal);
+  for (const item of truthItems) {
+    const match = predictedItems.findIndex((candidate, index) => !used.has(index) && compareValues(item, candidate, policy).equal);
     if (match === -1) return notEqual(`${what} item missing`);
     used.add(match);
   }
   return { equal: true, reason: `same ${what} (any order)` };
+}
+
+/** `items` without those equal to an earlier one. */
+function distinct(items: MathValue[], policy: MathPolicy): MathValue[] {
+  return items.filter((item, index) => !items.slice(0, index).some((earlier) => compareValues(earlier, item, policy).equal));
 }
 
 function compareMatrices(truth: MathValue[][], predicted: MathValue[][], policy: MathPolicy): Comparison {
@@ -107,6 +119,19 @@ const isName = (text: string) => /^[a-zA-Z](?:_\{?[a-zA-Z0-9]+\}?)?$|^\\[a-zA-Z]
 /** A left side that names a quantity (`x`, `AB`, `|AB|`, `m\angle Q`, `\sin x`, `f(x)`) rather than computing one. */
 const isNamedQuantity = (text: string) => !/[-+*/^=<>]|\\(?:frac|cdot|times|sqrt)/.test(text) && /[a-zA-Z]/.test(text);
 
+/**
+ * A ground truth's label: a name, or names only, in a tuple, a ratio or a fraction (`(p,q)`, `AB`, `|AB|`, `A:B`,
+ * `V_{1}:V_{2}`, `\frac{NO}{BO}`, `f(x)`); no digit outside a subscript and no arithmetic, so `x^2 - 4` is no label.
+ */
+const isLabel = (text: string) => {
+  const withoutSubscripts = text.replace(/_\{?[a-zA-Z0-9]+\}?/g, "");
+  return (
+    /[a-zA-Z]/.test(withoutSubscripts) &&
+    !/\d|[-+*^=<>]|\\(?:cdot|times|sqrt)/.test(withoutSubscripts) &&
+    /^[a-zA-Z\s(),:|{}\\]*$/.test(withoutSubscripts.replace(/\\frac|\\angle|\\left|\\right/g, ""))
+  );
+};
+
 /** `x = 5` vs `5` (assignment), `n = 2, 3` vs `n = 3, 2` (same name), `2x+4y-3=0` vs `y=-x/2+3/4` (proportional). */
 function compareWithEquation(truth: MathValue, predicted: MathValue, policy: MathPolicy): Comparison {
   if (truth.kind === "equation" && predicted.kind === "equation") {
@@ -117,7 +142,7 @@ function compareWithEquation(truth: MathValue, predicted: MathValue, policy: Mat
     return notEqual("different equations");
   }
   if (truth.kind === "equation") {
-    if (policy.dropVariableAssignment && isName(truth.leftText)) return compareValues(truth.right, predicted, policy);
+    if (policy.dropVariableAssignment && isLabel(truth.labelText)) return compareValues(truth.right, predicted, policy);
     return notEqual("an expression against an equation");
   }
   // `|AB| = 1`, `m\angle Q = 120` against a value: the right side is the answer; `x^2 - 4 = 0` is not an answer of 0.
@@ -142,6 +167,9 @@ function equationFactor(truth: EquationValue, predicted: EquationValue): number 
 
 /** Relations compare by sign-aware proportionality, or as intervals when a lone variable is bounded by constants. */
 function compareWithRelation(truth: MathValue, predicted: MathValue, policy: MathPolicy): Comparison {
+  const truthUnion = truth.kind === "relation" ? absoluteBoundToUnion(truth) : undefined;
+  const predictedUnion = predicted.kind === "relation" ? absoluteBoundToUnion(predicted) : undefined;
+  if (truthUnion || predictedUnion) return compareValues(truthUnion ?? truth, predictedUnion ?? predicted, policy);
   const truthInterval = truth.kind === "relation" ? relationToInterval(truth) : truth;
   const predictedInterval = predicted.kind === "relation" ? relationToInterval(predicted) : predicted;
   if (truthInterval && predictedInterval && truthInterval.kind === "list" && predictedInterval.kind === "list") {
@@ -161,6 +189,26 @@ function compareWithRelation(truth: MathValue, predicted: MathValue, policy: Mat
   const factor = symbols.length > 0 ? proportionalFactor(left, right, symbols) : undefined;
   const isEquivalent = factor !== undefined && (truth.operators[0] === "!=" || factor > 0);
   return isEquivalent ? { equal: true, reason: "equivalent relations" } : notEqual("different relations");
+}
+
+/** `1 \leq |z| \leq 2` → `[-2, -1] \cup [1, 2]` (a lower bound above 0); undefined for any other relation. */
+function absoluteBoundToUnion(relation: RelationValue): MathValue | undefined {
+  const { sides, operators, flipped } = relation;
+  if (sides.length !== 3 || flipped[0] !== flipped[1] || operators.includes("!=")) return undefined;
+  const variable = /^abs\(+([a-zA-Z_]\w*)\)+$/.exec(compileExpression(sides[1]!)?.source.trim() ?? "")?.[1];
+  const [low, high] = flipped[0] ? [sides[2]!, sides[0]!] : [sides[0]!, sides[2]!];
+  const [lowOperator, highOperator] = flipped[0] ? [operators[1]!, operators[0]!] : [operators[0]!, operators[1]!];
+  const compiledLow = compileExpression(low);
+  const lowValue = compiledLow && compiledLow.symbols.length === 0 ? evaluateComplex(compiledLow) : undefined;
+  if (!variable || !lowValue || lowValue.imaginary !== 0 || !(lowValue.real > 0) || compileExpression(high)?.symbols.length !== 0) {
+    return undefined;
+  }
+  const bound = (side: string): MathValue => ({ kind: "expression", text: side, expression: side });
+  const [lowOpen, lowClose] = lowOperator === "<=" ? ["[", "]"] : ["(", ")"];
+  const [highOpen, highClose] = highOperator === "<=" ? ["[", "]"] : ["(", ")"];
+  const negative: ListValue = { kind: "list", open: highOpen as "[" | "(", close: lowClose as "]" | ")", items: [bound(`-(${high})`), bound(`-(${low})`)] };
+  const positive: ListValue = { kind: "list", open: lowOpen as "[" | "(", close: highClose as "]" | ")", items: [bound(low), bound(high)] };
+  return { kind: "union", items: [negative, positive] };
 }
 
 /** `a < x \leq b` → `(a, b]`, `x > 3` → `(3, \infty)`; undefined when the relation is not of that shape. */

@@ -6,6 +6,7 @@ import {
   compileExpression,
   exactRational,
   evaluateComplex,
+  hasValueBeyondPrecision,
   type CompiledExpression,
   type ComplexValue,
 } from "./evaluate-expression.js";
@@ -30,7 +31,7 @@ const floatRange = { low: 1e-6, high: 1e11 };
 const exactTolerance = 1e-12;
 const samplingTolerance = 1e-9;
 // Fixed sample points (seeded, so a verdict replays exactly), both signs so that |x| ≠ x and √(x²) ≠ x.
-const samplePoints = buildSamplePoints(6, 12, 0x5eed);
+const samplePoints = buildSamplePoints(8, 12, 0x5eed);
 
 /** Whether the ground-truth and predicted expressions are equivalent under `policy`. */
 export function compareExpressions(truth: ExpressionValue, predicted: ExpressionValue, policy: MathPolicy): Comparison {
@@ -73,9 +74,18 @@ function compareConstants(
       ? { equal: true, reason: "equal rationals" }
       : { equal: false, reason: "different rationals" };
   }
-  return exactNumbersEqual(a, b, left, right)
-    ? { equal: true, reason: "numerically equal" }
-    : { equal: false, reason: "different values" };
+  if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
+  // Agreement is no proof when a part of either value is past what floats and 64 digits resolve.
+  if (hasValueBeyondPrecision(left) || hasValueBeyondPrecision(right)) {
+    return { equal: false, reason: "not shown equal: values beyond float and 64-digit precision" };
+  }
+  // Float agreement within 1e-12 is confirmed in 64 digits where they evaluate: √2 + 2^{-40} is not √2. Identical
+  // floats below 4 need no check: every part is at least 1e-15 (above), more than half a float step there.
+  const isIdenticalSmall = a.real === b.real && a.imaginary === b.imaginary && magnitude(a) <= 4;
+  if (!isIdenticalSmall && bigNumbersEqual(left, right) === false) {
+    return { equal: false, reason: "different values (64 digits)" };
+  }
+  return { equal: true, reason: "numerically equal" };
 }
 
 /** Exact comparison: floats in their trusted range, 64-digit arithmetic outside it. */
@@ -109,11 +119,18 @@ function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantD
 /** Expressions with variables: equal when they agree at every sample point where both are defined (at least 3). */
 function compareBySampling(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison {
   let agreeing = 0;
+  let offDomain = 0;
   for (const point of samplePoints) {
     const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
     const a = evaluateComplex(left, scope);
     const b = evaluateComplex(right, scope);
     if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b))) continue;
+    // A point where one side is real and the other is not lies off one side's real domain (`x^{2/3}` takes the
+    // principal complex root at x < 0, `\sqrt[3]{x}^2` the real one): it decides nothing.
+    if (isReal(a) !== isReal(b)) {
+      offDomain += 1;
+      continue;
+    }
     const difference = distance(a, b);
     if (difference > samplingTolerance * Math.max(magnitude(a), magnitude(b)) + 1e-12) {
       return { equal: false, reason: "differ at a sample point" };
@@ -121,6 +138,8 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     agreeing += 1;
   }
   if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
+  // Real at no common point, though each side is real somewhere: different real domains (`\sqrt{x}`, `\sqrt{-x}`).
+  if (agreeing === 0 && offDomain > 0) return { equal: false, reason: "different real domains" };
   return symbolicDifferenceIsZero(left, right)
     ? { equal: true, reason: "difference simplifies to 0" }
     : { equal: false, reason: "not shown equal" };
@@ -161,6 +180,10 @@ export function proportionalFactor(left: CompiledExpression, right: CompiledExpr
     samples += 1;
   }
   return samples >= 3 && factor !== undefined && factor !== 0 ? factor : undefined;
+}
+
+function isReal(value: ComplexValue): boolean {
+  return Math.abs(value.imaginary) <= 1e-12 * Math.max(1, Math.abs(value.real));
 }
 
 function magnitude(value: ComplexValue): number {

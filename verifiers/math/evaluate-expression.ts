@@ -7,7 +7,8 @@ import { evaluateRational, type Rational } from "./exact-rational.js";
 // for every grading worker thread; the instances are the same mathjs.
 const require = createRequire(import.meta.url);
 const bundlePath = require.resolve("mathjs/lib/browser/math.js");
-const math = require(bundlePath) as MathJsInstance;
+// Loaded on first use, so that importing the verifier (the CLI, a cookbook) does not pay for it.
+let floatMathInstance: MathJsInstance | undefined;
 // A second, independent instance configured for 64-digit BigNumbers, loaded on first use (tiny, huge or long values).
 let bigMathInstance: MathJsInstance | undefined;
 // Names that are values, not free variables.
@@ -18,8 +19,14 @@ const cache = new Map<string, CompiledExpression | null>();
 // Float literals round past 15 significant digits; longer ones are re-parsed as BigNumbers for exact values.
 const longLiteral = /\d{16,}/;
 
+function floatMath(): MathJsInstance {
+  floatMathInstance ??= require(bundlePath) as MathJsInstance;
+  return floatMathInstance;
+}
+
 function bigMath(): MathJsInstance {
   if (!bigMathInstance) {
+    floatMath();
     const cached = require.cache[bundlePath];
     delete require.cache[bundlePath];
     bigMathInstance = require(bundlePath) as MathJsInstance;
@@ -54,7 +61,7 @@ export function compileExpression(expression: string): CompiledExpression | unde
   if (cached !== undefined) return cached ?? undefined;
   let compiled: CompiledExpression | null = null;
   try {
-    const node = math.parse(expression);
+    const node = floatMath().parse(expression);
     const symbols = new Set<string>();
     node.traverse((child, path) => {
       if (child.type === "SymbolNode" && path !== "fn") {
@@ -82,6 +89,22 @@ export function exactRational(compiled: CompiledExpression): Rational | undefine
     }
   }
   return compiled.rational ?? undefined;
+}
+
+/** The real matrix that a constant mathjs expression (`[[1,2],[3,4]] + [[5,6],[7,8]]`) evaluates to, or undefined. */
+export function evaluateMatrix(expression: string): number[][] | undefined {
+  const compiled = compileExpression(expression);
+  if (!compiled || compiled.symbols.length > 0) return undefined;
+  try {
+    const value: unknown = compiled.evaluate.evaluate({});
+    const rows = floatMath().isMatrix(value) ? (value.toArray() as unknown[]) : undefined;
+    if (!rows?.every((row) => Array.isArray(row) && row.every((cell) => typeof cell === "number" && Number.isFinite(cell)))) {
+      return undefined;
+    }
+    return rows as number[][];
+  } catch {
+    return undefined;
+  }
 }
 
 /** Float value of `compiled` with `scope` bound, or undefined when it is not a number (matrix, error, NaN). */
@@ -125,6 +148,29 @@ export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpress
   } catch {
     return undefined;
   }
+}
+
+// Magnitudes that floats and 64-digit arithmetic both vouch for: past them a sum can absorb a difference unseen
+// (1 + 2^{-1000} is 1 in both; 2^{2^{2^{30}}} overflows both).
+const vouchedMagnitude = { low: 1e-15, high: 1e15 };
+
+/**
+ * Whether some constant part of `compiled` (an intermediate value, not only the result) is nonzero and outside
+ * 1e-15…1e15, or overflows: then neither float nor 64-digit agreement shows that two values are equal.
+ */
+export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
+  let isBeyond = false;
+  compiled.node.traverse((child) => {
+    if (isBeyond || child.type === "SymbolNode" || child.type === "ConstantNode") return;
+    const source = child.toString();
+    if (/Infinity/.test(source)) return;
+    const part = compileExpression(source);
+    const value = part && evaluateComplex(part);
+    if (!value) return;
+    const size = Math.hypot(value.real, value.imaginary);
+    if (!Number.isFinite(size) || (size !== 0 && (size < vouchedMagnitude.low || size > vouchedMagnitude.high))) isBeyond = true;
+  });
+  return isBeyond;
 }
 
 // Factorials of large literals take seconds in BigNumber arithmetic; the worker time limit is the backstop.

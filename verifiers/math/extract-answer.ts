@@ -14,20 +14,33 @@ const shortResponseLength = 60;
 // Doubled backslashes (JSON escaped twice) before a LaTeX command; `\\` alone is a LaTeX line break and stays.
 const doubledCommand = /\\\\(?=(?:boxed|fbox|frac|dfrac|tfrac|cfrac|sqrt|pi|text|mathrm|mbox|left|right|cdot|times|circ|infty|leq?|geq?|neq|pm|cup|cap|begin|end|theta|alpha|beta|degree|approx)(?![a-zA-Z]))/g;
 
-// Text allowed between boxes that together form one answer: `$\boxed{3}$ and $\boxed{5}$`.
-const boxSeparator = /^[\s$,;]*(?:and|or|,|;)[\s$,;]*$/;
+/**
+ * Whether the text between two answers joins them into one: "," / ";" / "and" / "or", with only spacing, math
+ * delimiters, `\quad`, `\text{ and }` (also `\text{ for part (a) and }`) and a label such as `y_2 =` around it.
+ */
+function isConjunction(between: string, joinsAdjacent = false): boolean {
+  // A ground truth's boxes with no word or number between them are one answer (`\boxed{1}\boxed{2}`).
+  if (joinsAdjacent && /^[^a-zA-Z0-9]*$/.test(between)) return true;
+  const words = between.replace(/\\text\s*\{([^{}]*)\}/g, (_match, inner: string) =>
+    /^[\sa-zA-Z()]*$/.test(inner) && /\b(?:and|or)\b/.test(inner) ? " and " : inner.trim() === "" ? " " : "\u0000",
+  );
+  // One word may trail the first answer as its unit: `\boxed{1} papers and \boxed{2}`.
+  const filler = /^(?:\s*[a-zA-Z]+\s+(?=and\b|or\b))?(?:\s|[$,;]|\\[()[\]]|\\q?quad|\\[,;: ]|\band\b|\bor\b|[a-zA-Z](?:_\{?\w+\}?)?\s*=)*$/;
+  return filler.test(words) && /[,;]|\band\b|\bor\b/.test(words);
+}
 
 /**
  * The content of the last `\boxed{...}` / `\fbox{...}` (braces matched), or undefined. Boxes right before it that
- * are joined by "," / "and" / "or" only are part of the same answer and come back as a comma list.
+ * are joined by a conjunction only (see `isConjunction`) are part of the same answer and come back as a comma list;
+ * with `joinsAdjacent` (ground truths), so are boxes with no word or number between them (`\boxed{1}\boxed{2}`).
  */
-export function lastBoxed(text: string): string | undefined {
+export function lastBoxed(text: string, joinsAdjacent = false): string | undefined {
   const boxes = allBoxes(text);
   const last = boxes[boxes.length - 1];
   if (!last) return undefined;
   const parts = [last.content];
   for (let index = boxes.length - 2; index >= 0; index -= 1) {
-    if (!boxSeparator.test(text.slice(boxes[index]!.end, boxes[index + 1]!.start))) break;
+    if (!isConjunction(text.slice(boxes[index]!.end, boxes[index + 1]!.start), joinsAdjacent)) break;
     parts.unshift(boxes[index]!.content);
   }
   return parts.join(", ");
@@ -97,25 +110,41 @@ export function extractAnswer(
     const inner = glmBoxes[glmBoxes.length - 1]![1]!;
     return { text: lastBoxed(inner) ?? inner.trim(), source: "boxed" };
   }
-  const boxed = lastBoxed(text);
-  if (boxed !== undefined) return { text: boxed.trim(), source: "boxed" };
+  const boxed = lastBoxed(text, options.isGroundTruth === true);
+  if (boxed !== undefined) {
+    // "The final answer is X" after the last box overrides boxes in the working (`= \boxed{200}` … final answer is 10,455).
+    const final = finalAnswerPhrase(text);
+    const isAfterBoxes = final !== undefined && final.index > text.lastIndexOf("\\boxed") && !/\\boxed/.test(final.value);
+    return isAfterBoxes ? { text: final.value, source: "answer-phrase" } : { text: boxed.trim(), source: "boxed" };
+  }
   if (options.allowUnboxedFallback === false && !options.isGroundTruth) return undefined;
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  // Prose: two words in a row. A ground truth that is not prose is the answer itself, whatever it holds.
+  const isProse = /[a-zA-Z]{2,}[\s,.]+[a-zA-Z]{2,}/.test(trimmed);
+  if (options.isGroundTruth && (!isProse || trimmed.length <= shortResponseLength)) return { text: trimmed, source: "whole" };
   const phrase = answerPhrase(text);
   if (phrase !== undefined) return { text: phrase, source: "answer-phrase" };
-  const trimmed = text.trim();
-  if (options.isGroundTruth || trimmed.length <= shortResponseLength) {
-    if (trimmed === "") return undefined;
-    return { text: trimmed, source: "whole" };
-  }
   const math = lastMath(text);
   if (math !== undefined) return { text: math, source: "last-math" };
+  // A short response, a long one that is math rather than prose, or a ground truth is the answer itself.
+  if (trimmed.length <= shortResponseLength || !isProse || options.isGroundTruth) return { text: trimmed, source: "whole" };
   return undefined;
+}
+
+/** "The final answer is X" (`$…$` inside it stripped), or undefined; only an explicit final answer, not "Answer:". */
+function finalAnswerPhrase(text: string): { value: string; index: number } | undefined {
+  const matches = [...text.matchAll(/final answer is[:\s]*(?:\$([^$\n]+)\$|([^$\n]+?))(?=\.?\s*I hope it is correct|\.?\s*$)/gim)];
+  const last = matches[matches.length - 1];
+  const value = (last?.[1] ?? last?.[2])?.trim();
+  return last && value ? { value, index: last.index } : undefined;
 }
 
 /** "The final answer is X", "Answer: X" (last occurrence), with trailing courtesy text removed. */
 function answerPhrase(text: string): string | undefined {
   const patterns = [
     /final answer is[:\s]*([\s\S]+?)(?:\.\s*I hope it is correct|\n\n|$)/gi,
+    /final answer\b[^\n.]{0,100}?\bis[:\s]+([^\n]+?)(?=\.\s|\.?\s*I hope|\.?\s*$)/gim,
     /(?:^|\n)\s*\**(?:final\s+)?answer\**\s*[:：]\**\s*([^\n]+)/gi,
     /the answer is[:\s]*([^\n]+)/gi,
   ];
@@ -128,10 +157,24 @@ function answerPhrase(text: string): string | undefined {
   return undefined;
 }
 
-/** The content of the last `$$...$$`, `$...$`, `\[...\]` or `\(...\)` (inline math may not span lines). */
+/**
+ * The content of the last `$$...$$`, `$...$`, `\[...\]` or `\(...\)` (inline math may not span lines; `\$` is a
+ * dollar sign, not a delimiter). Spans right before it joined by a conjunction only come back with it as a comma list.
+ */
 function lastMath(text: string): string | undefined {
-  const pattern = /\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]|\\\(([^\n]+?)\\\)|\$([^\n$]+?)\$/g;
-  let last: string | undefined;
-  for (const match of text.matchAll(pattern)) last = match[1] ?? match[2] ?? match[3] ?? match[4];
-  return last?.trim();
+  const pattern =
+    /(?<!\\)\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:[^\n$\\]|\\[^\n])+?)\$/g;
+  const spans = [...text.matchAll(pattern)].map((match) => ({
+    content: (match[1] ?? match[2] ?? match[3] ?? match[4]!).trim(),
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  const last = spans[spans.length - 1];
+  if (!last) return undefined;
+  const parts = [last.content];
+  for (let index = spans.length - 2; index >= 0; index -= 1) {
+    if (!isConjunction(text.slice(spans[index]!.end, spans[index + 1]!.start))) break;
+    parts.unshift(spans[index]!.content);
+  }
+  return parts.join(", ");
 }

@@ -35,10 +35,16 @@ export function gradeMath(
   choices?: readonly string[],
 ): MathVerdict {
   const resolvedPolicy = policy === defaultMathPolicy ? defaultMathPolicy : MathPolicySchema.parse(policy);
+  const truths = (Array.isArray(groundTruth) ? groundTruth : [groundTruth]) as Array<string | number>;
+  // A response identical to a ground truth is right whatever it holds (a long bare answer, an unbalanced `$`),
+  // unless only boxed answers count.
+  const isIdentical = (truth: string | number) => squash(String(truth)) !== "" && squash(String(truth)) === squash(response);
+  if (resolvedPolicy.allowUnboxedFallback && truths.some(isIdentical)) {
+    return { correct: true, reward: 1, extracted: response.trim(), reason: "whole: identical to the ground truth" };
+  }
   const extracted = extractAnswer(response, { allowUnboxedFallback: resolvedPolicy.allowUnboxedFallback });
   if (!extracted) return { correct: false, reward: 0, reason: "no answer found in the response" };
   const predicted = parseSide(extracted.text);
-  const truths = (Array.isArray(groundTruth) ? groundTruth : [groundTruth]) as Array<string | number>;
   let last: Comparison = { equal: false, reason: "empty ground truth" };
   for (const truthText of truths) {
     const truth = parseGroundTruth(String(truthText));
@@ -86,7 +92,12 @@ function compareParsed(
   if (direct && squash(truthNorm.text) === squash(predictedNorm.text) && truthNorm.text !== "") {
     return { equal: true, reason: "same normalised answer" };
   }
-  const [truthValue, predictedValue] = resolveChoices(truth.value, decimalCommaVariant(truth.value, predicted), policy, choices);
+  const [truthValue, predictedValue] = resolveChoices(
+    decimalCommaVariant(predicted.value, truth, true).value,
+    decimalCommaVariant(truth.value, predicted, false),
+    policy,
+    choices,
+  );
   if (direct) {
     const result = compareValues(truthValue, predictedValue, policy);
     const hasVariants = percentDiffers || degreeVariantApplies(truthNorm, predictedNorm, policy);
@@ -139,11 +150,16 @@ function resolveChoices(
   return [truth, predictedValue];
 }
 
-/** A response `3,5` against a single-number truth reads as the decimal 3.5 (a 3-digit group is a thousands separator). */
-function decimalCommaVariant(truth: MathValue, predicted: ParsedAnswer): ParsedAnswer {
-  if (truth.kind !== "expression" || !/^[-+]?\d+,(?:\d{1,2}|\d{4,})$/.test(predicted.normalized.text)) return predicted;
-  const text = predicted.normalized.text.replace(",", ".");
-  return { normalized: { ...predicted.normalized, text }, value: parseAnswer(text) };
+/**
+ * A response `3,5` against a single number reads as the decimal 3.5 (a 3-digit group is a thousands separator). A
+ * ground truth `3,5` stays the list 3, 5; only `0,111` (whole part 0, on either side) is always a decimal comma.
+ */
+function decimalCommaVariant(other: MathValue, answer: ParsedAnswer, isGroundTruth: boolean): ParsedAnswer {
+  const pattern = isGroundTruth ? /^[-+]?0,\d+$/ : /^[-+]?\d+,(?:\d{1,2}|\d{4,})$|^[-+]?0,\d+$/;
+  const isDecimalComma = pattern.test(answer.normalized.text);
+  if (other.kind !== "expression" || !isDecimalComma) return answer;
+  const text = answer.normalized.text.replace(",", ".");
+  return { normalized: { ...answer.normalized, text }, value: parseAnswer(text) };
 }
 
 /** `value` times a constant factor (`/100`, `*pi/180`) when it is an expression; other shapes are left as they are. */

@@ -40,7 +40,10 @@ function convert(source: string, depth: number): string {
   while (index < source.length) {
     const character = source[index]!;
     if (/\s/.test(character)) {
-      output += " ";
+      // `2^6 3^5`: a number after a space multiplies a power or bracket before it, as it does in print (`1 000`
+      // between bare digits stays a thousands group, which mathjs rejects, so it compares as text).
+      const isFactorAhead = /[0-9.]/.test(source[index + 1] ?? "") && output.trimEnd().endsWith(")");
+      output += isFactorAhead ? "*" : " ";
       index += 1;
     } else if (character === "\\") {
       const [text, next] = convertCommand(source, index, depth);
@@ -58,8 +61,10 @@ function convert(source: string, depth: number): string {
     } else if (character === "_") {
       const [argument, next] = readArgument(source, index + 1);
       output = output.trimEnd();
-      if (!/^[a-zA-Z0-9]+$/.test(argument) || !output.endsWith(")")) throw new UnsupportedMathError("subscript");
-      output = `${output.slice(0, -1)}_${argument})`;
+      if (!output.endsWith(")") || !/^\(?[a-zA-Z]\w*\)$/.test(output.slice(output.lastIndexOf("(")))) {
+        throw new UnsupportedMathError("subscript");
+      }
+      output = `${output.slice(0, -1)}_${subscriptName(argument)})`;
       index = next;
     } else if (/[a-zA-Z]/.test(character)) {
       const word = /^[a-zA-Z]+/.exec(source.slice(index))![0];
@@ -84,6 +89,13 @@ function convert(source: string, depth: number): string {
   }
   if (absoluteOpen) throw new UnsupportedMathError("unbalanced |");
   return output;
+}
+
+/** A subscript as part of a variable name: `F_{n-k-1}` is one variable, distinct from `F_{n-k}` and `F_n`. */
+function subscriptName(argument: string): string {
+  const compact = argument.replace(/\s+/g, "");
+  if (/^[a-zA-Z0-9]+$/.test(compact)) return compact;
+  return compact.replace(/[^a-zA-Z0-9]/g, (character) => `_${character.charCodeAt(0).toString(16)}`);
 }
 
 /** A run of letters: a known name (`sqrt`, `pi`) or a product of one-letter variables (`xy` → x·y). */
@@ -136,6 +148,8 @@ function convertCommand(source: string, index: number, depth: number): [string, 
       const inner = convert(radicand, depth + 1);
       return [order === undefined ? ` sqrt(${inner})` : ` nthRoot(${inner}, ${convert(order, depth + 1)})`, after];
     }
+    case "sum":
+      return convertSum(source, next);
     case "pi":
       return [" (pi) ", next];
     case "infty":
@@ -166,6 +180,24 @@ function convertCommand(source: string, index: number, depth: number): [string, 
   const functionName = latexFunctions[name];
   if (functionName !== undefined) return convertFunction(source, next, functionName, name, depth);
   throw new UnsupportedMathError(`\\${name}`);
+}
+
+/**
+ * `\sum_{k=0}^{n-1}` becomes an opaque factor named after its bounds. A sum is linear, so factors that do not depend
+ * on the index move in and out of it; reordering the summand's factors (`F_k F_{n-k-1}`) then compares as a product.
+ */
+function convertSum(source: string, start: number): [string, number] {
+  let index = start;
+  const bounds: Record<string, string> = {};
+  for (let round = 0; round < 2; round += 1) {
+    const rest = source.slice(index).trimStart();
+    const marker = rest[0];
+    if (marker !== "_" && marker !== "^") break;
+    const [argument, next] = readArgument(source, source.length - rest.length + 1, marker === "^");
+    bounds[marker] = argument;
+    index = next;
+  }
+  return [` (sum_${subscriptName(`${bounds._ ?? ""}^${bounds["^"] ?? ""}`)})*`, index];
 }
 
 /** `\sin x`, `\ln(2)`, `\sin^2 x`, `\log_2 8` → mathjs calls. */

@@ -20,9 +20,10 @@ const unitWords = [
   "books", "cookies", "coins", "boxes", "cars", "trees", "questions", "games", "chairs", "tickets", "children", "men",
   "women", "boys", "girls", "sides", "diagonals", "edges", "vertices", "faces", "numbers", "integers", "digits",
 ];
-const trailingUnit = new RegExp(`([\\d})])(?:\\s+(?:${unitWords.join("|")}))+(?:\\s*\\^\\s*\\{?\\d\\}?)?\\.?$`, "i");
-// Units glued to a number: only multi-letter ones, so `2m` (2·m) and `5x` stay algebra.
-const gluedUnit = /(\d)(?:cm|mm|km|ft|inches|meters|units|degrees|sq)(?:\^\{?\d\}?)?$/i;
+// A unit follows a number, a closing bracket or a constant: `5 cm`, `\frac{1}{2} cm`, `2\pi cm`.
+const trailingUnit = new RegExp(`([\\d})]|\\\\pi)(?:\\s+(?:${unitWords.join("|")}))+(?:\\s*\\^\\s*\\{?\\d\\}?)?\\.?$`, "i");
+// Units glued to a number or a fraction: only multi-letter ones, so `2m` (2·m) and `5x` stay algebra.
+const gluedUnit = /(\d|\})(?:cm|mm|km|ft|inches|meters|units|degrees|sq)(?:\^\{?\d\}?)?$/i;
 const mathWords = /^(?:pi|sqrt|sin|cos|tan|sec|csc|cot|log|ln|exp|abs|inf|infty|infinity|and|or|mod|cdot|times|frac|to)$/i;
 const textCommands = /\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|hbox|operatorname|textnormal|boldsymbol|mathbb|mathcal)\s*\{/g;
 
@@ -40,9 +41,9 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
     .replace(/\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|big|Big|bigg|Bigg)(?![a-zA-Z])/g, "")
     .replace(/\\[dtc]frac(?![a-zA-Z])/g, "\\frac")
     .replace(/\\[dt]binom(?![a-zA-Z])/g, "\\binom")
-    .replace(/\{,\}/g, "")
+    .replace(/\{\s*,\s*\}/g, "")
     .replace(/(\d),\\!\s*(?=\d{3})/g, "$1")
-    .replace(/(?<!\\)\\[!,;:> ]|\\q?quad(?![a-zA-Z])|~/g, " ")
+    .replace(/(?<!\\)\\[!,;:> ]|\\q?quad|~/g, " ")
     .replace(/\\(?:lvert|rvert|vert|mid)(?![a-zA-Z])/g, "|")
     .replace(/\\(?:le|leqslant)(?![a-zA-Z])/g, "\\leq")
     .replace(/\\(?:ge|geqslant)(?![a-zA-Z])/g, "\\geq")
@@ -91,7 +92,11 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
     if (stripped === text) break;
     text = stripped;
   }
-  text = text.replace(/\s+(?:and|or)\s+/gi, ", ").replace(/[.。]$/, "").trim();
+  // `3 and 5`, and `(11,7)or(7,11)` where the word sits between brackets without spaces.
+  text = text
+    .replace(/\s+(?:and|or)\s+|(?<=[)\]])\s*(?:and|or)\s*(?=[([])/gi, ", ")
+    .replace(/[.。]$/, "")
+    .trim();
   text = unwrapDelimiters(text);
   text = removeThousandsSeparators(text);
   text = text.replace(/(\d*)\.(\d*)\\overline\s*\{?(\d+)\}?/g, (_match, whole: string, fixed: string, repeating: string) =>
@@ -171,7 +176,8 @@ function repeatingDecimalFraction(whole: string, fixed: string, repeating: strin
 
 /** `7,425,000` → `7425000` and `1 000` → `1000` when the whole answer is one such number. */
 function removeThousandsSeparators(text: string): string {
-  if (/^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(text)) return text.replace(/,/g, "");
+  // A leading group of 0 is no thousands group: `0,111` is a decimal comma.
+  if (/^[-+]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/.test(text)) return text.replace(/,/g, "");
   if (/^[-+]?\d{1,3}(?: \d{3})+(?:\.\d+)?$/.test(text)) return text.replace(/ /g, "");
   return text;
 }

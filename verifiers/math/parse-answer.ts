@@ -1,4 +1,5 @@
 /** Turns a normalised answer string into a structured value: expression, list/set/tuple/interval, equation, relation, matrix, choice or text. */
+import { evaluateMatrix } from "./evaluate-expression.js";
 import { latexToMathjs, UnsupportedMathError } from "./latex-to-mathjs.js";
 
 export type RelationOperator = "<" | "<=" | "!=";
@@ -8,7 +9,7 @@ export type MathValue =
   | { kind: "expression"; text: string; expression: string; decimalPlaces?: number }
   | { kind: "list"; open: "" | "(" | "[" | "{"; close: "" | ")" | "]" | "}"; items: MathValue[] }
   | { kind: "union"; items: MathValue[] }
-  | { kind: "equation"; leftText: string; left: MathValue; right: MathValue }
+  | { kind: "equation"; leftText: string; left: MathValue; right: MathValue; labelText: string }
   | { kind: "relation"; sides: string[]; operators: RelationOperator[]; flipped: boolean[] }
   | { kind: "matrix"; rows: MathValue[][] }
   | { kind: "choice"; letter: string }
@@ -23,7 +24,9 @@ export function parseAnswer(text: string, depth = 0): MathValue {
   if (depth > 8) return { kind: "text", text: trimmed };
   const choice = /^\(?([A-E])\)?$/.exec(trimmed);
   if (choice) return { kind: "choice", letter: choice[1]! };
-  const matrix = parseMatrix(trimmed, depth);
+  const matrixResult = evaluateMatrixArithmetic(trimmed);
+  if (matrixResult) return matrixResult;
+  const matrix = parseMatrix(trimmed.replace(/^[([]\s*(\\begin\{[\s\S]*\\end\{[a-zA-Z]+\})\s*[)\]]$/, "$1"), depth);
   if (matrix) return matrix;
   const plusMinus = trimmed.match(/\\(?:pm|mp)(?![a-zA-Z])/g);
   if (plusMinus?.length === 1 && splitTopLevel(trimmed, ",").length === 1) {
@@ -31,6 +34,8 @@ export function parseAnswer(text: string, depth = 0): MathValue {
     const items = ["+", "-"].map((sign) => trimmed.replace(/\\(?:pm|mp)(?![a-zA-Z])/, ` ${sign} `));
     return { kind: "list", open: "{", close: "}", items: items.map((item) => parseAnswer(item, depth + 1)) };
   }
+  const labelledTuples = parseLabelledTuples(trimmed, depth);
+  if (labelledTuples) return labelledTuples;
   const commaParts = splitTopLevel(trimmed, ",;");
   if (commaParts.length > 1 && commaParts.every((part) => splitTopLevel(part, "=").length === 2)) {
     return { kind: "list", open: "", close: "", items: commaParts.map((part) => parseAnswer(part, depth + 1)) };
@@ -53,6 +58,8 @@ export function parseAnswer(text: string, depth = 0): MathValue {
       leftText,
       left: parseAnswer(leftText, depth + 1),
       right: parseAnswer(equationParts[equationParts.length - 1]!, depth + 1),
+      // The side right before the value: `1 = \zzz = x = 0` labels 0 with `x`.
+      labelText: equationParts[equationParts.length - 2]!.trim(),
     };
   }
   const unionParts = splitTopLevel(trimmed, "", /\\cup(?![a-zA-Z])|∪/);
@@ -72,14 +79,42 @@ export function parseAnswer(text: string, depth = 0): MathValue {
   return parseExpression(trimmed);
 }
 
+/**
+ * `p=5,q=2; p=7,q=2` (or with commas only): solutions that each name the same variables in the same order are the
+ * tuples `(5,2), (7,2)`.
+ */
+function parseLabelledTuples(text: string, depth: number): MathValue | undefined {
+  let groups = splitTopLevel(text, ";");
+  if (groups.length < 2) {
+    const parts = splitTopLevel(text, ",");
+    const names = parts.map((part) => splitTopLevel(part, "=")[0]);
+    const period = names.indexOf(names[0], 1);
+    if (period < 2 || parts.length % period !== 0) return undefined;
+    groups = Array.from({ length: parts.length / period }, (_, index) => parts.slice(index * period, (index + 1) * period).join(","));
+  }
+  const assignments = groups.map((group) => splitTopLevel(group, ",").map((part) => splitTopLevel(part, "=")));
+  const names = (group: string[][]) => group.map((pair) => pair[0]).join(",");
+  const isAssignmentGroup = (group: string[][]) =>
+    group.length > 1 && group.every((pair) => pair.length === 2 && /^[a-zA-Z](?:_\{?\w+\}?)?$/.test(pair[0]!) && pair[1] !== "");
+  if (!assignments.every(isAssignmentGroup) || new Set(assignments.map(names)).size !== 1) return undefined;
+  const items = assignments.map((group): MathValue => ({
+    kind: "list",
+    open: "(",
+    close: ")",
+    items: group.map((pair) => parseAnswer(pair[1]!, depth + 1)),
+  }));
+  return { kind: "list", open: "", close: "", items };
+}
+
 /** A single expression, or text when it is words or unsupported LaTeX. */
 function parseExpression(text: string): MathValue {
   const words = text.match(/[a-zA-Z]{3,}/g) ?? [];
   if (/^[a-zA-Z][a-zA-Z\s'-]*$/.test(text) && words.some((word) => !knownWords.test(word))) {
     return { kind: "text", text };
   }
-  const mixed = /^(\d+)\s*\\frac\{(\d+)\}\{(\d+)\}$/.exec(text) ?? /^(\d+)\s+(\d+)\/(\d+)$/.exec(text);
-  const source = mixed && Number(mixed[2]) < Number(mixed[3]) ? `${mixed[1]}+\\frac{${mixed[2]}}{${mixed[3]}}` : text;
+  const mixed = /^([-+]?)(\d+)\s+(\d+)\/(\d+)$/.exec(text);
+  const source =
+    mixed && Number(mixed[3]) < Number(mixed[4]) ? `${mixed[1]}(${mixed[2]}+\\frac{${mixed[3]}}{${mixed[4]}})` : mixedNumbers(text);
   try {
     const expression = latexToMathjs(source);
     if (expression.trim() === "") return { kind: "text", text };
@@ -91,6 +126,20 @@ function parseExpression(text: string): MathValue {
     if (error instanceof UnsupportedMathError) return { kind: "text", text };
     throw error;
   }
+}
+
+/**
+ * Mixed numbers as sums: `2\frac{1}{2}`, `1\frac12`, `-3 \frac{1}{2}` (= -(3 + 1/2)), `1 \frac{1}{2} + 3`; only a proper
+ * fraction of integers after an integer that is not itself an exponent or a subscript.
+ */
+function mixedNumbers(text: string): string {
+  return text.replace(
+    /(?<![\d.^_{])(\d+)\s*\\frac\s*(?:\{(\d+)\}|(\d))\s*(?:\{(\d+)\}|(\d))(?=\s*(?:$|[-+),=]))/g,
+    (match, whole: string, ...parts: (string | undefined)[]) => {
+      const [numerator, denominator] = parts.slice(0, 4).filter((part) => part !== undefined);
+      return Number(numerator) < Number(denominator) ? `(${whole}+\\frac{${numerator}}{${denominator}})` : match;
+    },
+  );
 }
 
 /**
@@ -148,7 +197,9 @@ function parseBracketed(text: string, depth: number): MathValue | undefined {
   const inner = text.slice(1, -1);
   // The opening bracket must close at the very end: `(1)(2)` is a product, not a tuple.
   if (!isBalanced(inner)) return undefined;
-  const items = splitTopLevel(inner, ",");
+  // `(0;-2;6)`: a semicolon separates the coordinates when no comma does.
+  const commaItems = splitTopLevel(inner, ",");
+  const items = commaItems.length > 1 ? commaItems : splitTopLevel(inner, ";");
   if (items.length < 2) return undefined;
   return { kind: "list", open, close, items: items.map((item) => parseAnswer(item, depth + 1)) };
 }
@@ -178,8 +229,10 @@ function parseRelation(text: string): MathValue | undefined {
       flipped.push(isGreater);
       continue;
     }
+    // `0 < f(x) < 1`: a function value is bounded like a variable (the range of f), not read as f·x.
+    const application = /^([a-zA-Z])\(([a-zA-Z])\)$/.exec(token.trim());
     try {
-      sides.push(latexToMathjs(token.trim()));
+      sides.push(application ? `(${application[1]}_of_${application[2]})` : latexToMathjs(token.trim()));
     } catch (error) {
       if (error instanceof UnsupportedMathError) return undefined;
       throw error;
@@ -189,16 +242,44 @@ function parseRelation(text: string): MathValue | undefined {
   return { kind: "relation", sides, operators, flipped };
 }
 
+/** Arithmetic on two or more numeric `pmatrix`/`bmatrix` literals (`A + B`, `A B` a product): the result, or undefined. */
+function evaluateMatrixArithmetic(text: string): MathValue | undefined {
+  const environment = /\\begin\{([pb]?matrix)\}([\s\S]*?)\\end\{\1\}/g;
+  if ((text.match(environment) ?? []).length < 2) return undefined;
+  try {
+    let expression = "";
+    let last = 0;
+    for (const match of text.matchAll(environment)) {
+      const between = text.slice(last, match.index).trim();
+      // Matrices side by side multiply; mathjs would read `[…] […]` as indexing.
+      expression += between === "" && last > 0 ? "*" : latexToMathjs(between);
+      const rows = matrixRows(match[2]!).map((row) => `[${row.map((cell) => latexToMathjs(cell)).join(",")}]`);
+      expression += `[${rows.join(",")}]`;
+      last = match.index + match[0].length;
+    }
+    expression += latexToMathjs(text.slice(last));
+    const value = evaluateMatrix(expression);
+    if (!value) return undefined;
+    const cell = (number: number): MathValue => ({ kind: "expression", text: String(number), expression: String(number) });
+    return { kind: "matrix", rows: value.map((row) => row.map(cell)) };
+  } catch (error) {
+    if (error instanceof UnsupportedMathError) return undefined;
+    throw error;
+  }
+}
+
+/** A matrix body's cells: rows split at `\\`, cells at `&`, empty rows and `\hline` dropped. */
+function matrixRows(body: string): string[][] {
+  return body
+    .split(/\\\\/)
+    .map((row) => row.trim())
+    .filter((row) => row !== "" && row !== "\\hline")
+    .map((row) => row.split("&").map((cell) => cell.trim()));
+}
+
 /** `\begin{pmatrix} a & b \\ c & d \end{pmatrix}` (also bmatrix, matrix, array) → rows of values. */
 function parseMatrix(text: string, depth: number): MathValue | undefined {
   const match = /^\\begin\{([pbvBV]?matrix|array)\}(?:\{[^}]*\})?([\s\S]*)\\end\{\1\}$/.exec(text);
   if (!match) return undefined;
-  const rows = match[2]!
-    .split(/\\\\/)
-    .map((row) => row.trim())
-    .filter((row) => row !== "" && row !== "\\hline");
-  return {
-    kind: "matrix",
-    rows: rows.map((row) => row.split("&").map((cell) => parseAnswer(cell.trim(), depth + 1))),
-  };
+  return { kind: "matrix", rows: matrixRows(match[2]!).map((row) => row.map((cell) => parseAnswer(cell, depth + 1))) };
 }

@@ -13,6 +13,26 @@ describe("extractAnswer", () => {
     expect(lastBoxed("\\boxed{3}. Checking again, it is \\boxed{5}")).toBe("5");
   });
 
+  it("joins boxes split by \\quad \\text{and} \\quad, a unit word or a label, and adjacent boxes only in a ground truth", () => {
+    expect(lastBoxed("\\boxed{(2, 2)} \\quad \\text{and} \\quad \\boxed{(6, 2)}")).toBe("(2, 2), (6, 2)");
+    expect(lastBoxed("\\boxed{1} papers and \\boxed{2}")).toBe("1, 2");
+    expect(lastBoxed("\\(y_1 = \\boxed{a}\\) and \\(y_2 = \\boxed{b}\\)")).toBe("a, b");
+    expect(lastBoxed("\\boxed{1} no no no \\boxed{2}")).toBe("2");
+    expect(lastBoxed("\\boxed{1}\\boxed{2}")).toBe("2");
+    expect(lastBoxed("\\boxed{1}\\boxed{2}", true)).toBe("1, 2");
+  });
+
+  it("prefers a final-answer phrase after the last box, and joins math spans split by a conjunction", () => {
+    expect(extractAnswer("so $= \\boxed{255}$. The final answer is $10,455$. I hope it is correct.")?.text).toBe("10,455");
+    const roots = "Substituting and simplifying for a while, the roots are \\(1\\) and \\(-2\\), as one can check.";
+    expect(extractAnswer(roots)?.text).toBe("1, -2");
+  });
+
+  it("grades a short response by its last math span before taking it whole, and skips escaped dollars", () => {
+    expect(extractAnswer("So it is $9$")).toEqual({ text: "9", source: "last-math" });
+    expect(extractAnswer("Answer $ \\frac{1}{2} \\$ = 3 $")?.text).toBe("\\frac{1}{2} \\$ = 3");
+  });
+
   it("reads <|begin_of_box|> markers and doubled backslashes", () => {
     expect(extractAnswer("<|begin_of_box|>12<|end_of_box|>")).toEqual({ text: "12", source: "boxed" });
     expect(extractAnswer("\\\\boxed{\\\\frac{1}{2}}")?.text).toBe("\\frac{1}{2}");

@@ -60,6 +60,7 @@ describe("math policy flags", () => {
     expect(gradeMath("The answer is 7", "7").correct).toBe(true);
     expect(gradeMath("The answer is 7", "7", { allowUnboxedFallback: false }).correct).toBe(false);
     expect(gradeMath("\\boxed{7}", "7", { allowUnboxedFallback: false }).correct).toBe(true);
+    expect(gradeMath("7", "7", { allowUnboxedFallback: false }).correct).toBe(false);
   });
 
   it("rejects unknown policy keys", () => {
