@@ -13,6 +13,8 @@ const GatewayFlagsSchema = z.object({
   topP: z.coerce.number().gt(0).max(1).optional(),
   maxTokens: z.coerce.number().int().positive().optional(),
   apiKeyEnv: z.string().optional(),
+  traceFile: z.string().optional(),
+  maxTraces: z.coerce.number().int().positive().default(10_000),
 });
 
 /** Registers `rllm gateway`. */
@@ -31,6 +33,8 @@ export function registerGatewayCommand(program: Command): void {
     .option("--temperature <t>", "override every call's temperature")
     .option("--top-p <p>", "override every call's top_p")
     .option("--max-tokens <n>", "override every call's max_tokens")
+    .option("--trace-file <path>", "append every trace to this JSONL file (evicted traces are read back from it)")
+    .option("--max-traces <n>", "traces kept in memory across sessions; the oldest are evicted first", "10000")
     .option("--api-key-env <VAR>", "environment variable with the upstream API key (else the client's Authorization header is forwarded)")
     .action(async (rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(GatewayFlagsSchema, rawFlags);
@@ -41,8 +45,11 @@ export function registerGatewayCommand(program: Command): void {
         model: flags.model,
         sampling: { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens },
         apiKey: flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined,
+        traceFile: flags.traceFile,
+        maxTracesInMemory: flags.maxTraces,
       });
       console.log(`rllm gateway on ${gateway.url} → ${flags.upstream}`);
+      console.log(`  traces: up to ${flags.maxTraces} in memory${flags.traceFile ? `, every one appended to ${flags.traceFile}` : " (no --trace-file: evicted traces are lost)"}`);
       console.log(`  agent base URL: ${gateway.url}/sessions/<session-id>/v1   steps: GET ${gateway.url}/sessions/<session-id>/steps`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);
