@@ -24,7 +24,7 @@ export class HttpError extends Error {
 }
 
 /** OpenAI's error type for a status: SDKs map 4xx to named errors and retry only 408, 409, 429 and 5xx. */
-export function defaultErrorType(status: number): string {
+function defaultErrorType(status: number): string {
   if (status === 401) return "authentication_error";
   if (status === 403) return "permission_error";
   if (status === 404) return "not_found_error";

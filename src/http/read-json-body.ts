@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { HttpError } from "./http-error.js";
 
 /** Reads the whole body as text, refusing it with a 413 once it passes `maxBytes` (by its content-length or as it arrives). */
-export async function readBodyText(request: IncomingMessage, maxBytes: number): Promise<string> {
+async function readBodyText(request: IncomingMessage, maxBytes: number): Promise<string> {
   const tooLarge = () => {
     // Drain what the client still sends, so it reads the 413 instead of a connection reset.
     request.resume();

@@ -33,31 +33,36 @@ function startServer(args: string[], banner: RegExp): Promise<{ child: ChildProc
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-/** POSTs JSON; resolves with the status and the milliseconds until the whole reply was read. */
+/** POSTs JSON; resolves with the status (0: the connection failed) and the milliseconds until the whole reply was read. */
 function post(url: string, body: unknown): Promise<{ status: number; milliseconds: number }> {
   const started = performance.now();
   const text = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
+    const done = (status: number) => resolve({ status, milliseconds: performance.now() - started });
     const request = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text) } }, (response) => {
       response.resume();
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, milliseconds: performance.now() - started }));
+      response.on("end", () => done(response.statusCode ?? 0));
+      response.on("error", () => done(0));
     });
-    request.on("error", reject);
+    request.on("error", () => done(0));
     request.end(text);
   });
 }
 
 // The probe uses its own connection, as a load balancer would.
 const probeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** Milliseconds until /health answered (a failed probe counts as the time it took to fail). */
 function health(url: string): Promise<number> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
+    const done = () => resolve(performance.now() - started);
     http
       .get(`${url}/health`, { agent: probeAgent }, (response) => {
         response.resume();
-        response.on("end", () => resolve(performance.now() - started));
+        response.on("end", done);
+        response.on("error", done);
       })
-      .on("error", reject);
+      .on("error", done);
   });
 }
 
@@ -97,7 +102,7 @@ async function drive(label: string, target: string, body: unknown, perClient: nu
   const seconds = (performance.now() - started) / 1000;
   running = false;
   await Promise.all(probes);
-  const statusText = [...statuses.entries()].map(([status, count]) => `${count}×${status}`).join(", ");
+  const statusText = [...statuses.entries()].map(([status, count]) => `${count}×${status === 0 ? "connection error" : status}`).join(", ");
   console.log(`${label}: ${latencies.length} requests from ${CLIENTS} clients in ${seconds.toFixed(1)} s (${statusText})`);
   console.log(`  latency p50 ${(percentile(latencies, 0.5) / 1000).toFixed(2)} s, p95 ${(percentile(latencies, 0.95) / 1000).toFixed(2)} s; throughput ${(latencies.length / seconds).toFixed(1)} requests/s; peak RSS ${peakMemoryMiB(server.pid!).toFixed(0)} MiB`);
   for (const [name, values] of Object.entries(healthLatencies)) {

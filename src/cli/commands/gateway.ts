@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { startGateway } from "../../training/gateway/gateway-server.js";
+import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../training/gateway/trace-store.js";
 import { parseFlags } from "../parse-flags.js";
 
 const GatewayFlagsSchema = z.object({
@@ -14,7 +15,7 @@ const GatewayFlagsSchema = z.object({
   maxTokens: z.coerce.number().int().positive().optional(),
   apiKeyEnv: z.string().optional(),
   traceFile: z.string().optional(),
-  maxTraces: z.coerce.number().int().positive().default(10_000),
+  maxTraces: z.coerce.number().int().positive().default(DEFAULT_MAX_TRACES_IN_MEMORY),
 });
 
 /** Registers `rllm gateway`. */
@@ -34,7 +35,7 @@ export function registerGatewayCommand(program: Command): void {
     .option("--top-p <p>", "override every call's top_p")
     .option("--max-tokens <n>", "override every call's max_tokens")
     .option("--trace-file <path>", "append every trace to this JSONL file (evicted traces are read back from it)")
-    .option("--max-traces <n>", "traces kept in memory across sessions; the oldest are evicted first", "10000")
+    .option("--max-traces <n>", "traces kept in memory across sessions; the oldest are evicted first", String(DEFAULT_MAX_TRACES_IN_MEMORY))
     .option("--api-key-env <VAR>", "environment variable with the upstream API key (else the client's Authorization header is forwarded)")
     .action(async (rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(GatewayFlagsSchema, rawFlags);

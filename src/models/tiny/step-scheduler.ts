@@ -7,6 +7,7 @@
 /** Forward steps run per event-loop pass: 16 × ~0.25 ms for the shipped model (plus sampling and stream writes), far under a 100 ms health target. */
 export const DEFAULT_STEPS_PER_TURN = 16;
 
+/** Hands out forward steps: `stepsPerTurn` per pass of the event loop, to waiting generations in turn. */
 export class StepScheduler {
   private stepsThisTurn = 0;
   // Generations waiting for a step, in arrival order: each wait is one step, so turns rotate fairly.

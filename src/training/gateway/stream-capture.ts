@@ -53,6 +53,7 @@ interface ChoiceParts {
   logprobs?: number[];
 }
 
+/** Accumulates one streamed completion's chunks into the reply the gateway records. */
 export class StreamCapture {
   private model?: string;
   private promptTokenIds?: number[];

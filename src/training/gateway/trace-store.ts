@@ -11,6 +11,7 @@ import { TraceRecordSchema, type TraceRecord } from "./trace-record.js";
 /** Default cap on traces in memory: ~10k calls of a few kB each. */
 export const DEFAULT_MAX_TRACES_IN_MEMORY = 10_000;
 
+/** Options of a TraceStore. */
 export interface TraceStoreOptions {
   maxInMemory?: number;
   /** Append-only JSONL file of every trace (created with its folder); none keeps traces in memory only. */
@@ -27,6 +28,7 @@ interface SessionTraces {
   fileOffset: number;
 }
 
+/** Traces by session: a capped in-memory window over an optional append-only trace file. */
 export class TraceStore {
   readonly maxInMemory: number;
   private readonly sessions = new Map<string, SessionTraces>();
