@@ -47,7 +47,7 @@ export class TinyModel {
     const engine = this.engine;
     const promptCache = engine.createCache();
     let logits: Float32Array = new Float32Array(0);
-    // Token by token through the scheduler: a 100-token prefill in one go would hold the event loop ~20 ms per request.
+    // Token by token through the scheduler: a 100-token prefill in one go would hold the event loop ~100 ms per request.
     for (const token of promptIds) {
       await sharedStepScheduler.step();
       logits = engine.step(token, promptCache);
