@@ -1,10 +1,18 @@
-/** An OpenAI-compatible server that samples n candidates upstream, reranks them by tournament and answers with the winner. */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+/**
+ * An OpenAI-compatible server that samples candidates upstream, reranks them by tournament and answers with the winner.
+ * Upstream 4xx errors are relayed with their status (an unknown model is the upstream's 404); fields a reranker cannot
+ * honour are refused with a 400 that names them (see docs/servers.md).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { describeIssues } from "../core/errors/input-error.js";
 import { InfraError } from "../core/errors/infra-error.js";
 import { ChatMessageSchema, messageText } from "../core/message.js";
+import { HttpError } from "../http/http-error.js";
+import { parseRequest } from "../http/parse-request.js";
+import { readJsonBody } from "../http/read-json-body.js";
+import { sendJson } from "../http/send-json.js";
+import { requestPath, startHttpServer } from "../http/start-http-server.js";
+import { upstreamHttpError } from "../http/upstream-http-error.js";
 import type { ChatChoice, LlmClient, SamplingParams } from "../llm/llm-client.js";
 import { createOpenAiClient } from "../llm/openai-client.js";
 import type { JudgeKind } from "./judge-prompts.js";
@@ -33,7 +41,13 @@ export interface RerankServerOptions {
   createClient?: (model: string) => LlmClient;
 }
 
-/** The subset of a chat-completions request the server reads; other fields are ignored. */
+/** Largest request body in bytes, as the gateway's: chat histories can be long, but not unbounded. */
+export const RERANK_SERVER_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The chat-completions fields the server reads. `logprobs` and `top_logprobs` are refused (the winner's per-token
+ * logprobs are not what the reranker chose by); `n` picks the n best candidates; other fields are ignored.
+ */
 const RerankRequestSchema = z.object({
   model: z.string().optional(),
   messages: z.array(ChatMessageSchema).min(1),
@@ -43,7 +57,11 @@ const RerankRequestSchema = z.object({
   max_completion_tokens: z.number().int().positive().optional(),
   seed: z.number().int().optional(),
   stop: z.union([z.string(), z.array(z.string())]).optional(),
-  stream: z.boolean().optional(),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+  n: z.number().int().min(1).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).nullish(),
 });
 type RerankRequest = z.infer<typeof RerankRequestSchema>;
 
@@ -58,35 +76,25 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
   };
   let requestCount = 0;
 
-  const server = http.createServer(async (request, response) => {
-    try {
-      const path = (request.url ?? "").split("?")[0];
-      if (request.method === "GET" && path === "/v1/models") {
-        return sendJson(response, 200, { object: "list", data: [{ id: options.model, object: "model", owned_by: "rllm-rerank" }] });
-      }
-      if (request.method !== "POST" || path !== "/v1/chat/completions") {
-        return sendError(response, 404, `no route ${request.method} ${path}; this server answers POST /v1/chat/completions`);
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      let raw: unknown;
-      try {
-        raw = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        return sendError(response, 400, "Malformed JSON in request body");
-      }
-      const parsed = RerankRequestSchema.safeParse(raw);
-      if (!parsed.success) return sendError(response, 400, describeIssues("request body", undefined, parsed.error));
-      requestCount += 1;
-      await answer(parsed.data, requestCount, response);
-    } catch (error) {
-      const status = error instanceof InfraError ? 502 : 500;
-      if (!response.headersSent) sendError(response, status, error instanceof Error ? error.message : String(error));
-      else response.end();
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = requestPath(request);
+    if (request.method === "GET" && path === "/v1/models") {
+      return sendJson(response, 200, { object: "list", data: [{ id: options.model, object: "model", owned_by: "rllm-rerank" }] });
     }
-  });
+    if (request.method !== "POST" || path !== "/v1/chat/completions") {
+      throw new HttpError(404, `no route ${request.method} ${path}; this server answers POST /v1/chat/completions`);
+    }
+    const body = parseRequest(RerankRequestSchema, await readJsonBody(request, RERANK_SERVER_MAX_BODY_BYTES));
+    refuseUnsupportedFields(body, options.n);
+    requestCount += 1;
+    try {
+      await answer(body, requestCount, response);
+    } catch (error) {
+      throw upstreamHttpError(error);
+    }
+  }
 
-  async function answer(body: RerankRequest, requestNumber: number, response: http.ServerResponse): Promise<void> {
+  async function answer(body: RerankRequest, requestNumber: number, response: ServerResponse): Promise<void> {
     const model = body.model ?? options.model;
     const client = clientFor(model);
     const sampling: SamplingParams = {
@@ -107,7 +115,7 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
       config: defaultSelectionConfig(Math.round(options.budget * generated.choices.length)),
       seed: (options.seed ?? 0) + (body.seed ?? requestNumber),
     });
-    const winner = generated.choices[record.chosenIndex]!;
+    const ranked = rankCandidates(record.chosenIndex, record.scores).slice(0, body.n ?? 1);
     const rerank = {
       method: record.method,
       chosenIndex: record.chosenIndex,
@@ -117,45 +125,58 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
     };
     const promptTokens = generated.promptTokens + judgeUsage.promptTokens;
     const completionTokens = generated.completionTokens + judgeUsage.completionTokens;
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
     const headers = { "x-rllm-rerank": JSON.stringify({ ...rerank, scores: rerank.scores.map((score) => Math.round(score * 1e4) / 1e4) }) };
     const id = `chatcmpl-rerank-${requestNumber}`;
     const created = Math.floor(Date.now() / 1000);
     if (body.stream) {
-      // One content chunk, then the finish chunk: the reply only exists once the tournament is over.
+      // One content chunk per choice, then the finish chunks: the reply only exists once the tournament is over.
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers });
-      const chunk = (delta: object, finishReason: string | null, extra: object = {}) =>
-        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
-      response.write(chunk({ role: "assistant", content: winner.text }, null, { rerank }));
-      response.write(chunk({}, winner.finishReason));
+      const chunk = (choices: object[], extra: object = {}) =>
+        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra })}\n\n`;
+      ranked.forEach((candidate, index) => {
+        const delta = { role: "assistant", content: generated.choices[candidate]!.text };
+        response.write(chunk([{ index, delta, finish_reason: null }], index === 0 ? { rerank } : {}));
+      });
+      ranked.forEach((candidate, index) => response.write(chunk([{ index, delta: {}, finish_reason: generated.choices[candidate]!.finishReason }])));
+      if (body.stream_options?.include_usage) response.write(chunk([], { usage }));
       response.end("data: [DONE]\n\n");
       return;
     }
-    sendJson(
-      response,
-      200,
-      {
-        id,
-        object: "chat.completion",
-        created,
-        model,
-        choices: [{ index: 0, message: { role: "assistant", content: winner.text }, finish_reason: winner.finishReason }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
-        rerank,
-      },
-      headers,
-    );
+    const choices = ranked.map((candidate, index) => ({
+      index,
+      message: { role: "assistant", content: generated.choices[candidate]!.text },
+      finish_reason: generated.choices[candidate]!.finishReason,
+      logprobs: null,
+    }));
+    sendJson(response, 200, { id, object: "chat.completion", created, model, choices, usage, rerank }, headers);
   }
 
-  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? "127.0.0.1", resolve));
-  const { address, port } = server.address() as AddressInfo;
-  return {
-    url: `http://${address}:${port}/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await startHttpServer(handle, { host: options.host ?? "127.0.0.1", port: options.port });
+  return { url: `${server.origin}/v1`, close: server.close };
+}
+
+/** Refuses, with a 400 naming the field, what a reranker cannot answer faithfully instead of silently dropping it. */
+function refuseUnsupportedFields(body: RerankRequest, candidates: number): void {
+  if (body.logprobs === true) {
+    throw new HttpError(400, 'field "logprobs": not supported by the rerank server (it returns the chosen sample, not a distribution over tokens)', "invalid_request_error", "logprobs");
+  }
+  if ((body.top_logprobs ?? 0) > 0) {
+    throw new HttpError(400, 'field "top_logprobs": not supported by the rerank server', "invalid_request_error", "top_logprobs");
+  }
+  if ((body.n ?? 1) > candidates) {
+    throw new HttpError(400, `field "n": ${body.n} is more than the ${candidates} candidates this server samples (rllm serve -n)`, "invalid_request_error", "n");
+  }
+  if (body.stream_options != null && body.stream !== true) {
+    throw new HttpError(400, 'field "stream_options": only allowed when "stream" is true', "invalid_request_error", "stream_options");
+  }
+}
+
+/** Candidate indices best first: the tournament's choice, then the rest by score (ties by index). */
+function rankCandidates(chosenIndex: number, scores: readonly number[]): number[] {
+  const rest = scores.map((_, index) => index).filter((index) => index !== chosenIndex);
+  rest.sort((first, second) => scores[second]! - scores[first]! || first - second);
+  return [chosenIndex, ...rest];
 }
 
 /** Asks upstream for n choices; servers that ignore `n` are topped up with further calls. */
@@ -176,13 +197,4 @@ async function sampleCandidates(
     completionTokens += reply.usage.completionTokens;
   }
   return { choices, promptTokens, completionTokens };
-}
-
-function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-
-function sendError(response: http.ServerResponse, status: number, message: string): void {
-  sendJson(response, status, { error: { message, type: status >= 500 ? "server_error" : "invalid_request_error", code: status } });
 }

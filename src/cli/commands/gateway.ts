@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { z } from "zod";
 import { startGateway } from "../../training/gateway/gateway-server.js";
+import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../training/gateway/trace-store.js";
 import { parseFlags } from "../parse-flags.js";
 
 const GatewayFlagsSchema = z.object({
@@ -13,6 +14,8 @@ const GatewayFlagsSchema = z.object({
   topP: z.coerce.number().gt(0).max(1).optional(),
   maxTokens: z.coerce.number().int().positive().optional(),
   apiKeyEnv: z.string().optional(),
+  traceFile: z.string().optional(),
+  maxTraces: z.coerce.number().int().positive().default(DEFAULT_MAX_TRACES_IN_MEMORY),
 });
 
 /** Registers `rllm gateway`. */
@@ -31,6 +34,8 @@ export function registerGatewayCommand(program: Command): void {
     .option("--temperature <t>", "override every call's temperature")
     .option("--top-p <p>", "override every call's top_p")
     .option("--max-tokens <n>", "override every call's max_tokens")
+    .option("--trace-file <path>", "append every trace to this JSONL file (evicted traces are read back from it)")
+    .option("--max-traces <n>", "traces kept in memory across sessions; the oldest are evicted first", String(DEFAULT_MAX_TRACES_IN_MEMORY))
     .option("--api-key-env <VAR>", "environment variable with the upstream API key (else the client's Authorization header is forwarded)")
     .action(async (rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(GatewayFlagsSchema, rawFlags);
@@ -41,8 +46,11 @@ export function registerGatewayCommand(program: Command): void {
         model: flags.model,
         sampling: { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens },
         apiKey: flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined,
+        traceFile: flags.traceFile,
+        maxTracesInMemory: flags.maxTraces,
       });
       console.log(`rllm gateway on ${gateway.url} → ${flags.upstream}`);
+      console.log(`  traces: up to ${flags.maxTraces} in memory${flags.traceFile ? `, every one appended to ${flags.traceFile}` : " (no --trace-file: evicted traces are lost)"}`);
       console.log(`  agent base URL: ${gateway.url}/sessions/<session-id>/v1   steps: GET ${gateway.url}/sessions/<session-id>/steps`);
       await new Promise<void>((resolve) => {
         process.once("SIGINT", resolve);

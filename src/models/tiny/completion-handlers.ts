@@ -1,7 +1,7 @@
 /** Chat and text completions on the tiny model: request → sampled choices → OpenAI-shaped response bodies or stream chunks. */
 import { randomUUID } from "node:crypto";
 import { applyChatTemplate } from "./chat-template.js";
-import { HttpError } from "./http-error.js";
+import { HttpError } from "../../http/http-error.js";
 import type { SampledChoice, TokenAlternative } from "./sampler.js";
 import type { ChatCompletionRequest, CompletionRequest } from "./server-schemas.js";
 import type { TinyModel } from "./tiny-model.js";

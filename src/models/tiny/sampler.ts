@@ -1,6 +1,7 @@
 /** Sampling from the tiny model: temperature, nucleus (top_p), stop strings, max tokens, seeded randomness, logprobs. */
 import type { InferenceEngine, KvCache } from "./inference-engine.js";
 import type { Random } from "./random.js";
+import { sharedStepScheduler } from "./step-scheduler.js";
 import { decodeTokens, END_ID, isSpecialToken } from "./tokenizer.js";
 
 export interface SampleOptions {
@@ -66,9 +67,9 @@ export async function sampleChoice(
     }
     onText?.(generatedText.slice(0, Math.max(0, generatedText.length - holdBack)));
     if (index + 1 === options.maxTokens || cache.length >= engine.config.contextLength) break;
+    // Each step takes a turn, so other requests, health checks and stream writes run between tokens.
+    await sharedStepScheduler.step();
     logits = engine.step(token, cache);
-    // Let other requests and stream writes run between tokens.
-    if (index % 8 === 7) await new Promise((resolve) => setImmediate(resolve));
   }
   choice.text = generatedText;
   onText?.(generatedText);

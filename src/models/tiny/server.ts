@@ -1,13 +1,16 @@
 /**
  * The tiny model's OpenAI-compatible HTTP server (vLLM-flavoured): /v1/models, /v1/chat/completions, /v1/completions,
- * /tokenize and /detokenize. Bad requests get OpenAI-shaped JSON errors with their status; nothing a client sends crashes it.
+ * /tokenize, /detokenize and /health. Bad requests get OpenAI-shaped JSON errors with their status; nothing a client
+ * sends crashes it, and /health answers while the model is busy (generation yields the event loop, see step-scheduler.ts).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { z } from "zod";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { HttpError } from "../../http/http-error.js";
+import { parseRequest } from "../../http/parse-request.js";
+import { readJsonBody } from "../../http/read-json-body.js";
+import { sendJson } from "../../http/send-json.js";
+import { requestPath, startHttpServer } from "../../http/start-http-server.js";
 import { applyChatTemplate } from "./chat-template.js";
 import { chatCompletion, textCompletion, TINY_MODEL_NAME, type SendEvent } from "./completion-handlers.js";
-import { HttpError } from "./http-error.js";
 import {
   ChatCompletionRequestSchema,
   CompletionRequestSchema,
@@ -34,62 +37,37 @@ export interface TinyServer {
   close(): Promise<void>;
 }
 
-// Bodies are small JSON; anything bigger is refused before parsing.
-const MAX_BODY_BYTES = 1_000_000;
+/** Largest request body in bytes: prompts fit in 104 tokens, so anything bigger is refused with a 413 before parsing. */
+export const TINY_SERVER_MAX_BODY_BYTES = 1_000_000;
 
 /** Starts the server; resolves once it listens. */
 export async function startTinyServer(options: TinyServerOptions = {}): Promise<TinyServer> {
   const model = options.model ?? (await loadTinyModel(options.checkpointDir));
-  const host = options.host ?? "127.0.0.1";
-  const server = createServer((request, response) => {
-    handle(model, request, response).catch((error: unknown) => {
-      const failure = error instanceof HttpError ? error : new HttpError(500, `Internal error: ${(error as Error).message}`, "internal_error");
-      if (!response.headersSent) sendJson(response, failure.status, failure.toBody());
-      else response.end();
-    });
+  const server = await startHttpServer((request, response) => handle(model, request, response), {
+    host: options.host ?? "127.0.0.1",
+    port: options.port ?? 0,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${port}`,
-    model,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
+  return { url: server.origin, model, close: server.close };
 }
 
 async function handle(model: TinyModel, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const route = (request.url ?? "/").split("?")[0].replace(/\/+$/, "");
+  const route = requestPath(request);
   const method = request.method ?? "GET";
   if (method === "GET" && (route === "/v1/models" || route === "/models")) {
     sendJson(response, 200, { object: "list", data: [modelCard(model)] });
     return;
   }
-  if (method === "GET" && (route === "/health" || route === "")) {
+  if (method === "GET" && route === "") {
     sendJson(response, 200, { status: "ok" });
     return;
   }
   const post = postRoutes[route];
   if (!post) throw new HttpError(404, `No route ${method} ${route || "/"}`, "not_found_error");
   if (method !== "POST") throw new HttpError(405, `Use POST for ${route}`, "invalid_request_error");
-  await post(model, await readJson(request), response);
+  await post(model, await readJsonBody(request, TINY_SERVER_MAX_BODY_BYTES), response);
 }
 
 type PostHandler = (model: TinyModel, body: unknown, response: ServerResponse) => Promise<void>;
-
-function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const param = issue.path.join(".") || null;
-  throw new HttpError(400, `Invalid request: field "${param ?? "(root)"}": ${issue.message}`, "invalid_request_error", param);
-}
 
 async function completionRoute(response: ServerResponse, stream: boolean, run: (send?: SendEvent) => Promise<unknown>): Promise<void> {
   if (!stream) {
@@ -111,20 +89,20 @@ async function completionRoute(response: ServerResponse, stream: boolean, run: (
 
 const postRoutes: Record<string, PostHandler> = {
   "/v1/chat/completions": async (model, body, response) => {
-    const request = parseBody(ChatCompletionRequestSchema, body);
+    const request = parseRequest(ChatCompletionRequestSchema, body);
     await completionRoute(response, request.stream === true, (send) => chatCompletion(model, request, send));
   },
   "/v1/completions": async (model, body, response) => {
-    const request = parseBody(CompletionRequestSchema, body);
+    const request = parseRequest(CompletionRequestSchema, body);
     await completionRoute(response, request.stream === true, (send) => textCompletion(model, request, send));
   },
   "/tokenize": async (model, body, response) => {
-    const request = parseBody(TokenizeRequestSchema, body);
+    const request = parseRequest(TokenizeRequestSchema, body);
     const tokens = "prompt" in request ? encodeText(request.prompt) : applyChatTemplate(request.messages);
     sendJson(response, 200, { count: tokens.length, max_model_len: model.config.contextLength, tokens });
   },
   "/detokenize": async (_model, body, response) => {
-    const request = parseBody(DetokenizeRequestSchema, body);
+    const request = parseRequest(DetokenizeRequestSchema, body);
     const outside = request.tokens.find((id) => id >= VOCABULARY.length);
     if (outside !== undefined) throw new HttpError(400, `Token id ${outside} is outside the vocabulary (size ${VOCABULARY.length})`, "invalid_request_error", "tokens");
     sendJson(response, 200, { prompt: decodeTokens(request.tokens, true) });
@@ -135,28 +113,6 @@ postRoutes["/v1/detokenize"] = postRoutes["/detokenize"];
 
 function modelCard(model: TinyModel) {
   return { id: TINY_MODEL_NAME, object: "model", created: 0, owned_by: "rllm-ts", max_model_len: model.config.contextLength };
-}
-
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `Request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "Malformed JSON in request body");
-  }
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  response.end(text);
 }
 
 export { TINY_MODEL_NAME };

@@ -5,6 +5,7 @@ import { InferenceEngine } from "./inference-engine.js";
 import type { TinyModelConfig } from "./model-config.js";
 import type { ModelWeights } from "./model-weights.js";
 import { seededRandom } from "./random.js";
+import { sharedStepScheduler } from "./step-scheduler.js";
 import { logSoftmax, sampleChoice, type OnText, type SampledChoice, type SampleOptions } from "./sampler.js";
 import { TrainableModel } from "./trainable-model.js";
 
@@ -40,11 +41,17 @@ export class TinyModel {
   /** Samples `n` continuations of `promptIds`; the prompt is run once and its cache copied for each choice. */
   async generate(promptIds: readonly number[], options: GenerateOptions, onText?: (choice: number, text: string) => void): Promise<SampledChoice[]> {
     const room = this.config.contextLength - promptIds.length;
+    if (promptIds.length === 0) throw new RangeError("Cannot generate from an empty prompt");
     if (room < 1) throw new RangeError(`The prompt is ${promptIds.length} tokens; the context holds ${this.config.contextLength}`);
     const sampleOptions = { ...options, maxTokens: Math.min(options.maxTokens, room) };
     const engine = this.engine;
     const promptCache = engine.createCache();
-    const logits = engine.prefill(promptIds, promptCache);
+    let logits: Float32Array = new Float32Array(0);
+    // Token by token through the scheduler: a 100-token prefill in one go would hold the event loop ~100 ms per request.
+    for (const token of promptIds) {
+      await sharedStepScheduler.step();
+      logits = engine.step(token, promptCache);
+    }
     const baseSeed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
     const choices: SampledChoice[] = [];
     for (let index = 0; index < options.n; index++) {

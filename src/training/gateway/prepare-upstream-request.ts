@@ -1,5 +1,6 @@
-/** Rewrites a client's chat request before it goes upstream: token capture on, the run's model and sampling pinned. */
+/** Rewrites a client's chat or completion request before it goes upstream: token capture on, the run's model and sampling pinned. */
 import type { SamplingParams } from "../../llm/llm-client.js";
+import type { TracedEndpoint } from "./trace-record.js";
 
 export interface RequestPolicy {
   /** Replaces the client's `model` when set. */
@@ -14,11 +15,14 @@ export interface PreparedRequest {
   addedLogprobs: boolean;
 }
 
-/** Adds `logprobs` and `return_token_ids`, pins the model, and applies the run's sampling parameters. */
-export function prepareUpstreamRequest(clientBody: Record<string, unknown>, policy: RequestPolicy): PreparedRequest {
+/**
+ * Adds `logprobs` (chat: `true`; legacy completions: the number of alternatives, at least 0 for the sampled token's
+ * own logprob) and `return_token_ids`, pins the model, and applies the run's sampling parameters.
+ */
+export function prepareUpstreamRequest(clientBody: Record<string, unknown>, policy: RequestPolicy, endpoint: TracedEndpoint = "chat/completions"): PreparedRequest {
   const body: Record<string, unknown> = { ...clientBody };
-  const addedLogprobs = body.logprobs !== true;
-  body.logprobs = true;
+  const addedLogprobs = endpoint === "completions" ? typeof body.logprobs !== "number" : body.logprobs !== true;
+  if (addedLogprobs) body.logprobs = endpoint === "completions" ? 0 : true;
   body.return_token_ids = true;
   if (policy.model !== undefined) body.model = policy.model;
   const sampling = policy.sampling ?? {};

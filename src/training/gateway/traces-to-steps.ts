@@ -14,6 +14,8 @@ export function tracesToSteps(traces: readonly TraceRecord[]): Step[] {
       traceId: trace.traceId,
       latencyMs: trace.latencyMs,
       ...(trace.weightVersion !== undefined ? { weightVersion: trace.weightVersion } : {}),
+      // A /v1/completions call has no messages: its prompt rides along for the reader.
+      ...(trace.prompt !== undefined ? { prompt: trace.prompt } : {}),
     };
     return trace.choices.map((_, index) => ({ ...stepFromChat({ messages: trace.messages }, response, index), info }));
   });

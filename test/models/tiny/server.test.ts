@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTinyServer, type TinyServer } from "../../../src/models/tiny/server.js";
+import { startTinyServer, TINY_SERVER_MAX_BODY_BYTES, type TinyServer } from "../../../src/models/tiny/server.js";
+import { postOversizedBody } from "../../helpers/post-oversized-body.js";
 
 let server: TinyServer;
 let client: OpenAI;
@@ -125,5 +126,40 @@ describe("tiny model server with the openai client", () => {
     expect(((await malformed.json()) as { error: { message: string } }).error.message).toMatch(/Malformed JSON/);
     const models = await client.models.list();
     expect(models.data).toHaveLength(1);
+  });
+
+  it("refuses a body over its limit with an OpenAI-shaped 413 and keeps serving", async () => {
+    const { status, body } = await postOversizedBody(`${server.url}/v1/chat/completions`, TINY_SERVER_MAX_BODY_BYTES + 1024);
+    expect(status).toBe(413);
+    expect(body.error).toMatchObject({ code: 413, type: "invalid_request_error" });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+
+  it("answers /health while 8 requests of 16 choices each are generating, before most of them finish", async () => {
+    const requests = 8;
+    let finished = 0;
+    let started = 0;
+    let allStarted: () => void = () => {};
+    const everyStreamStarted = new Promise<void>((resolve) => (allStarted = resolve));
+    const generations = Array.from({ length: requests }, (_, index) =>
+      client.chat.completions
+        .create({ model: "tiny", messages: [{ role: "user", content: "3+4" }], n: 16, temperature: 1, seed: index, stream: true })
+        .then(async (stream) => {
+          let first = true;
+          for await (const chunk of stream) {
+            void chunk;
+            if (first && ++started === requests) allStarted();
+            first = false;
+          }
+          finished += 1;
+        }),
+    );
+    // Every request has sent its first chunk, so all of them are in the model now (the choices run one after another).
+    await everyStreamStarted;
+    const health = await fetch(`${server.url}/health`);
+    const finishedAtHealth = finished;
+    expect(health.status).toBe(200);
+    await Promise.all(generations);
+    expect(finishedAtHealth).toBeLessThan(requests / 2);
   });
 });

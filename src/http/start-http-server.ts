@@ -1,0 +1,45 @@
+/** Starting a node:http server whose handler may throw HttpError, with GET /health answered before any route. */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { sendError, sendJson } from "./send-json.js";
+
+/** Handles one request; a thrown HttpError becomes its OpenAI-shaped reply, anything else a 500. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** A listening server. */
+export interface RunningHttpServer {
+  /** The origin, `http://HOST:PORT` (IPv6 hosts in brackets). */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `host:port` (port 0 picks a free one) and resolves once it does. */
+export async function startHttpServer(handler: RequestHandler, options: { host: string; port: number }): Promise<RunningHttpServer> {
+  const server = createServer((request, response) => {
+    // Health answers without touching the handler, so a load balancer sees the process, not the model.
+    if (request.method === "GET" && (request.url === "/health" || request.url === "/v1/health")) {
+      sendJson(response, 200, { status: "ok" });
+      return;
+    }
+    handler(request, response).catch((error: unknown) => sendError(response, error));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    origin: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** The request's path without query string or trailing slashes ("" for the root). */
+export function requestPath(request: IncomingMessage): string {
+  return (request.url ?? "/").split("?")[0]!.replace(/\/+$/, "");
+}

@@ -1,0 +1,55 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { readJsonBody } from "../../src/http/read-json-body.js";
+import { sendError, sendJson } from "../../src/http/send-json.js";
+
+let server: http.Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** A server that echoes the parsed body, with a 16-byte limit. */
+async function echoServer(): Promise<string> {
+  server = http.createServer((request, response) => {
+    readJsonBody(request, 16).then(
+      (body) => sendJson(response, 200, { body: body ?? null }),
+      (error: unknown) => sendError(response, error),
+    );
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("readJsonBody", () => {
+  it("parses a body within the limit, and an empty body as undefined", async () => {
+    const url = await echoServer();
+    expect(await (await fetch(url, { method: "POST", body: '{"a":1}' })).json()).toEqual({ body: { a: 1 } });
+    expect(await (await fetch(url, { method: "POST" })).json()).toEqual({ body: null });
+  });
+
+  it("answers a body over the limit with an OpenAI-shaped 413, also when it arrives chunked without a length", async () => {
+    const url = await echoServer();
+    const sized = await fetch(url, { method: "POST", body: JSON.stringify({ text: "x".repeat(64) }) });
+    expect(sized.status).toBe(413);
+    expect((await sized.json()).error).toMatchObject({ code: 413, type: "invalid_request_error", message: expect.stringMatching(/16 bytes/) });
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const request = http.request(url, { method: "POST", headers: { "transfer-encoding": "chunked" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on("error", reject);
+      request.write('{"text":"');
+      request.end(`${"y".repeat(64)}"}`);
+    });
+    expect(chunked).toBe(413);
+  });
+
+  it("answers malformed JSON with a 400", async () => {
+    const url = await echoServer();
+    const response = await fetch(url, { method: "POST", body: "{not json" });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toMatch(/Malformed JSON/);
+  });
+});
