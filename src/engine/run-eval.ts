@@ -64,7 +64,13 @@ export interface EvalRunResult {
 export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   // Open first: opening cuts a torn tail, so the episodes read are the lines the new ones are appended after.
   const log = openEpisodeLog(options.paths.episodes);
-  const recorded = new Map(readEpisodes(options.paths.episodes).map((episode) => [episode.id, episode]));
+  let recorded: Map<string, Episode>;
+  try {
+    recorded = new Map(readEpisodes(options.paths.episodes).map((episode) => [episode.id, episode]));
+  } catch (error) {
+    log.close();
+    throw error;
+  }
   const isDone = (episode: Episode | undefined) => episode !== undefined && episode.errorClass !== "infra_error";
   const pending: { task: Task; attempt: number }[] = [];
   for (const task of options.tasks) {

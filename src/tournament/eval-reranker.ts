@@ -77,7 +77,12 @@ export function createEvalReranker(options: EvalRerankerOptions) {
     log.append(line);
     latest.set(key(line.taskId, line.method), line);
   };
-  for (const { record: line } of readJsonl(options.file, TournamentLogLineSchema)) latest.set(key(line.taskId, line.method), line);
+  try {
+    for (const { record: line } of readJsonl(options.file, TournamentLogLineSchema)) latest.set(key(line.taskId, line.method), line);
+  } catch (error) {
+    log.close();
+    throw error;
+  }
 
   return {
     /** Reranks the task's scored episodes (infra failures left out) with every method that has no current line, appending one line per method. */
