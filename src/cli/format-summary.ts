@@ -1,4 +1,6 @@
-/** The summary table printed at the end of `rllm eval`. */
+/** The summary table printed at the end of `rllm eval`, and the per-method rerank report both eval and rerank print. */
+import type { RerankMethodSummary } from "../metrics/rerank-method-summary.js";
+import { failedParseErrorShare } from "../metrics/rerank-method-summary.js";
 import type { RunSummary } from "../metrics/summarize-run.js";
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
@@ -20,6 +22,9 @@ export function formatSummary(summary: RunSummary): string {
       }
     }
   }
+  for (const [method, result] of Object.entries(summary.rerank ?? {})) {
+    if (result.status !== "scored") rows.push([`rerank [${method}]`, result.status === "failed" ? "FAILED (see stderr)" : `INCOMPLETE ${result.tasksReranked}/${result.tasksExpected} tasks`]);
+  }
   rows.push(["mean reward", summary.metrics.reward.mean.toFixed(3)]);
   for (const [name, value] of Object.entries(summary.metrics.signals)) rows.push([`signal ${name}`, value.toFixed(3)]);
   rows.push(["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`]);
@@ -27,4 +32,19 @@ export function formatSummary(summary: RunSummary): string {
   rows.push(["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`]);
   const width = Math.max(...rows.map(([name]) => name.length));
   return rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`).join("\n");
+}
+
+/**
+ * One line for a method's rerank: rerank@1 (or why there is none), coverage, judge calls, parse errors and ties.
+ * `unit` names what was reranked ("tasks", "rows").
+ */
+export function formatRerankMethod(method: string, result: RerankMethodSummary, unit: string): string {
+  const judging = `judge calls ${result.judgeCalls} · parse errors ${result.parseErrors} (${percent(result.parseErrorRate)}) · verdict ties ${result.verdictTies} · tie-break picks ${result.tieBreaks}`;
+  const coverage = `${result.tasksReranked}/${result.tasksExpected} ${unit}${result.rerankErrors > 0 ? ` (${result.rerankErrors} failed on the endpoint)` : ""}`;
+  if (result.status === "failed") {
+    return `${method}: FAILED, ${result.parseErrors} of ${result.judgeCalls} judge verdicts unparsable (more than ${percent(failedParseErrorShare)}): no rerank@1 · ${coverage} · ${judging}`;
+  }
+  const score = result["rerank@1"] === null ? "rerank@1 n/a (no labels)" : `rerank@1 ${result["rerank@1"].toFixed(4)}`;
+  const incomplete = result.status === "incomplete" ? "INCOMPLETE, " : "";
+  return `${method}: ${incomplete}${score} · ${coverage} · ${judging}`;
 }

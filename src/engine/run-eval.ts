@@ -5,7 +5,7 @@ import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
 import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
 import { summarizeRun, type RunSummary } from "../metrics/summarize-run.js";
-import { EpisodeWriter, readEpisodes } from "./episode-log.js";
+import { openEpisodeLog, readEpisodes } from "./episode-log.js";
 import { writeJsonAtomically, type RunPaths } from "./run-directory.js";
 import { EpisodeCancelledError, runEpisode } from "./run-episode.js";
 
@@ -23,11 +23,23 @@ export interface EvalRunOptions {
   /** Aborted by Ctrl-C: in-flight episodes are dropped (and rerun by --resume), finished ones are kept. */
   signal: AbortSignal;
   onEpisodeEnd?: (event: EpisodeEndEvent) => void;
-  /** Called once all attempts of a task are recorded (reranking hooks in here). */
+  /**
+   * Called in each invocation for every task whose attempts are all recorded: when its last missing attempt lands,
+   * or at the start for a task a killed run had finished (reranking hooks in here, so it must be idempotent).
+   */
   onTaskComplete?: (task: Task, episodes: Episode[]) => Promise<void>;
-  /** Adds fields to summary.json (e.g. rerank metrics) computed from the final episodes. */
-  extendSummary?: (summary: RunSummary, episodes: Episode[]) => RunSummary;
+  /** Adds fields to summary.json (e.g. rerank metrics) computed from the final episodes, and names unfinished work. */
+  extendSummary?: (summary: RunSummary, episodes: Episode[]) => SummaryExtension;
 }
+
+/** What `extendSummary` gives back: the summary with its fields, and work still missing (each makes the run incomplete). */
+export interface SummaryExtension {
+  summary: RunSummary;
+  unfinished: string[];
+}
+
+/** summary.json's `status`: cancelled by Ctrl-C, incomplete (`unfinished` says what --resume would still do), or complete. */
+export type RunStatus = "complete" | "incomplete" | "cancelled";
 
 export interface EpisodeEndEvent {
   episode: Episode;
@@ -40,6 +52,9 @@ export interface EpisodeEndEvent {
 export interface EvalRunResult {
   summary: RunSummary;
   episodes: Episode[];
+  status: RunStatus;
+  /** Work the run still lacks, one line each (empty when complete). */
+  unfinished: string[];
   cancelled: boolean;
   /** Pairs that ran in this invocation. */
   ran: number;
@@ -47,7 +62,15 @@ export interface EvalRunResult {
 
 /** Runs the eval; pairs already in episodes.jsonl (other than infra failures, which are retried) are skipped. */
 export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
-  const recorded = new Map(readEpisodes(options.paths.episodes).map((episode) => [episode.id, episode]));
+  // Open first: opening cuts a torn tail, so the episodes read are the lines the new ones are appended after.
+  const log = openEpisodeLog(options.paths.episodes);
+  let recorded: Map<string, Episode>;
+  try {
+    recorded = new Map(readEpisodes(options.paths.episodes).map((episode) => [episode.id, episode]));
+  } catch (error) {
+    log.close();
+    throw error;
+  }
   const isDone = (episode: Episode | undefined) => episode !== undefined && episode.errorClass !== "infra_error";
   const pending: { task: Task; attempt: number }[] = [];
   for (const task of options.tasks) {
@@ -60,11 +83,20 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   const remainingByTask = new Map<string, number>();
   for (const { task } of pending) remainingByTask.set(task.id, (remainingByTask.get(task.id) ?? 0) + 1);
 
-  const writer = new EpisodeWriter(options.paths.episodes);
   const limit = pLimit(options.concurrency);
   let done = skipped;
   let ran = 0;
   let stopped = false;
+  const completeTask = async (task: Task) => {
+    if (!options.onTaskComplete || options.signal.aborted || stopped) return;
+    const taskEpisodes = [...recorded.values()].filter((candidate) => candidate.taskId === task.id && candidate.attempt < options.attempts);
+    try {
+      await options.onTaskComplete(task, taskEpisodes);
+    } catch (error) {
+      // Cancelled mid-rerank: the task keeps no record, and --resume completes it.
+      if (!options.signal.aborted) throw error;
+    }
+  };
   const runOne = async (task: Task, attempt: number) => {
     if (options.signal.aborted || stopped) return;
     let episode: Episode;
@@ -74,33 +106,36 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
       if (error instanceof EpisodeCancelledError) return;
       throw error;
     }
-    writer.append(episode);
+    log.append(episode);
     recorded.set(episode.id, episode);
     done += 1;
     ran += 1;
     options.onEpisodeEnd?.({ episode, done, total, skipped });
     const remaining = (remainingByTask.get(task.id) ?? 1) - 1;
     remainingByTask.set(task.id, remaining);
-    if (remaining === 0 && options.onTaskComplete) {
-      const taskEpisodes = [...recorded.values()].filter((candidate) => candidate.taskId === task.id);
-      await options.onTaskComplete(task, taskEpisodes);
-    }
+    if (remaining === 0) await completeTask(task);
   };
   // On a fatal error (a 401, say) stop starting episodes, let the in-flight ones land, then report it.
-  const runOrStop = (task: Task, attempt: number) =>
-    runOne(task, attempt).catch((error: unknown) => {
+  const orStop = (work: Promise<void>) =>
+    work.catch((error: unknown) => {
       stopped = true;
       throw error;
     });
-  const settled = await Promise.allSettled(pending.map(({ task, attempt }) => limit(() => runOrStop(task, attempt))));
-  writer.close();
+  // Tasks a killed run had finished are completed first: their attempts are all recorded, so nothing else would.
+  const finishedBefore = options.tasks.filter((task) => !remainingByTask.has(task.id));
+  const settled = await Promise.allSettled([
+    ...finishedBefore.map((task) => limit(() => orStop(completeTask(task)))),
+    ...pending.map(({ task, attempt }) => limit(() => orStop(runOne(task, attempt)))),
+  ]);
+  log.close();
   const failure = settled.find((result): result is PromiseRejectedResult => result.status === "rejected");
   if (failure) throw failure.reason;
 
   const taskIds = new Set(options.tasks.map((task) => task.id));
   const episodes = [...recorded.values()].filter((episode) => taskIds.has(episode.taskId) && episode.attempt < options.attempts);
-  let summary = summarizeRun(episodes, options.tasks.length, options.attempts);
-  if (options.extendSummary) summary = options.extendSummary(summary, episodes);
-  writeJsonAtomically(options.paths.summary, { ...summary, status: options.signal.aborted ? "cancelled" : "complete" });
-  return { summary, episodes, cancelled: options.signal.aborted, ran };
+  const base = summarizeRun(episodes, options.tasks.length, options.attempts);
+  const { summary, unfinished } = options.extendSummary?.(base, episodes) ?? { summary: base, unfinished: [] };
+  const status: RunStatus = options.signal.aborted ? "cancelled" : unfinished.length > 0 ? "incomplete" : "complete";
+  writeJsonAtomically(options.paths.summary, { ...summary, status, unfinished });
+  return { summary, episodes, status, unfinished, cancelled: options.signal.aborted, ran };
 }

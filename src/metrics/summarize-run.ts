@@ -4,6 +4,7 @@ import { accuracyStats, type AccuracyStats } from "./accuracy.js";
 import { meanPassAtK, reportedKs } from "./pass-at-k.js";
 import { meanMajorityAtK } from "./majority-at-k.js";
 import { percentile } from "./percentile.js";
+import type { RerankMethodSummary } from "./rerank-method-summary.js";
 
 export interface RunSummary {
   counts: { tasks: number; episodes: number; scored: number; attemptsPerTask: number; expectedEpisodes: number };
@@ -19,6 +20,8 @@ export interface RunSummary {
   };
   tokens: { prompt: number; completion: number; total: number };
   latency: { p50Ms: number; p95Ms: number };
+  /** Per selection method, when the run reranks (`rllm eval --rerank`). */
+  rerank?: Record<string, RerankMethodSummary>;
 }
 
 /** Summarises episodes (one per (task, attempt) pair) of a run planned for `taskCount` tasks × `attempts`. */

@@ -1,6 +1,6 @@
 /** Baseline selection methods on the same judge protocol: pointwise, random pairing, knockout, league, majority vote. */
 import type { JudgeRequest, JudgeVerdict, SlotPolicy } from "./selection-process.js";
-import { argmax, callsPerPair, judgePairs, judgePoints } from "./selection-process.js";
+import { callsPerPair, judgePairs, judgePoints, pickBest } from "./selection-process.js";
 import type { Rng } from "./seeded-rng.js";
 import { randomInt, shuffled } from "./seeded-rng.js";
 import type { ComparisonRecord, PointRecord, Selection } from "./tournament-record.js";
@@ -11,9 +11,9 @@ type Process = Generator<JudgeRequest[], Selection, JudgeVerdict[]>;
 
 /**
  * Pointwise argmax: each candidate is rated floor(budget / N) times (at least once) and its mean rating is its score;
- * a candidate whose every rating failed to parse scores 0, below any real rating. Lowest index wins ties.
+ * a candidate whose every rating failed to parse scores 0, below any real rating. Ties are drawn with `rng`.
  */
-export function* pointwise(count: number, budget: number): Process {
+export function* pointwise(count: number, budget: number, rng: Rng): Process {
   const repeats = Math.max(1, Math.floor(budget / count));
   const points: PointRecord[] = [];
   for (let round = 0; round < repeats; round += 1) points.push(...(yield* judgePoints(range(count), round)));
@@ -21,7 +21,7 @@ export function* pointwise(count: number, budget: number): Process {
     const ratings = points.filter((point) => point.candidate === candidate && point.rating !== null);
     return ratings.length === 0 ? 0 : ratings.reduce((sum, point) => sum + point.rating!, 0) / ratings.length;
   });
-  return { chosenIndex: argmax(scores), scores, judgeCalls: points.length, rounds: repeats, comparisons: [], points };
+  return { ...pickBest(scores, rng), scores, judgeCalls: points.length, rounds: repeats, comparisons: [], points };
 }
 
 /** V1's "random pairing" ablation: rounds of random disjoint pairs until the budget, same weighted win rate μ. */
@@ -40,7 +40,7 @@ export function* randomPairing(count: number, budget: number, tau: number, slots
     rounds += 1;
   }
   const scores = winRates(stats);
-  return { chosenIndex: argmax(scores), scores, judgeCalls: comparisons.length, rounds, comparisons, points: [] };
+  return { ...pickBest(scores, rng), scores, judgeCalls: comparisons.length, rounds, comparisons, points: [] };
 }
 
 /**
@@ -72,7 +72,8 @@ export function* knockout(count: number, repeats: number, slots: SlotPolicy, rng
     for (const survivor of survivors) reached[survivor] = rounds;
     alive = shuffled(survivors, rng);
   }
-  return { chosenIndex: alive[0] ?? 0, scores: reached, judgeCalls: comparisons.length, rounds, comparisons, points: [] };
+  // Even splits were coin flips inside the matches; the champion itself is never a tie.
+  return { chosenIndex: alive[0] ?? 0, tieBreak: false, scores: reached, judgeCalls: comparisons.length, rounds, comparisons, points: [] };
 }
 
 /**
@@ -101,17 +102,23 @@ export function* league(count: number, budget: number, slots: SlotPolicy, rng: R
     played[owner]! += 1;
   });
   const scores = totals.map((total, candidate) => (played[candidate]! > 0 ? total / played[candidate]! : 0.5));
-  return { chosenIndex: argmax(scores), scores, judgeCalls: records.length, rounds: count > 1 ? 1 : 0, comparisons: records, points: [] };
+  return { ...pickBest(scores, rng), scores, judgeCalls: records.length, rounds: count > 1 ? 1 : 0, comparisons: records, points: [] };
 }
 
 /**
- * Majority vote over extracted answers (no judge calls): the first candidate holding the most frequent answer;
- * candidates without an answer do not vote. Scores are each candidate's vote share.
+ * Majority vote over extracted answers (no judge calls): a holder of the most frequent answer; candidates without an
+ * answer do not vote. Scores are each candidate's vote share. When several answers share the most votes, or nobody
+ * voted, the pick is drawn with `rng` among the tied candidates (`tieBreak`).
  */
-export function majorityVote(answers: ReadonlyArray<string | undefined>): Selection {
+export function majorityVote(answers: ReadonlyArray<string | undefined>, rng: Rng): Selection {
   const votes = new Map<string, number>();
   for (const answer of answers) if (answer !== undefined) votes.set(answer, (votes.get(answer) ?? 0) + 1);
   const voters = answers.filter((answer) => answer !== undefined).length;
   const scores = answers.map((answer) => (answer === undefined ? 0 : votes.get(answer)! / voters));
-  return { chosenIndex: argmax(scores), scores, judgeCalls: 0, rounds: 0, comparisons: [], points: [] };
+  const { chosenIndex } = pickBest(scores, rng);
+  // Holders of one answer share its score without being a tie: the pick is a tie only between different answers.
+  const topVotes = Math.max(0, ...votes.values());
+  const topAnswers = [...votes.values()].filter((count) => count === topVotes).length;
+  const tieBreak = voters === 0 ? answers.length > 1 : topAnswers > 1;
+  return { chosenIndex, tieBreak, scores, judgeCalls: 0, rounds: 0, comparisons: [], points: [] };
 }

@@ -1,14 +1,14 @@
 /** The `rllm eval --rerank` hooks: rerank each task once its N attempts are scored, save the records, add rerank@1 to the summary. */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Episode } from "../core/episode.js";
-import { describeIssues } from "../core/errors/input-error.js";
 import type { Task } from "../core/task.js";
 import { TrajectorySchema } from "../core/trajectory.js";
+import { JsonlAppender, readJsonl } from "../engine/append-only-jsonl.js";
+import type { SummaryExtension } from "../engine/run-eval.js";
 import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
 import type { RunSummary } from "../metrics/summarize-run.js";
 import type { JudgeKind } from "./judge-prompts.js";
-import { rerankMetrics } from "./rerank-metrics.js";
+import { rerankMetrics, rerankOutcome } from "./rerank-metrics.js";
 import { rerankTaskEpisodes } from "./rerank-task-episodes.js";
 import type { SelectionMethod } from "./selection-methods.js";
 import { SelectionMethodSchema } from "./selection-methods.js";
@@ -30,7 +30,7 @@ export const TournamentLineSchema = z.object({
 });
 export type TournamentLine = z.infer<typeof TournamentLineSchema>;
 
-/** A task whose rerank failed (the judge endpoint gave up): recorded, left out of rerank@1, counted in rerankErrors. */
+/** A task whose rerank failed (the judge endpoint gave up): recorded, left out of rerank@1, retried by --resume. */
 export const TournamentErrorLineSchema = z.object({
   taskId: z.string(),
   method: SelectionMethodSchema,
@@ -38,6 +38,9 @@ export const TournamentErrorLineSchema = z.object({
   error: z.string(),
 });
 export type TournamentErrorLine = z.infer<typeof TournamentErrorLineSchema>;
+
+const TournamentLogLineSchema = z.union([TournamentLineSchema, TournamentErrorLineSchema]);
+type TournamentLogLine = z.infer<typeof TournamentLogLineSchema>;
 
 export interface EvalRerankerOptions {
   methods: readonly SelectionMethod[];
@@ -47,7 +50,7 @@ export interface EvalRerankerOptions {
   sampling?: SamplingParams;
   judgeKind: JudgeKind;
   seed: number;
-  /** Where the per-task lines go (appended, so a resumed run keeps earlier tasks' records). */
+  /** Where the per-task lines go (appended, so a resumed run keeps earlier tasks' records; a torn tail is cut first). */
   file: string;
   concurrency?: number;
   signal?: AbortSignal;
@@ -60,35 +63,56 @@ function instructionText(task: Task): string {
     : task.instruction.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
-/** Hooks for runEval's `onTaskComplete` and `extendSummary`. */
+/**
+ * Hooks for runEval's `onTaskComplete` and `extendSummary`, and `close` for the log. `onTaskComplete` is idempotent:
+ * a method whose latest line for the task is a tournament over the same candidates is not run again, so runEval may
+ * call it for every task whose attempts are all recorded, on every resume.
+ */
 export function createEvalReranker(options: EvalRerankerOptions) {
+  // Open (repairing a torn tail) before reading, so what is read is what later lines are appended to.
+  const log = new JsonlAppender<TournamentLogLine>(options.file);
+  const latest = new Map<string, TournamentLogLine>();
+  const key = (taskId: string, method: string) => `${taskId}\u0000${method}`;
+  const record = (line: TournamentLogLine) => {
+    log.append(line);
+    latest.set(key(line.taskId, line.method), line);
+  };
+  try {
+    for (const { record: line } of readJsonl(options.file, TournamentLogLineSchema)) latest.set(key(line.taskId, line.method), line);
+  } catch (error) {
+    log.close();
+    throw error;
+  }
+
   return {
-    /** Reranks the task's scored episodes (infra failures left out) with every method and appends one line per method. */
+    /** Reranks the task's scored episodes (infra failures left out) with every method that has no current line, appending one line per method. */
     async onTaskComplete(task: Task, episodes: Episode[]): Promise<void> {
       const candidates = episodes.filter((episode) => episode.errorClass !== "infra_error").sort((first, second) => first.attempt - second.attempt);
       if (candidates.length === 0) return;
       for (const method of options.methods) {
+        const previous = latest.get(key(task.id, method));
+        // Recorded episodes never change and only infra failures rerun, so the same count means the same candidates.
+        if (previous !== undefined && !("error" in previous) && previous.record.candidateCount === candidates.length) continue;
         let result: Awaited<ReturnType<typeof rerankTaskEpisodes>>;
         try {
           result = await rerankTaskEpisodes({
-          problem: instructionText(task),
-          episodes: candidates,
-          judgeKind: options.judgeKind,
-          method,
-          budget: options.budget,
-          client: options.client,
-          sampling: options.sampling,
-          seed: options.seed,
-          concurrency: options.concurrency,
-          signal: options.signal,
+            problem: instructionText(task),
+            episodes: candidates,
+            judgeKind: options.judgeKind,
+            method,
+            budget: options.budget,
+            client: options.client,
+            sampling: options.sampling,
+            seed: options.seed,
+            concurrency: options.concurrency,
+            signal: options.signal,
           });
         } catch (error) {
           if (options.signal?.aborted) throw error;
-          const line: TournamentErrorLine = { taskId: task.id, method, budget: options.budget, error: error instanceof Error ? error.message : String(error) };
-          appendFileSync(options.file, `${JSON.stringify(line)}\n`);
+          record({ taskId: task.id, method, budget: options.budget, error: error instanceof Error ? error.message : String(error) });
           continue;
         }
-        const line: TournamentLine = {
+        record({
           taskId: task.id,
           method,
           budget: options.budget,
@@ -99,36 +123,38 @@ export function createEvalReranker(options: EvalRerankerOptions) {
           judgeTokens: result.usage.promptTokens + result.usage.completionTokens,
           record: result.record,
           judgeTrajectory: result.judgeTrajectory,
-        };
-        appendFileSync(options.file, `${JSON.stringify(line)}\n`);
+        });
       }
     },
     /**
-     * Adds metrics["rerank@1"], metrics.judgeCalls and metrics.judgeTokens (keyed by method) for the run's tasks,
-     * and metrics.rerankErrors when some task could not be reranked.
+     * Adds `rerank.<method>` (tasks reranked of expected, judge cost, parse errors, ties, status) and, keyed by method,
+     * metrics["rerank@1"] (methods not failed), metrics.judgeCalls and metrics.judgeTokens. Tasks without a tournament
+     * line are unfinished work.
      */
-    extendSummary(summary: RunSummary, episodes: Episode[]): RunSummary {
+    extendSummary(summary: RunSummary, episodes: Episode[]): SummaryExtension {
       const taskIds = new Set(episodes.map((episode) => episode.taskId));
-      const lines = readTournamentLines(options.file).filter((line) => taskIds.has(line.taskId) && options.methods.includes(line.method));
-      // A task reranked twice (a resumed run) counts once, with its latest line.
-      const latest = [...new Map(lines.map((line) => [`${line.taskId}\u0000${line.method}`, line])).values()];
-      const metrics = rerankMetrics(latest.filter((line): line is TournamentLine => !("error" in line)));
+      const lines = [...latest.values()].filter((line) => taskIds.has(line.taskId) && options.methods.includes(line.method));
+      const tournaments = lines.filter((line): line is TournamentLine => !("error" in line));
       const rerankErrors: Record<string, number> = {};
-      for (const line of latest) if ("error" in line) rerankErrors[line.method] = (rerankErrors[line.method] ?? 0) + 1;
-      return { ...summary, metrics: { ...summary.metrics, ...metrics, ...(Object.keys(rerankErrors).length > 0 ? { rerankErrors } : {}) } };
+      for (const line of lines) if ("error" in line) rerankErrors[line.method] = (rerankErrors[line.method] ?? 0) + 1;
+      const rerank = rerankMetrics(
+        tournaments.map((line) => rerankOutcome(line.method, line.record, line.isCorrect, line.judgeTokens)),
+        { methods: options.methods, tasksExpected: summary.counts.tasks, rerankErrors },
+      );
+      const metrics = { "rerank@1": {} as Record<string, number>, judgeCalls: {} as Record<string, number>, judgeTokens: {} as Record<string, number> };
+      for (const [method, result] of Object.entries(rerank)) {
+        if (result["rerank@1"] !== null) metrics["rerank@1"][method] = result["rerank@1"];
+        metrics.judgeCalls[method] = result.judgeCalls;
+        metrics.judgeTokens[method] = result.judgeTokens;
+      }
+      const unfinished = Object.entries(rerank)
+        .filter(([, result]) => result.tasksReranked < result.tasksExpected)
+        .map(([method, result]) => `rerank ${method}: ${result.tasksExpected - result.tasksReranked} of ${result.tasksExpected} tasks have no tournament`);
+      return { summary: { ...summary, metrics: { ...summary.metrics, ...metrics }, rerank }, unfinished };
+    },
+    /** Closes tournaments.jsonl. */
+    close(): void {
+      log.close();
     },
   };
-}
-
-/** Reads `tournaments.jsonl` (absent: no lines); a bad line names the file and line. */
-export function readTournamentLines(file: string): Array<TournamentLine | TournamentErrorLine> {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .flatMap((text, index) => {
-      if (text.trim() === "") return [];
-      const parsed = z.union([TournamentLineSchema, TournamentErrorLineSchema]).safeParse(JSON.parse(text));
-      if (!parsed.success) throw new Error(describeIssues(file, index + 1, parsed.error));
-      return [parsed.data];
-    });
 }

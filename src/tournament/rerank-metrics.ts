@@ -1,32 +1,71 @@
-/** rerank@1 and judge cost per method, from the per-task rerank outcomes (pure). */
+/** rerank@1, judge cost, parse errors and ties per method, from the per-task rerank outcomes (pure). */
+import { failedParseErrorShare, type RerankMethodSummary } from "../metrics/rerank-method-summary.js";
+import type { Selection } from "./tournament-record.js";
 
 /** What one task's rerank contributes to the metrics. */
 export interface RerankOutcome {
   method: string;
-  isCorrect: boolean;
+  /** Whether the pick is correct; undefined for unlabelled candidates. */
+  isCorrect: boolean | undefined;
   judgeCalls: number;
   judgeTokens: number;
+  parseErrors: number;
+  verdictTies: number;
+  tieBreak: boolean;
 }
 
-export interface RerankMetrics {
-  /** Share of tasks whose chosen candidate is correct, per method (0 for no tasks). */
-  "rerank@1": Record<string, number>;
-  /** Total judge calls, per method. */
-  judgeCalls: Record<string, number>;
-  /** Total judge tokens (prompt + completion), per method. */
-  judgeTokens: Record<string, number>;
+/** The outcome of one task's selection: its judge calls' parse errors and ties read from the record. */
+export function rerankOutcome(method: string, selection: Selection, isCorrect: boolean | undefined, judgeTokens: number): RerankOutcome {
+  const verdicts = [...selection.comparisons, ...selection.points];
+  return {
+    method,
+    isCorrect,
+    judgeCalls: selection.judgeCalls,
+    judgeTokens,
+    parseErrors: verdicts.filter((verdict) => verdict.parseError).length,
+    verdictTies: selection.comparisons.filter((comparison) => !comparison.parseError && comparison.winner === "tie").length,
+    tieBreak: selection.tieBreak,
+  };
 }
 
-/** Aggregates the outcomes by method. */
-export function rerankMetrics(outcomes: readonly RerankOutcome[]): RerankMetrics {
-  const metrics: RerankMetrics = { "rerank@1": {}, judgeCalls: {}, judgeTokens: {} };
-  const tasks: Record<string, number> = {};
-  for (const outcome of outcomes) {
-    tasks[outcome.method] = (tasks[outcome.method] ?? 0) + 1;
-    metrics["rerank@1"][outcome.method] = (metrics["rerank@1"][outcome.method] ?? 0) + (outcome.isCorrect ? 1 : 0);
-    metrics.judgeCalls[outcome.method] = (metrics.judgeCalls[outcome.method] ?? 0) + outcome.judgeCalls;
-    metrics.judgeTokens[outcome.method] = (metrics.judgeTokens[outcome.method] ?? 0) + outcome.judgeTokens;
+/** What was planned: the methods, the tasks each should rerank, and tasks whose rerank failed per method. */
+export interface RerankPlan {
+  methods: readonly string[];
+  tasksExpected: number;
+  rerankErrors?: Readonly<Record<string, number>>;
+}
+
+/**
+ * Aggregates the outcomes by method. A method is `failed` when more than `failedParseErrorShare` of its judge calls
+ * were unparsable (it then gets no rerank@1), `incomplete` when fewer tasks than planned were reranked.
+ */
+export function rerankMetrics(outcomes: readonly RerankOutcome[], plan: RerankPlan): Record<string, RerankMethodSummary> {
+  const summaries: Record<string, RerankMethodSummary> = {};
+  for (const method of plan.methods) {
+    const ofMethod = outcomes.filter((outcome) => outcome.method === method);
+    const labelled = ofMethod.filter((outcome) => outcome.isCorrect !== undefined);
+    const judgeCalls = sum(ofMethod.map((outcome) => outcome.judgeCalls));
+    const parseErrors = sum(ofMethod.map((outcome) => outcome.parseErrors));
+    const parseErrorRate = judgeCalls === 0 ? 0 : parseErrors / judgeCalls;
+    const isFailed = parseErrorRate > failedParseErrorShare;
+    const status = isFailed ? "failed" : ofMethod.length < plan.tasksExpected ? "incomplete" : "scored";
+    summaries[method] = {
+      status,
+      tasksExpected: plan.tasksExpected,
+      tasksReranked: ofMethod.length,
+      rerankErrors: plan.rerankErrors?.[method] ?? 0,
+      "rerank@1": isFailed || labelled.length === 0 ? null : labelled.filter((outcome) => outcome.isCorrect).length / labelled.length,
+      judgeCalls,
+      judgeTokens: sum(ofMethod.map((outcome) => outcome.judgeTokens)),
+      parseErrors,
+      parseErrorRate,
+      verdictTies: sum(ofMethod.map((outcome) => outcome.verdictTies)),
+      tieBreaks: ofMethod.filter((outcome) => outcome.tieBreak).length,
+    };
   }
-  for (const method of Object.keys(tasks)) metrics["rerank@1"][method] = metrics["rerank@1"][method]! / tasks[method]!;
-  return metrics;
+  return summaries;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }

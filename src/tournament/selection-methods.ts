@@ -3,7 +3,7 @@ import { z } from "zod";
 import { knockout, league, majorityVote, pointwise, randomPairing } from "./baselines.js";
 import { fitBradleyTerry } from "./bradley-terry.js";
 import type { SelectionProcess, SlotPolicy } from "./selection-process.js";
-import { argmax } from "./selection-process.js";
+import { pickBest } from "./selection-process.js";
 import type { Rng } from "./seeded-rng.js";
 import type { V1Options } from "./v1-infer.js";
 import { V1OptionsSchema, v1Infer, v1Rounds } from "./v1-infer.js";
@@ -69,26 +69,26 @@ export function selectionProcess(
     case "random":
       return randomPairing(count, config.budget, config.v1.tau, config.slots, rng);
     case "pointwise":
-      return pointwise(count, config.budget);
+      return pointwise(count, config.budget, rng);
     case "knockout":
       return knockout(count, config.knockoutK, config.slots, rng);
     case "league":
       return league(count, config.budget, config.slots, rng);
     case "majority":
-      return majorityProcess(count, answers);
+      return majorityProcess(count, answers, rng);
   }
 }
 
 function* bradleyTerryOnV1(count: number, config: SelectionConfig, rng: Rng, weighted: boolean): SelectionProcess {
   const run = yield* v1Rounds(count, config.budget, config.v1, config.slots, rng);
   const scores = fitBradleyTerry(count, run.comparisons, { weighted, tau: config.v1.tau });
-  return { chosenIndex: argmax(scores), scores, judgeCalls: run.judgeCalls, rounds: run.rounds, comparisons: run.comparisons, points: [] };
+  return { ...pickBest(scores, rng), scores, judgeCalls: run.judgeCalls, rounds: run.rounds, comparisons: run.comparisons, points: [] };
 }
 
 // Majority vote makes no judge calls but shares the protocol, so it is a generator that never yields.
-function* majorityProcess(count: number, answers: ReadonlyArray<string | undefined> | undefined): SelectionProcess {
+function* majorityProcess(count: number, answers: ReadonlyArray<string | undefined> | undefined, rng: Rng): SelectionProcess {
   if (answers === undefined || answers.length !== count) {
     throw new Error(`majority vote needs one extracted answer per candidate (${count}), got ${answers?.length ?? "none"}`);
   }
-  return majorityVote(answers);
+  return majorityVote(answers, rng);
 }

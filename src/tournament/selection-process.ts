@@ -1,5 +1,6 @@
 /** The protocol between a selection method and a judge: methods are generators that yield rounds of judge requests. */
 import type { Rng } from "./seeded-rng.js";
+import { randomInt } from "./seeded-rng.js";
 import type { ComparisonRecord, PointRecord, Selection, Winner } from "./tournament-record.js";
 
 /** A pairwise request (candidate indices in slot order) or a pointwise one. */
@@ -85,11 +86,16 @@ export async function runSelection(
   return step.value;
 }
 
-/** Index of the highest score; the lowest index wins ties (V1's and the pointwise baseline's rule). */
-export function argmax(scores: readonly number[]): number {
-  let best = 0;
-  for (let index = 1; index < scores.length; index += 1) {
-    if ((scores[index] as number) > (scores[best] as number)) best = index;
-  }
-  return best;
+// Scores are sums of weights and means of ratings: equal ones may differ in the last bits.
+const scoreTolerance = 1e-9;
+
+/**
+ * The pick: the candidate with the highest score. When several share it, one of them is drawn with `rng`, never the
+ * lowest index: a position rule makes the result depend on the order the candidates came in. `tieBreak` says so.
+ */
+export function pickBest(scores: readonly number[], rng: Rng): { chosenIndex: number; tieBreak: boolean } {
+  const top = Math.max(...scores);
+  const tied = scores.flatMap((score, index) => (top - score <= scoreTolerance ? [index] : []));
+  if (tied.length <= 1) return { chosenIndex: tied[0] ?? 0, tieBreak: false };
+  return { chosenIndex: tied[randomInt(rng, tied.length)]!, tieBreak: true };
 }

@@ -30,6 +30,8 @@ export type PointRecord = z.infer<typeof PointRecordSchema>;
 /** What a selection method returns: the pick, a score per candidate and every judge call it made. */
 export const SelectionSchema = z.object({
   chosenIndex: z.number().int().nonnegative(),
+  /** The top score was shared and the pick was drawn among the tied candidates with the seeded rng. */
+  tieBreak: z.boolean(),
   scores: z.array(z.number()),
   judgeCalls: z.number().int().nonnegative(),
   rounds: z.number().int().nonnegative(),

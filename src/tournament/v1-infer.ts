@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { coveragePairs, needsCoverage } from "./coverage-pairs.js";
 import type { JudgeRequest, JudgeVerdict, SlotPolicy } from "./selection-process.js";
-import { argmax, callsPerPair, judgePairs } from "./selection-process.js";
+import { callsPerPair, judgePairs, pickBest } from "./selection-process.js";
 import type { Rng } from "./seeded-rng.js";
 import { shuffled } from "./seeded-rng.js";
 import { swissPairs } from "./swiss-pairs.js";
@@ -99,7 +99,7 @@ export function* v1Infer(
 ): Generator<JudgeRequest[], Selection, JudgeVerdict[]> {
   const run = yield* v1Rounds(count, budget, options, slots, rng);
   const scores = winRates(run.stats);
-  return { chosenIndex: argmax(scores), scores, judgeCalls: run.judgeCalls, rounds: run.rounds, comparisons: run.comparisons, points: [] };
+  return { ...pickBest(scores, rng), scores, judgeCalls: run.judgeCalls, rounds: run.rounds, comparisons: run.comparisons, points: [] };
 }
 
 /** The two highest scores with their candidates (lowest index first on ties). */

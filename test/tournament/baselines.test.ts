@@ -59,12 +59,13 @@ function perfectJudge2(count: number) {
 }
 
 describe("pointwise", () => {
-  it("breaks ties by the lowest index and averages repeated ratings", () => {
+  it("averages repeated ratings and draws a tie with the rng, the same way for the same seed", () => {
     const saturated = (): JudgeVerdict => ({ type: "point", rating: 10, parseError: false });
-    const selection = runSelectionSync(pointwise(6, 12), saturated);
-    expect(selection.chosenIndex).toBe(0);
+    const selection = runSelectionSync(pointwise(6, 12, createRng(5)), saturated);
     expect(selection.judgeCalls).toBe(12);
     expect(selection.scores).toEqual(new Array(6).fill(10));
+    expect(selection.tieBreak).toBe(true);
+    expect(runSelectionSync(pointwise(6, 12, createRng(5)), saturated).chosenIndex).toBe(selection.chosenIndex);
   });
 
   it("scores a candidate with only unreadable ratings below every rated one", () => {
@@ -72,7 +73,9 @@ describe("pointwise", () => {
       request.type === "point" && request.candidate === 0
         ? { type: "point", rating: null, parseError: true }
         : { type: "point", rating: 1, parseError: false };
-    expect(runSelectionSync(pointwise(3, 3), judge).chosenIndex).toBe(1);
+    const selection = runSelectionSync(pointwise(3, 3, createRng(1)), judge);
+    expect([1, 2]).toContain(selection.chosenIndex);
+    expect(selection.tieBreak).toBe(true);
   });
 });
 
@@ -92,9 +95,10 @@ describe("league and random pairing", () => {
 });
 
 describe("majority vote", () => {
-  it("picks the first holder of the most frequent answer and ignores missing answers", () => {
-    const selection = majorityVote(["7", undefined, "3", "3", "7", "3"]);
-    expect(selection.chosenIndex).toBe(2);
+  it("picks a holder of the most frequent answer, ignores missing answers, and calls that no tie", () => {
+    const selection = majorityVote(["7", undefined, "3", "3", "7", "3"], createRng(1));
+    expect([2, 3, 5]).toContain(selection.chosenIndex);
+    expect(selection.tieBreak).toBe(false);
     expect(selection.scores).toEqual([0.4, 0, 0.6, 0.6, 0.4, 0.6]);
     expect(selection.judgeCalls).toBe(0);
   });
@@ -129,5 +133,32 @@ describe("Bradley–Terry", () => {
     const undefeated = fitBradleyTerry(2, [record(0, 1, "A"), record(0, 1, "A")]);
     expect(Number.isFinite(undefeated[0]!)).toBe(true);
     expect(undefeated[0]!).toBeGreaterThan(undefeated[1]!);
+  });
+});
+
+describe("ties at the top", () => {
+  // A judge with nothing to say: every pair a tie, every rating the same. Old rule: index 0 won every time.
+  const indifferent = (request: JudgeRequest): JudgeVerdict =>
+    request.type === "point" ? { type: "point", rating: 7, parseError: false } : { type: "pair", ratingA: 5, ratingB: 5, winner: "tie", parseError: false };
+  const seeds = Array.from({ length: 40 }, (_, seed) => seed);
+
+  it.each(["v1", "bt", "random", "pointwise", "league"] as const)("%s draws the pick among tied candidates, never by position", (method) => {
+    const picks = seeds.map((seed) => runSelectionSync(selectionProcess(method, 8, defaultSelectionConfig(16), createRng(seed)), indifferent));
+    expect(picks.every((selection) => selection.tieBreak)).toBe(true);
+    expect(new Set(picks.map((selection) => selection.chosenIndex)).size).toBeGreaterThan(4);
+  });
+
+  it("majority vote over candidates without answers, or over answers tied in votes, draws the pick", () => {
+    const answerless = seeds.map((seed) => majorityVote([undefined, undefined, undefined, undefined], createRng(seed)));
+    expect(answerless.every((selection) => selection.tieBreak)).toBe(true);
+    expect(new Set(answerless.map((selection) => selection.chosenIndex)).size).toBe(4);
+    const split = seeds.map((seed) => majorityVote(["1", "2", "1", "2"], createRng(seed)));
+    expect(split.every((selection) => selection.tieBreak)).toBe(true);
+    expect(new Set(split.map((selection) => selection.chosenIndex)).size).toBe(4);
+  });
+
+  it("replays the same pick for the same seed", () => {
+    const pick = (seed: number) => runSelectionSync(selectionProcess("v1", 8, defaultSelectionConfig(16), createRng(seed)), indifferent).chosenIndex;
+    expect(seeds.map(pick)).toEqual(seeds.map(pick));
   });
 });

@@ -60,4 +60,21 @@ describe("rllm eval --rerank", () => {
     const config = JSON.parse(readFileSync(path.join(out, "config.json"), "utf8"));
     expect(config.rerank).toEqual({ methods: ["v1", "majority"], budget: 2 });
   });
+
+  it("reports a method whose judge replies cannot be parsed as failed, with no rerank@1, and exits 1", async () => {
+    // This server answers pointwise judge prompts with a candidate-style reply: no <rating> anywhere.
+    const out = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-eval-rerank-")), "run");
+    const result = await runCli([
+      "eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out,
+      "-n", "4", "--limit", "6", "--rerank", "v1,pointwise", "--budget", "1", "--seed", "3",
+    ]);
+    expect(result.code, result.stderr).toBe(1);
+    const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
+    expect(summary.rerank.pointwise).toMatchObject({ status: "failed", "rerank@1": null, judgeCalls: 24, parseErrors: 24, tasksReranked: 6 });
+    expect(summary.rerank.v1).toMatchObject({ status: "scored", parseErrors: 0, tasksReranked: 6, tasksExpected: 6 });
+    expect(Object.keys(summary.metrics["rerank@1"])).toEqual(["v1"]);
+    expect(result.stdout).not.toMatch(/rerank@1 \[pointwise\]/);
+    expect(result.stderr).toMatch(/pointwise: FAILED, 24 of 24 judge verdicts unparsable/);
+    expect(result.stderr).toMatch(/v1: rerank@1 [\d.]+ · 6\/6 tasks · judge calls 24 · parse errors 0/);
+  });
 });

@@ -3,7 +3,6 @@ import { InfraError } from "../../src/core/errors/infra-error.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";
 import { pairJudgeMessages } from "../../src/tournament/judge-prompts.js";
 import { createLlmJudge } from "../../src/tournament/llm-judge.js";
-import { rerankMetrics } from "../../src/tournament/rerank-metrics.js";
 import { startScriptedServer, type Script, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 let server: ScriptedServer | undefined;
@@ -86,20 +85,5 @@ describe("createLlmJudge", () => {
     server = undefined;
     const failing = await judgeOn(() => ({ status: 500 }));
     await expect(failing.compare("p", "a", "b")).rejects.toBeInstanceOf(InfraError);
-  });
-});
-
-describe("rerankMetrics", () => {
-  it("averages correctness and sums judge cost per method", () => {
-    const metrics = rerankMetrics([
-      { method: "v1", isCorrect: true, judgeCalls: 16, judgeTokens: 100 },
-      { method: "v1", isCorrect: false, judgeCalls: 16, judgeTokens: 50 },
-      { method: "pointwise", isCorrect: true, judgeCalls: 8, judgeTokens: 10 },
-    ]);
-    expect(metrics).toEqual({
-      "rerank@1": { v1: 0.5, pointwise: 1 },
-      judgeCalls: { v1: 32, pointwise: 8 },
-      judgeTokens: { v1: 150, pointwise: 10 },
-    });
   });
 });

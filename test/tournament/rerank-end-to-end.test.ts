@@ -4,6 +4,7 @@ import path from "node:path";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { startScriptedServer } from "../helpers/scripted-openai-server.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";
 import { createLlmJudge } from "../../src/tournament/llm-judge.js";
 import { rerankCandidates } from "../../src/tournament/rerank-candidates.js";
@@ -61,6 +62,30 @@ describe("rllm rerank against a scripted judge server", () => {
     const record = JSON.parse(readFileSync(records, "utf8").split("\n")[0]!);
     expect(record.comparisons).toHaveLength(16);
     expect(record.comparisons[0]).toMatchObject({ ratingA: expect.any(Number), ratingB: expect.any(Number) });
+  });
+});
+
+describe("rllm rerank against a judge whose replies cannot be parsed", () => {
+  it("reports the method as failed instead of scoring the candidate in slot 0, and exits 1", async () => {
+    const server = await startScriptedServer(() => ({ text: "Both solutions look reasonable to me." }));
+    servers.push(server);
+    const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-rerank-"));
+    const input = path.join(directory, "candidates.jsonl");
+    // The right answer always comes first: a position rule would score 1.0.
+    const rows = Array.from({ length: 6 }, (_, row) => ({
+      id: `task-${row}`,
+      problem: `What is 6 times 7? (variant ${row})`,
+      candidates: [{ text: correctAnswer, isCorrect: true }, ...[1, 2, 3].map((index) => ({ text: wrongAnswer(index), isCorrect: false }))],
+    }));
+    writeFileSync(input, rows.map((row) => JSON.stringify(row)).join("\n"));
+    const result = await runCli(["rerank", "--input", input, "--method", "v1,pointwise", "--budget", "2", "--base-url", server.url, "--model", "scripted"]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/v1: FAILED, 48 of 48 judge verdicts unparsable/);
+    expect(result.stderr).toMatch(/pointwise: FAILED, 48 of 48 judge verdicts unparsable/);
+    expect(result.stderr).not.toMatch(/rerank@1 1\.0000/);
+    const picks = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    // Every pick was a tie among all four; drawn with the seed, not always the first.
+    expect(new Set(picks.map((pick) => pick.chosenIndex)).size).toBeGreaterThan(1);
   });
 });
 

@@ -13,7 +13,7 @@ import { resolveCookbook } from "../resolve-cookbook.js";
 import { resolveEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
-import { formatSummary } from "../format-summary.js";
+import { formatRerankMethod, formatSummary } from "../format-summary.js";
 import { parseFlags } from "../parse-flags.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 
@@ -182,12 +182,22 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     progress.finish();
     console.log(`\n${benchmark.name} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
     console.log(formatSummary(result.summary));
+    for (const [method, rerank] of Object.entries(result.summary.rerank ?? {})) console.error(`rerank ${formatRerankMethod(method, rerank, "tasks")}`);
     if (result.cancelled) {
       console.error(`rllm: interrupted; finish with: rllm eval ${benchmark.name} --out ${paths.directory} --resume (same flags)`);
       return 1;
     }
     if (result.summary.errors.infra > 0) {
       console.error(`rllm: ${result.summary.errors.infra} episodes could not be run (infra errors, not scored); --resume retries them`);
+      return 1;
+    }
+    if (result.status === "incomplete") {
+      console.error(`rllm: the run is incomplete:\n  ${result.unfinished.join("\n  ")}\nfinish with: rllm eval ${benchmark.name} --out ${paths.directory} --resume (same flags)`);
+      return 1;
+    }
+    const failedMethods = Object.entries(result.summary.rerank ?? {}).filter(([, rerank]) => rerank.status === "failed");
+    if (failedMethods.length > 0) {
+      console.error(`rllm: rerank ${failedMethods.map(([method]) => method).join(", ")} failed: most judge replies could not be parsed, so no rerank@1 is reported`);
       return 1;
     }
     if (flags.failUnder !== undefined && result.summary.metrics.accuracy.mean < flags.failUnder) {
@@ -197,6 +207,7 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     return 0;
   } finally {
     process.off("SIGINT", onInterrupt);
+    reranker?.close();
     await endpoint.close();
   }
 }

@@ -6,8 +6,9 @@ import { createOpenAiClient } from "../../llm/openai-client.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { rerankCandidates } from "../../tournament/rerank-candidates.js";
 import { candidateText, readRerankRows } from "../../tournament/rerank-input.js";
-import { rerankMetrics, type RerankOutcome } from "../../tournament/rerank-metrics.js";
+import { rerankMetrics, rerankOutcome, type RerankOutcome } from "../../tournament/rerank-metrics.js";
 import { SelectionMethodSchema, SlotPolicySchema, defaultSelectionConfig } from "../../tournament/selection-methods.js";
+import { formatRerankMethod } from "../format-summary.js";
 import { parseFlags } from "../parse-flags.js";
 import { resolveEndpoint } from "../resolve-endpoint.js";
 
@@ -98,20 +99,21 @@ export function registerRerankCommand(program: Command): void {
             const isCorrect = isLabelled ? labels[record.chosenIndex] : undefined;
             lines.push(JSON.stringify({ id: row.id, method, chosenIndex: record.chosenIndex, scores: record.scores, judgeCalls: record.judgeCalls, isCorrect }));
             records.push(JSON.stringify({ id: row.id, ...record }));
-            if (isCorrect !== undefined) {
-              outcomes.push({ method, isCorrect, judgeCalls: record.judgeCalls, judgeTokens: usage.promptTokens + usage.completionTokens });
-            }
+            outcomes.push(rerankOutcome(method, record, isCorrect, usage.promptTokens + usage.completionTokens));
           }
         }
         if (flags.output) writeFileSync(flags.output, lines.map((line) => `${line}\n`).join(""));
         else console.log(lines.join("\n"));
         if (flags.records) writeFileSync(flags.records, records.map((line) => `${line}\n`).join(""));
         if (labelled > 0) {
-          const metrics = rerankMetrics(outcomes);
           console.error(`rerank: ${labelled} labelled rows · pass@1 ${(passAt1 / labelled).toFixed(4)} · pass@N ${(passAtN / labelled).toFixed(4)}`);
-          for (const method of flags.method) {
-            console.error(`  ${method}: rerank@1 ${metrics["rerank@1"][method]!.toFixed(4)} · judge calls ${metrics.judgeCalls[method]}`);
-          }
+        }
+        const metrics = rerankMetrics(outcomes, { methods: flags.method, tasksExpected: rows.length });
+        for (const [method, result] of Object.entries(metrics)) console.error(`  ${formatRerankMethod(method, result, "rows")}`);
+        const failed = Object.entries(metrics).filter(([, result]) => result.status === "failed").map(([method]) => method);
+        if (failed.length > 0) {
+          console.error(`rllm: ${failed.join(", ")}: most judge replies could not be parsed, so the picks are tie-breaks, not judgements`);
+          process.exitCode = 1;
         }
       } finally {
         await endpoint.close();
