@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { InputError } from "../../src/core/errors/input-error.js";
 import { loadQaTasks } from "../../src/core/dataset.js";
 
 function writeRows(lines: string[]): string {
@@ -35,8 +36,24 @@ describe("loadQaTasks", () => {
     expect(message).toContain(`${file}:4: field "ground_truth"`);
   });
 
-  it("rejects duplicate ids, which would merge two tasks' episodes", () => {
-    const file = writeRows(['{"id": "a", "question": "x", "ground_truth": "1"}', '{"id": "a", "question": "y", "ground_truth": "2"}']);
-    expect(() => loadQaTasks(file)).toThrow(/row 2: field "id": duplicate id "a"/);
+  it("rejects duplicate ids, which would merge two tasks' episodes, naming both lines", () => {
+    const file = writeRows(['{"id": "a", "question": "x", "ground_truth": "1"}', "", '{"id": "a", "question": "y", "ground_truth": "2"}']);
+    expect(() => loadQaTasks(file)).toThrow(`${file}:3: field "id": duplicate id "a" (first used on line 1)`);
+  });
+
+  it("reads a file saved with a UTF-8 byte-order mark", () => {
+    const file = writeRows(['\uFEFF{"id": "a", "question": "x", "ground_truth": "1"}']);
+    expect(loadQaTasks(file).map((task) => task.id)).toEqual(["a"]);
+  });
+
+  it("names a missing id as a required field", () => {
+    const file = writeRows(['{"question": "x", "ground_truth": "1"}']);
+    expect(() => loadQaTasks(file)).toThrow(`${file}:1: field "id": required`);
+  });
+
+  it("refuses a directory with a usage error instead of a read failure", () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "rows-"));
+    expect(() => loadQaTasks(directory)).toThrow(InputError);
+    expect(() => loadQaTasks(directory)).toThrow(`${directory}: is a directory`);
   });
 });
