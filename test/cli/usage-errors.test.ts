@@ -107,3 +107,12 @@ describe("rllm train usage errors", () => {
     expect(readdirSync(directory)).not.toContain("train-checkpoint");
   });
 });
+
+describe("rllm serve usage errors", () => {
+  it("exits 2 naming --checkpoint when it does not exist", exitsAtOnce, async () => {
+    const missing = fresh("no-such-served-checkpoint");
+    const result = await runCli(["serve", "--model", "tiny", "--port", "0", "--checkpoint", missing]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--checkpoint ${missing}: no such directory`);
+  });
+});
