@@ -13,7 +13,8 @@ export function formatSummary(summary: RunSummary): string {
     ["tasks × attempts", `${summary.counts.tasks} × ${summary.counts.attemptsPerTask} (${summary.counts.scored} scored)`],
   ];
   if (summary.counts.scored === 0) {
-    rows.push(["accuracy", `no scored episodes (${summary.errors.infra} infra errors; --resume retries them)`]);
+    const infra = summary.errors.infra;
+    rows.push(["accuracy", `no scored episodes${infra > 0 ? ` (${infra} infra errors; --resume retries them)` : ""}`]);
     rows.push(...tailRows(summary));
     return formatRows(rows);
   }
@@ -34,13 +35,14 @@ export function formatSummary(summary: RunSummary): string {
   return formatRows(rows);
 }
 
-/** Errors, tokens and latency: shown whether or not anything was scored. */
+/** Errors and tokens, and the latency of scored episodes when there are any (it is measured over those only). */
 function tailRows(summary: RunSummary): [string, string][] {
-  return [
+  const rows: [string, string][] = [
     ["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`],
     ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
-    ["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`],
   ];
+  if (summary.counts.scored > 0) rows.push(["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`]);
+  return rows;
 }
 
 function formatRows(rows: readonly [string, string][]): string {
