@@ -83,6 +83,14 @@ export function assertUniqueIds(file: string, rows: readonly { id: string }[], l
   });
 }
 
+/** Reads rows that carry an `id` and refuses a repeated one, naming both lines. */
+export function readUniqueJsonlRows<Schema extends z.ZodType<{ id: string }, unknown>>(file: string, schema: Schema): z.infer<Schema>[] {
+  const entries = readJsonlEntries(file, schema);
+  const rows = entries.map((entry) => entry.row);
+  assertUniqueIds(file, rows, entries.map((entry) => entry.line));
+  return rows;
+}
+
 /** Tasks from generic rows: the question is the instruction, the whole row is the metadata. */
 export function qaRowsToTasks(rows: readonly QaRow[]): Task[] {
   return rows.map((row) => ({ id: row.id, instruction: row.question, metadata: { ...row } }));
@@ -90,8 +98,5 @@ export function qaRowsToTasks(rows: readonly QaRow[]): Task[] {
 
 /** Reads a user's `--data` JSONL file of `{id, question, ground_truth, ...}` rows into Tasks. */
 export function loadQaTasks(file: string): Task[] {
-  const entries = readJsonlEntries(file, QaRowSchema);
-  const rows = entries.map((entry) => entry.row);
-  assertUniqueIds(file, rows, entries.map((entry) => entry.line));
-  return qaRowsToTasks(rows);
+  return qaRowsToTasks(readUniqueJsonlRows(file, QaRowSchema));
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { InputError } from "../../src/core/errors/input-error.js";
-import { loadQaTasks } from "../../src/core/dataset.js";
+import { z } from "zod";
+import { loadQaTasks, readUniqueJsonlRows, RowIdSchema } from "../../src/core/dataset.js";
 
 function writeRows(lines: string[]): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "rows-")), "rows.jsonl");
@@ -55,5 +56,14 @@ describe("loadQaTasks", () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), "rows-"));
     expect(() => loadQaTasks(directory)).toThrow(InputError);
     expect(() => loadQaTasks(directory)).toThrow(`${directory}: is a directory`);
+  });
+});
+
+describe("readUniqueJsonlRows", () => {
+  const schema = z.object({ id: RowIdSchema, problem: z.string() });
+
+  it("reads a benchmark's rows, refusing a repeated id on the lines it was found", () => {
+    const file = writeRows(['{"id": 1, "problem": "p"}', '{"id": "2", "problem": "q"}', '{"id": "1", "problem": "r"}']);
+    expect(() => readUniqueJsonlRows(file, schema)).toThrow(`${file}:3: field "id": duplicate id "1" (first used on line 1)`);
   });
 });
