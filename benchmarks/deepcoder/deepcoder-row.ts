@@ -1,10 +1,11 @@
 /** One DeepCoder problem as cached on disk (bundled sample, pulled split, or --data file), and its Task. */
 import { z } from "zod";
+import { RowIdSchema } from "../../src/core/dataset.js";
 import type { Task } from "../../src/core/task.js";
 
 export const DeepcoderRowSchema = z
   .object({
-    id: z.union([z.string().min(1), z.number()]).transform(String),
+    id: RowIdSchema,
     /** The problem statement. */
     question: z.string().min(1),
     /** Function header the answer must complete (LeetCode/HumanEval style); empty for stdin/stdout problems. */

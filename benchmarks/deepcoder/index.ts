@@ -1,6 +1,6 @@
 /** The DeepCoder benchmark: competitive-programming problems graded by running the answer against every test. */
 import type { Benchmark } from "../../src/core/benchmark.js";
-import { assertUniqueIds, readJsonlRows } from "../../src/core/dataset.js";
+import { readUniqueJsonlRows } from "../../src/core/dataset.js";
 import { packagePath } from "../../src/core/package-root.js";
 import { findCachedSplit } from "../../src/datasets/dataset-cache.js";
 import { deepcoderHubRow } from "./deepcoder-hub-row.js";
@@ -27,8 +27,7 @@ export const deepcoderBenchmark: Benchmark = {
   },
   async loadTasks(options) {
     const file = options.dataFile ?? findCachedSplit(options.home, "deepcoder", options.split ?? "test") ?? packagePath(bundledSample);
-    const rows = readJsonlRows(file, DeepcoderRowSchema);
-    assertUniqueIds(file, rows);
+    const rows = readUniqueJsonlRows(file, DeepcoderRowSchema);
     return rows.map(deepcoderTask);
   },
 };

@@ -47,5 +47,5 @@ export const finqaBenchmark: Benchmark = {
   defaultCookbook: "finqa",
   bundledSample,
   loadTasks: loadFinqaTasks,
-  pull: pullRllmFinqa,
+  pull: (options) => pullRllmFinqa(options, bundledSample),
 };

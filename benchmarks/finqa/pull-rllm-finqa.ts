@@ -7,7 +7,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { InfraError } from "../../src/core/errors/infra-error.js";
 import { datasetDirectory, type PullManifest } from "../../src/datasets/dataset-cache.js";
-import type { PullOptions } from "../../src/datasets/pull-hub-dataset.js";
+import { downloadDatasetFile, type PullOptions } from "../../src/datasets/pull-hub-dataset.js";
 import { parseCsv } from "./parse-csv.js";
 
 /** The hub repo and file rLLM's prepare_finqa_data.py downloads. */
@@ -21,14 +21,14 @@ export function rllmFinqaFolder(home: string): string {
 
 /**
  * Fetches the archive (HF_ENDPOINT selects a mirror), unpacks the folder that holds test_finqa.csv
- * into `rllmFinqaFolder(home)`, and writes the same manifest as a parquet pull.
+ * into `rllmFinqaFolder(home)`, and writes the same manifest as a parquet pull. A failed download names the URL and
+ * points to `bundledSample`, which works offline.
  */
-export async function pullRllmFinqa(options: PullOptions): Promise<PullManifest> {
+export async function pullRllmFinqa(options: PullOptions, bundledSample?: string): Promise<PullManifest> {
   const endpoint = (options.endpoint ?? process.env.HF_ENDPOINT ?? "https://huggingface.co").replace(/\/$/, "");
   const url = `${endpoint}/datasets/${rllmFinqaRepo}/resolve/main/${archiveFile}`;
-  const response = await (options.fetchFile ?? ((target: string) => fetch(target)))(url);
-  if (!response.ok) throw new InfraError(`GET ${url}: HTTP ${response.status}`, response.status);
-  const entries = readTarEntries(gunzipSync(Buffer.from(await response.arrayBuffer())));
+  const archive = await downloadDatasetFile(url, { name: "finqa", bundledSample }, options);
+  const entries = readTarEntries(gunzipSync(Buffer.from(archive)));
   const marker = entries.find((entry) => path.posix.basename(entry.name) === "test_finqa.csv");
   if (!marker) throw new InfraError(`${url}: the archive has no test_finqa.csv`);
   const root = path.posix.dirname(marker.name);

@@ -1,9 +1,10 @@
 /** One Geo3K row as cached by `rllm dataset pull geo3k` and bundled in sample.jsonl (the Hugging Face hiyouga/geometry3k shape). */
 import { z } from "zod";
+import { RowIdSchema } from "../../src/core/dataset.js";
 
 export const Geo3kRowSchema = z
   .object({
-    id: z.union([z.string().min(1), z.number()]).transform(String),
+    id: RowIdSchema,
     /** Problem text with an `<image>` marker where each diagram goes. */
     problem: z.string().min(1),
     /** The answer value as text (`48`, `5 \sqrt { 3 }`), graded by the math verifier. */

@@ -1,6 +1,6 @@
 /** The `geo3k` benchmark: Geometry3K diagram problems (multimodal), pulled from hiyouga/geometry3k or the bundled 10-problem sample. */
 import type { Benchmark, LoadTasksOptions } from "../../src/core/benchmark.js";
-import { readJsonlRows, assertUniqueIds } from "../../src/core/dataset.js";
+import { readUniqueJsonlRows } from "../../src/core/dataset.js";
 import { InputError } from "../../src/core/errors/input-error.js";
 import { packagePath } from "../../src/core/package-root.js";
 import type { Task } from "../../src/core/task.js";
@@ -14,8 +14,7 @@ const bundledSample = "benchmarks/geo3k/sample.jsonl";
 async function loadGeo3kTasks(options: LoadTasksOptions): Promise<Task[]> {
   const split = options.split ?? "test";
   const file = options.dataFile ?? findCachedSplit(options.home, "geo3k", split) ?? bundledFile(split);
-  const rows = readJsonlRows(file, Geo3kRowSchema);
-  assertUniqueIds(file, rows);
+  const rows = readUniqueJsonlRows(file, Geo3kRowSchema);
   return rows.map((row) => {
     const { images, ...rest } = row;
     return { id: row.id, instruction: geo3kInstruction(row.problem, images), metadata: { ...rest, ground_truth: row.answer } };

@@ -5,13 +5,22 @@ import type { RunSummary } from "../metrics/summarize-run.js";
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 
-/** Lines of the table: accuracy with stderr and interval, pass@k, maj@k, extra metrics, errors, tokens, latency. */
+/**
+ * Lines of the table: accuracy with stderr and interval, pass@k, maj@k, extra metrics, errors, tokens, latency.
+ * With no scored episode (every one an infra error) there is no accuracy to show, and a 0% would read as a result.
+ */
 export function formatSummary(summary: RunSummary): string {
   const { accuracy } = summary.metrics;
   const rows: [string, string][] = [
     ["tasks × attempts", `${summary.counts.tasks} × ${summary.counts.attemptsPerTask} (${summary.counts.scored} scored)`],
-    ["accuracy", `${percent(accuracy.mean)} ± ${percent(accuracy.stderr)} (95% CI ${percent(accuracy.ci95[0])}–${percent(accuracy.ci95[1])})`],
   ];
+  if (summary.counts.scored === 0) {
+    const infra = summary.errors.infra;
+    rows.push(["accuracy", `no scored episodes${infra > 0 ? ` (${infra} infra errors; --resume retries them)` : ""}`]);
+    rows.push(...tailRows(summary));
+    return formatRows(rows);
+  }
+  rows.push(["accuracy", `${percent(accuracy.mean)} ± ${percent(accuracy.stderr)} (95% CI ${percent(accuracy.ci95[0])}–${percent(accuracy.ci95[1])})`]);
   for (const [k, value] of Object.entries(summary.metrics["pass@k"])) rows.push([`pass@${k}`, percent(value)]);
   for (const [k, value] of Object.entries(summary.metrics["maj@k"] ?? {})) rows.push([`maj@${k}`, percent(value)]);
   for (const [name, value] of Object.entries(summary.metrics)) {
@@ -27,9 +36,21 @@ export function formatSummary(summary: RunSummary): string {
   }
   rows.push(["mean reward", summary.metrics.reward.mean.toFixed(3)]);
   for (const [name, value] of Object.entries(summary.metrics.signals)) rows.push([`signal ${name}`, value.toFixed(3)]);
-  rows.push(["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`]);
-  rows.push(["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`]);
-  rows.push(["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`]);
+  rows.push(...tailRows(summary));
+  return formatRows(rows);
+}
+
+/** Errors and tokens, and the latency of scored episodes when there are any (it is measured over those only). */
+function tailRows(summary: RunSummary): [string, string][] {
+  const rows: [string, string][] = [
+    ["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`],
+    ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
+  ];
+  if (summary.counts.scored > 0) rows.push(["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`]);
+  return rows;
+}
+
+function formatRows(rows: readonly [string, string][]): string {
   const width = Math.max(...rows.map(([name]) => name.length));
   return rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`).join("\n");
 }

@@ -9,6 +9,13 @@ const program = new Command("rllm")
       "With no --base-url, commands use the embedded tiny model that ships with the package (offline).",
   )
   .version("0.1.0")
+  // `npx rllm` outside a project that installs rllm-ts runs an unrelated registry package of that name.
+  .addHelpText(
+    "after",
+    "\nRunning it: inside a project that depends on rllm-ts, `npx rllm <command>`; anywhere else,\n" +
+      "`npx -p rllm-ts rllm <command>` or `npm i -g rllm-ts` then `rllm <command>` (plain `npx rllm` there\n" +
+      "fetches an unrelated registry package named rllm).",
+  )
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 

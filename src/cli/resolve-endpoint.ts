@@ -16,17 +16,30 @@ export interface EndpointFlags {
   apiKeyEnv: string;
 }
 
-/** Opens the endpoint the flags name; with no --base-url, starts the embedded model's OpenAI-compatible server. */
-export async function resolveEndpoint(flags: EndpointFlags): Promise<Endpoint> {
+/** The endpoint the flags name, checked but not yet opened: nothing is started until `openEndpoint`. */
+export type EndpointPlan =
+  | { isEmbedded: false; baseUrl: string; model: string; apiKey?: string }
+  | { isEmbedded: true; model: "tiny" };
+
+/** Checks the endpoint flags (a usage error when they conflict) without starting anything. */
+export function planEndpoint(flags: EndpointFlags): EndpointPlan {
   if (flags.baseUrl) {
     if (!flags.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
-    const apiKey = process.env[flags.apiKeyEnv];
-    return { baseUrl: flags.baseUrl, model: flags.model, apiKey, isEmbedded: false, close: async () => {} };
+    return { isEmbedded: false, baseUrl: flags.baseUrl, model: flags.model, apiKey: process.env[flags.apiKeyEnv] };
   }
   if (flags.model && flags.model !== "tiny") {
     throw new InputError(`--model ${flags.model} needs --base-url; without it the embedded model "tiny" is used`);
   }
+  return { isEmbedded: true, model: "tiny" };
+}
+
+/**
+ * Opens a planned endpoint; for the embedded model this starts its OpenAI-compatible server, which keeps the process
+ * alive until `close()`: call it only after every usage check has passed, and close it in a `finally`.
+ */
+export async function openEndpoint(plan: EndpointPlan): Promise<Endpoint> {
+  if (!plan.isEmbedded) return { ...plan, close: async () => {} };
   const { startTinyServer } = await import("../models/tiny/server.js");
   const server = await startTinyServer({ port: 0, host: "127.0.0.1" });
-  return { baseUrl: `${server.url}/v1`, model: "tiny", isEmbedded: true, close: () => server.close() };
+  return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };
 }

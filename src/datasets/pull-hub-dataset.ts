@@ -35,21 +35,21 @@ export async function pullHubDataset(benchmark: Benchmark, options: PullOptions)
   const hub = benchmark.hub;
   if (!hub) throw new InputError(`benchmark "${benchmark.name}" has no Hugging Face source to pull`);
   const endpoint = (options.endpoint ?? process.env.HF_ENDPOINT ?? "https://huggingface.co").replace(/\/$/, "");
-  const fetchFile = options.fetchFile ?? ((url: string) => fetch(url));
   const directory = datasetDirectory(options.home, benchmark.name);
-  mkdirSync(directory, { recursive: true });
   const manifest: PullManifest = { repo: hub.repo, pulledAt: new Date().toISOString(), splits: {} };
 
   for (const [split, files] of Object.entries(hub.files)) {
     const lines: string[] = [];
     for (const file of files) {
       const url = `${endpoint}/datasets/${hub.repo}/resolve/main/${file}`;
-      const buffer = await download(url, fetchFile, benchmark);
+      const buffer = await downloadDatasetFile(url, benchmark, options);
       const rows = (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[];
       const offset = lines.length;
       rows.forEach((row, index) => lines.push(JSON.stringify(hub.toRow(row, offset + index, split), jsonSafe)));
       options.onFile?.(file, rows.length);
     }
+    // Created only now that a split is in hand, so a failed pull leaves no empty dataset folder behind.
+    mkdirSync(directory, { recursive: true });
     // Written whole through a rename, so an interrupted pull never leaves a half split behind.
     const target = cachedSplitPath(options.home, benchmark.name, split);
     writeFileSync(`${target}.tmp`, lines.join("\n") + "\n");
@@ -60,7 +60,13 @@ export async function pullHubDataset(benchmark: Benchmark, options: PullOptions)
   return manifest;
 }
 
-async function download(url: string, fetchFile: (url: string) => Promise<Response>, benchmark: Benchmark): Promise<ArrayBuffer> {
+/** The body of one dataset file; an unreachable network or an HTTP error is a DatasetUnavailableError naming the URL. */
+export async function downloadDatasetFile(
+  url: string,
+  benchmark: Pick<Benchmark, "name" | "bundledSample">,
+  options: Pick<PullOptions, "fetchFile">,
+): Promise<ArrayBuffer> {
+  const fetchFile = options.fetchFile ?? ((target: string) => fetch(target));
   let response: Response;
   try {
     response = await fetchFile(url);

@@ -29,10 +29,10 @@ export function diffConfigs(saved: Record<string, unknown>, current: Record<stri
 }
 
 /**
- * Prepares the run directory. A new run needs an empty or absent directory; `resume` needs the
- * same config as the one saved there, otherwise it refuses and shows the difference.
+ * Checks that a run can be made in `directory` without writing anything: a new run needs an empty or absent
+ * directory; `resume` needs the same config as the one saved there, otherwise it refuses and shows the difference.
  */
-export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
+export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
   const paths = runPaths(directory);
   if (resume) {
     if (!existsSync(paths.config)) throw new InputError(`--resume: ${paths.config} not found (is ${directory} a run directory?)`);
@@ -46,6 +46,13 @@ export function openRunDirectory(directory: string, config: Record<string, unkno
   if (existsSync(paths.config) || existsSync(paths.episodes)) {
     throw new InputError(`${directory} already holds a run: pass --resume to finish it, or choose another --out`);
   }
+  return paths;
+}
+
+/** Prepares the run directory after `checkRunDirectory`'s checks: a new run's directory is created and its config saved. */
+export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
+  const paths = checkRunDirectory(directory, config, resume);
+  if (resume) return paths;
   mkdirSync(directory, { recursive: true });
   writeJsonAtomically(paths.config, config);
   return paths;

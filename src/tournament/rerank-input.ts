@@ -1,6 +1,7 @@
 /** The `rllm rerank` input file: JSONL rows {id, problem, candidates} validated row by row. */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { assertUniqueIds, RowIdSchema } from "../core/dataset.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
 
 /** A candidate: its text, or an object with the text and optional labels (isCorrect for rerank@1, answer for majority). */
@@ -10,7 +11,7 @@ export const RerankCandidateSchema = z.union([
 ]);
 
 export const RerankRowSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id: RowIdSchema,
   problem: z.string(),
   candidates: z.array(RerankCandidateSchema).min(1),
 });
@@ -25,8 +26,10 @@ export function readRerankRows(file: string): RerankRow[] {
     throw new InputError(`${file}: cannot read (${error instanceof Error ? error.message : String(error)})`);
   }
   const rows: RerankRow[] = [];
+  const lines: number[] = [];
   const problems: string[] = [];
-  text.split("\n").forEach((line, index) => {
+  // A UTF-8 byte-order mark would make line 1 invalid JSON.
+  text.replace(/^\uFEFF/, "").split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
     let raw: unknown;
     try {
@@ -36,11 +39,15 @@ export function readRerankRows(file: string): RerankRow[] {
       return;
     }
     const parsed = RerankRowSchema.safeParse(raw);
-    if (parsed.success) rows.push(parsed.data);
-    else problems.push(describeIssues(file, index + 1, parsed.error));
+    if (parsed.success) {
+      rows.push(parsed.data);
+      lines.push(index + 1);
+    } else problems.push(describeIssues(file, index + 1, parsed.error));
   });
   if (problems.length > 0) throw new InputError(problems.join("\n"));
   if (rows.length === 0) throw new InputError(`${file}: no rows`);
+  // Output lines are keyed by id: two rows with one id could not be told apart.
+  assertUniqueIds(file, rows, lines);
   return rows;
 }
 

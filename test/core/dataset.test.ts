@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadQaTasks } from "../../src/core/dataset.js";
+import { InputError } from "../../src/core/errors/input-error.js";
+import { z } from "zod";
+import { loadQaTasks, readUniqueJsonlRows, RowIdSchema } from "../../src/core/dataset.js";
 
 function writeRows(lines: string[]): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "rows-")), "rows.jsonl");
@@ -35,8 +37,33 @@ describe("loadQaTasks", () => {
     expect(message).toContain(`${file}:4: field "ground_truth"`);
   });
 
-  it("rejects duplicate ids, which would merge two tasks' episodes", () => {
-    const file = writeRows(['{"id": "a", "question": "x", "ground_truth": "1"}', '{"id": "a", "question": "y", "ground_truth": "2"}']);
-    expect(() => loadQaTasks(file)).toThrow(/row 2: field "id": duplicate id "a"/);
+  it("rejects duplicate ids, which would merge two tasks' episodes, naming both lines", () => {
+    const file = writeRows(['{"id": "a", "question": "x", "ground_truth": "1"}', "", '{"id": "a", "question": "y", "ground_truth": "2"}']);
+    expect(() => loadQaTasks(file)).toThrow(`${file}:3: field "id": duplicate id "a" (first used on line 1)`);
+  });
+
+  it("reads a file saved with a UTF-8 byte-order mark", () => {
+    const file = writeRows(['\uFEFF{"id": "a", "question": "x", "ground_truth": "1"}']);
+    expect(loadQaTasks(file).map((task) => task.id)).toEqual(["a"]);
+  });
+
+  it("names a missing id as a required field", () => {
+    const file = writeRows(['{"question": "x", "ground_truth": "1"}']);
+    expect(() => loadQaTasks(file)).toThrow(`${file}:1: field "id": required`);
+  });
+
+  it("refuses a directory with a usage error instead of a read failure", () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "rows-"));
+    expect(() => loadQaTasks(directory)).toThrow(InputError);
+    expect(() => loadQaTasks(directory)).toThrow(`${directory}: is a directory`);
+  });
+});
+
+describe("readUniqueJsonlRows", () => {
+  const schema = z.object({ id: RowIdSchema, problem: z.string() });
+
+  it("reads a benchmark's rows, refusing a repeated id on the lines it was found", () => {
+    const file = writeRows(['{"id": 1, "problem": "p"}', '{"id": "2", "problem": "q"}', '{"id": "1", "problem": "r"}']);
+    expect(() => readUniqueJsonlRows(file, schema)).toThrow(`${file}:3: field "id": duplicate id "1" (first used on line 1)`);
   });
 });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import type { Benchmark } from "../../src/core/benchmark.js";
 import { pullHubDataset, DatasetUnavailableError } from "../../src/datasets/pull-hub-dataset.js";
-import { findCachedSplit, readPullManifest } from "../../src/datasets/dataset-cache.js";
+import { datasetDirectory, findCachedSplit, readPullManifest } from "../../src/datasets/dataset-cache.js";
 
 // A real parquet file, served the way the hub serves /datasets/<repo>/resolve/main/<file>.
 const parquet = parquetWriteBuffer({
@@ -73,5 +73,11 @@ describe("pullHubDataset", () => {
     // Port 9 on loopback: nothing listens there, like a machine with no route out.
     const pull = pullHubDataset(benchmark({ test: ["data/test.parquet"] }), { home, endpoint: "http://127.0.0.1:9" });
     await expect(pull).rejects.toThrow(/network unreachable.*works offline/);
+  });
+
+  it("leaves no empty dataset folder behind when the pull fails", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "rllm-home-"));
+    await expect(pullHubDataset(benchmark({ test: ["data/test.parquet"] }), { home, endpoint: "http://127.0.0.1:9" })).rejects.toThrow();
+    expect(existsSync(datasetDirectory(home, "tiny"))).toBe(false);
   });
 });

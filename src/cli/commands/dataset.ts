@@ -7,6 +7,7 @@ import { readPullManifest } from "../../datasets/dataset-cache.js";
 import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
 import { messageText } from "../../core/message.js";
 import { benchmarkNames, loadAllBenchmarks, loadBenchmark } from "../../../benchmarks/registry.js";
+import { assertInputFile } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
 
 const ShowFlagsSchema = z.object({
@@ -61,8 +62,9 @@ export function registerDatasetCommand(program: Command): void {
     .option("--split <name>", "split", "test")
     .option("-n, --rows <n>", "how many tasks", "3")
     .option("--data <file.jsonl>", "show your own rows instead")
-    .action(async (name: string, rawFlags: Record<string, unknown>) => {
-      const flags = parseFlags(ShowFlagsSchema, rawFlags);
+    .action(async (name: string, rawFlags: Record<string, unknown>, command: Command) => {
+      const flags = parseFlags(ShowFlagsSchema, rawFlags, command);
+      if (flags.data) assertInputFile("--data", flags.data);
       const benchmark = await findBenchmark(name);
       const tasks = await benchmark.loadTasks({ home: rllmHome(), split: flags.split, dataFile: flags.data });
       console.log(`${name}: ${tasks.length} tasks`);

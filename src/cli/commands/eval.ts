@@ -5,13 +5,17 @@ import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { runEval } from "../../engine/run-eval.js";
-import { openRunDirectory } from "../../engine/run-directory.js";
+import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
 import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
-import { resolveEndpoint, type Endpoint } from "../resolve-endpoint.js";
+import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
+import type { Task } from "../../core/task.js";
+import type { SamplingParams } from "../../llm/llm-client.js";
+import { assertInputFile } from "../check-paths.js";
+import { assertEmbeddedModelCanRun } from "../check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
 import { formatRerankMethod, formatSummary } from "../format-summary.js";
 import { parseFlags } from "../parse-flags.js";
@@ -84,8 +88,8 @@ export function registerEvalCommand(program: Command): void {
     .option("--beta <x>", "weight of the cookbook's shaping bonus (FinQA table access; default 0.1, 0 reproduces rLLM)")
     .option("--rerank <methods>", `after each task's attempts, pick one with these selection methods (comma list: ${SelectionMethodSchema.options.join(", ")}); reports rerank@1`)
     .option("--budget <m>", "judge calls per task for --rerank, as a multiple of the attempts (V1's B = m·N)", "2")
-    .action(async (benchmarkName: string, rawFlags: Record<string, unknown>) => {
-      const flags = parseFlags(EvalFlagsSchema, rawFlags);
+    .action(async (benchmarkName: string, rawFlags: Record<string, unknown>, command: Command) => {
+      const flags = parseFlags(EvalFlagsSchema, rawFlags, command);
       const code = await evalCommand(benchmarkName, flags);
       process.exitCode = code;
     });
@@ -93,24 +97,28 @@ export function registerEvalCommand(program: Command): void {
 
 /** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
 async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
+  // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
   const benchmark = await loadBenchmark(benchmarkName);
   if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${benchmarkNames.join(", ")}`);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
+  assertConfigurable(baseCookbook, flags);
+  if (flags.data) assertInputFile("--data", flags.data);
   let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
-
-  const endpoint = await resolveEndpoint(flags);
-  const cookbook = configureCookbook(baseCookbook, flags, endpoint);
-  if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
+  const plan = planEndpoint(flags);
+  if (plan.isEmbedded) {
+    if (flags.judgeModel !== undefined) throw new InputError(`--judge-model ${flags.judgeModel} needs --base-url (the judge runs on the same endpoint)`);
+    await assertEmbeddedModelCanRun(benchmark.name, baseCookbook, tasks);
+  }
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
   const config = {
     benchmark: benchmark.name,
     ...(flags.judgeModel !== undefined ? { judgeModel: flags.judgeModel } : {}),
     ...(flags.beta !== undefined ? { beta: flags.beta } : {}),
-    cookbook: cookbook.name,
-    model: endpoint.model,
-    baseUrl: endpoint.isEmbedded ? "embedded" : endpoint.baseUrl,
+    cookbook: baseCookbook.name,
+    model: plan.model,
+    baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
     split: flags.split,
     limit: flags.limit ?? null,
@@ -121,10 +129,33 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     ...(flags.rerank ? { rerank: { methods: flags.rerank, budget: flags.budget } } : {}),
   };
   const directory = flags.out ?? path.join("runs", `${benchmark.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-  const paths = openRunDirectory(directory, config, flags.resume);
+  checkRunDirectory(directory, config, flags.resume);
 
+  const endpoint = await openEndpoint(plan);
+  try {
+    if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
+    const cookbook = configureCookbook(baseCookbook, flags, endpoint);
+    const paths = openRunDirectory(directory, config, flags.resume);
+    return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths });
+  } finally {
+    await endpoint.close();
+  }
+}
+
+interface RunInputs {
+  benchmarkName: string;
+  tasks: Task[];
+  cookbook: Cookbook;
+  endpoint: Endpoint;
+  flags: EvalFlags;
+  sampling: SamplingParams;
+  paths: RunPaths;
+}
+
+/** Runs the checked eval with a progress line and Ctrl-C handling, prints the summary, returns the exit code. */
+async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags, sampling, paths }: RunInputs): Promise<number> {
   const counts: ProgressCounts = { done: 0, total: tasks.length * flags.attempts, skipped: 0, correct: 0, scored: 0, infraErrors: 0, modelErrors: 0, retries: 0 };
-  const progress = new ProgressBar(`${benchmark.name}`);
+  const progress = new ProgressBar(benchmarkName);
   const client = createOpenAiClient({
     baseUrl: endpoint.baseUrl,
     model: endpoint.model,
@@ -180,11 +211,11 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
     });
     progress.update(counts, true);
     progress.finish();
-    console.log(`\n${benchmark.name} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
+    console.log(`\n${benchmarkName} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
     console.log(formatSummary(result.summary));
     for (const [method, rerank] of Object.entries(result.summary.rerank ?? {})) console.error(`rerank ${formatRerankMethod(method, rerank, "tasks")}`);
     if (result.cancelled) {
-      console.error(`rllm: interrupted; finish with: rllm eval ${benchmark.name} --out ${paths.directory} --resume (same flags)`);
+      console.error(`rllm: interrupted; finish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`);
       return 1;
     }
     if (result.summary.errors.infra > 0) {
@@ -192,7 +223,7 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
       return 1;
     }
     if (result.status === "incomplete") {
-      console.error(`rllm: the run is incomplete:\n  ${result.unfinished.join("\n  ")}\nfinish with: rllm eval ${benchmark.name} --out ${paths.directory} --resume (same flags)`);
+      console.error(`rllm: the run is incomplete:\n  ${result.unfinished.join("\n  ")}\nfinish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`);
       return 1;
     }
     const failedMethods = Object.entries(result.summary.rerank ?? {}).filter(([, rerank]) => rerank.status === "failed");
@@ -208,14 +239,19 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
   } finally {
     process.off("SIGINT", onInterrupt);
     reranker?.close();
-    await endpoint.close();
   }
 }
 
-/** Applies --judge-model / --beta to cookbooks that take them; a cookbook that does not is a usage error, never ignored. */
+/** --judge-model / --beta given to a cookbook that takes neither is a usage error, never ignored. */
+function assertConfigurable(cookbook: Cookbook, flags: EvalFlags): void {
+  if ((flags.judgeModel !== undefined || flags.beta !== undefined) && !cookbook.configure) {
+    throw new InputError(`cookbook "${cookbook.name}" takes no --judge-model or --beta`);
+  }
+}
+
+/** Applies --judge-model / --beta to a cookbook that takes them (checked by assertConfigurable). */
 function configureCookbook(cookbook: Cookbook, flags: EvalFlags, endpoint: Endpoint): Cookbook {
-  if (flags.judgeModel === undefined && flags.beta === undefined) return cookbook;
-  if (!cookbook.configure) throw new InputError(`cookbook "${cookbook.name}" takes no --judge-model or --beta`);
+  if (!cookbook.configure || (flags.judgeModel === undefined && flags.beta === undefined)) return cookbook;
   const judge = flags.judgeModel
     ? createOpenAiClient({ baseUrl: endpoint.baseUrl, model: flags.judgeModel, apiKey: endpoint.apiKey })
     : undefined;

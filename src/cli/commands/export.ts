@@ -8,6 +8,7 @@ import { readEpisodes } from "../../engine/episode-log.js";
 import { runPaths } from "../../engine/run-directory.js";
 import { AdvantageEstimatorSchema } from "../../training/advantages/index.js";
 import { exportEpisodes, ExportFormatSchema } from "../../training/export/export-episodes.js";
+import { assertWritableOutput } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
 
 const ExportFlagsSchema = z.object({
@@ -45,12 +46,13 @@ export function registerExportCommand(program: Command): void {
       const paths = runPaths(runDirectory);
       if (!existsSync(paths.episodes)) throw new InputError(`${paths.episodes} not found (is ${runDirectory} a run directory?)`);
       const file = flags.out ?? path.join(runDirectory, `export.${EXTENSIONS[flags.format]}`);
+      assertWritableOutput(flags.out ? "--out" : "<run-dir>", file);
       const { rows, metrics } = await exportEpisodes(readEpisodes(paths.episodes), {
         format: flags.format,
         file,
         transform: { merge: flags.merge, minGroupSize: flags.minGroupSize, dropUniformGroups: flags.dropUniform },
         advantages: { estimator: flags.estimator, byRole: {}, roleWeights: {} },
-        dataSource: dataSourceOf(paths.config),
+        dataSource: runDataSource(runDirectory),
       });
       console.log(`${rows} rows → ${file}`);
       console.log(
@@ -63,9 +65,15 @@ export function registerExportCommand(program: Command): void {
     });
 }
 
-// The benchmark name from the run's config.json, for verl's data_source.
-function dataSourceOf(configFile: string): string {
+/**
+ * verl's data_source: the benchmark in the run's config.json; a training run's config names it only when it differs
+ * from the cookbook's name, which is then the benchmark's. A training step folder (<run>/steps/<n>) reads its run's config two levels up.
+ */
+export function runDataSource(runDirectory: string): string {
+  const isTrainingStep = path.basename(path.dirname(path.resolve(runDirectory))) === "steps";
+  const configFile = runPaths(isTrainingStep ? path.join(runDirectory, "..", "..") : runDirectory).config;
   if (!existsSync(configFile)) return "rllm";
-  const config = JSON.parse(readFileSync(configFile, "utf8")) as { benchmark?: unknown };
-  return typeof config.benchmark === "string" ? config.benchmark : "rllm";
+  const config = JSON.parse(readFileSync(configFile, "utf8")) as { benchmark?: unknown; cookbook?: unknown };
+  if (typeof config.benchmark === "string") return config.benchmark;
+  return typeof config.cookbook === "string" ? config.cookbook : "rllm";
 }

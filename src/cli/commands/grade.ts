@@ -6,6 +6,7 @@ import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { GradeVerdict } from "../../../verifiers/grade-verifier.js";
 import { gradeVerifiers } from "../../../verifiers/index.js";
+import { assertInputFile, assertWritableOutput } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
 
 const GradeFlagsSchema = z.object({
@@ -39,12 +40,15 @@ export function registerGradeCommand(program: Command): void {
     .option("--run-all-tests", "code: run every test instead of stopping at the first failure")
     .option("--float-tolerance <x>", "code: accept numbers within x·max(1,|expected|) (default: exact)")
     .option("--unsafe-no-sandbox", "code: run programs without bubblewrap isolation (rlimits only) if no sandbox exists")
-    .action(async (rawFlags: Record<string, unknown>) => {
-      const flags = parseFlags(GradeFlagsSchema, rawFlags);
+    .action(async (rawFlags: Record<string, unknown>, command: Command) => {
+      const flags = parseFlags(GradeFlagsSchema, rawFlags, command);
       const verifier = gradeVerifiers.get(flags.verifier);
       if (!verifier) {
         throw new InputError(`unknown verifier "${flags.verifier}"; available: ${[...gradeVerifiers.keys()].join(", ")}`);
       }
+      assertCodeFlagsFit(verifier.name, flags, command);
+      assertInputFile("--input", flags.input);
+      if (flags.output) assertWritableOutput("--output", flags.output);
       const rows = readJsonlRows(flags.input, verifier.rowSchema);
       const progress = progressLine(rows.length);
       const verdicts = await verifier.gradeRows(rows, {
@@ -60,6 +64,21 @@ export function registerGradeCommand(program: Command): void {
       const summary = summarize(verdicts);
       (flags.output ? console.log : console.error)(summary);
     });
+}
+
+/**
+ * The code verifier's flags (--timeout...) given with another verifier: refused the way commander refuses an unknown
+ * option, with the way to reach that verifier's own flags, instead of surfacing as a --set schema error.
+ */
+function assertCodeFlagsFit(verifierName: string, flags: z.infer<typeof GradeFlagsSchema>, command: Command): void {
+  if (verifierName === "code") return;
+  const [key] = Object.keys(codeFlags(flags));
+  if (key === undefined) return;
+  const option = command.options.find((candidate) => candidate.attributeName() === key)!;
+  throw new InputError(
+    `unknown option '${option.long}' for --verifier ${verifierName} (it is a --verifier code option; ` +
+      `${verifierName}'s own flags go through --set key=value${verifierName === "math" ? ", e.g. --set timeoutMs=5000" : ""}; see rllm grade --help)`,
+  );
 }
 
 /** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */

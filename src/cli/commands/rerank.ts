@@ -10,7 +10,8 @@ import { rerankMetrics, rerankOutcome, type RerankOutcome } from "../../tourname
 import { SelectionMethodSchema, SlotPolicySchema, defaultSelectionConfig } from "../../tournament/selection-methods.js";
 import { formatRerankMethod } from "../format-summary.js";
 import { parseFlags } from "../parse-flags.js";
-import { resolveEndpoint } from "../resolve-endpoint.js";
+import { assertInputFile, assertWritableOutput } from "../check-paths.js";
+import { openEndpoint, planEndpoint } from "../resolve-endpoint.js";
 
 const RerankFlagsSchema = z.object({
   input: z.string({ message: "required: the candidates JSONL file" }),
@@ -60,8 +61,12 @@ export function registerRerankCommand(program: Command): void {
     .option("--api-key-env <VAR>", "environment variable holding the API key", "OPENAI_API_KEY")
     .action(async (rawFlags: Record<string, unknown>) => {
       const flags = parseFlags(RerankFlagsSchema, rawFlags);
+      assertInputFile("--input", flags.input);
+      if (flags.output) assertWritableOutput("--output", flags.output);
+      if (flags.records) assertWritableOutput("--records", flags.records);
       const rows = readRerankRows(flags.input);
-      const endpoint = await resolveEndpoint(flags);
+      // Checked before the judge's server starts: it keeps the process alive until closed.
+      const endpoint = await openEndpoint(planEndpoint(flags));
       if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
       try {
         const client = createOpenAiClient({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
+import { assertCheckpointDirectory } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
 import { startTinyServer } from "../../models/tiny/server.js";
 
@@ -52,6 +53,7 @@ export function registerServeCommand(program: Command): void {
 
 /** Serves the embedded tiny model (OpenAI-compatible, vLLM extensions) until Ctrl-C. */
 async function serveTiny(flags: ServeFlags): Promise<void> {
+  if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
   await new Promise<void>((resolve) => process.once("SIGINT", resolve));

@@ -6,13 +6,16 @@ import { z } from "zod";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { packagePath } from "../../core/package-root.js";
 import { rllmHome } from "../../core/rllm-home.js";
-import { openRunDirectory } from "../../engine/run-directory.js";
+import { checkRunDirectory, openRunDirectory } from "../../engine/run-directory.js";
+import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
+import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { createTrainingBackend, TRAINING_BACKENDS } from "../../training/backends/create-training-backend.js";
-import { runTraining } from "../../training/loop/run-training.js";
+import { runTraining, type TrainingOptions } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
 import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
+import { assertCheckpointDirectory, assertInputFile } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
 
 const TrainFlagsSchema = z.object({
@@ -46,11 +49,15 @@ export function registerTrainCommand(program: Command): void {
     .option("--checkpoint <dir>", "starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)")
     .option("--resume", "continue the run in --out from its last checkpoint; refuses if the config differs")
     .action(async (cookbookName: string, rawFlags: Record<string, unknown>) => {
+      // Everything is checked before any work, and the run folder is written only once the run starts, so a refused
+      // start leaves nothing behind that a retry would mistake for a run.
       const flags = parseFlags(TrainFlagsSchema, rawFlags);
       const configFile = trainConfigFile(flags.config, cookbookName);
       if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
       const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
       if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
+      const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
+      if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
       const cookbook = await resolveCookbook(cookbookName);
       const benchmarkName = config.benchmark ?? cookbook.name;
       const benchmark = await loadBenchmark(benchmarkName);
@@ -58,9 +65,16 @@ export function registerTrainCommand(program: Command): void {
       const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
       const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
       const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-      const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
-      openRunDirectory(directory, { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined }, flags.resume);
+      const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined };
+      checkRunDirectory(directory, runConfig, flags.resume);
       const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
+      try {
+        assertConfigSupported(backend.capabilities(), config, configFile);
+      } catch (error) {
+        await backend.close();
+        throw error;
+      }
+      openRunDirectory(directory, runConfig, flags.resume);
 
       const controller = new AbortController();
       const onInterrupt = () => {
@@ -70,6 +84,7 @@ export function registerTrainCommand(program: Command): void {
       };
       process.on("SIGINT", onInterrupt);
       console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
+      const progress = trainProgress(process.stderr, config);
       try {
         await runTraining({
           config,
@@ -81,13 +96,42 @@ export function registerTrainCommand(program: Command): void {
           directory,
           resume: flags.resume,
           signal: controller.signal,
-          onPhase: (phase) => process.stderr.write(`\r\x1b[K${phase}`),
-          onRecord: (record) => process.stderr.write(`\r\x1b[K${formatRecord(record, config)}\n`),
+          ...progress,
         });
       } finally {
         process.off("SIGINT", onInterrupt);
       }
     });
+}
+
+/** The config's loss, aggregation and merge checked against the backend, as a usage error naming the config file. */
+function assertConfigSupported(capabilities: BackendCapabilities, config: TrainConfig, configFile: string | undefined): void {
+  try {
+    // An empty batch carries every option a step will send; the rows' lengths are checked per step.
+    assertBatchSupported(capabilities, {
+      sequences: [],
+      loss: config.loss,
+      lossAggregation: config.lossAggregation,
+      merge: config.transform.merge,
+      optimizer: config.optimizer,
+      substeps: config.substeps,
+    });
+  } catch (error) {
+    if (error instanceof UnsupportedRequestError) throw new InputError(`${configFile ?? "train config"}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Progress callbacks for runTraining. On a terminal the phase line is redrawn in place; elsewhere (CI logs, files)
+ * phases are left out and each record is one plain line, so no carriage returns or escape codes reach the log.
+ */
+export function trainProgress(stream: Pick<NodeJS.WriteStream, "write" | "isTTY">, config: TrainConfig): Pick<TrainingOptions, "onPhase" | "onRecord"> {
+  if (!stream.isTTY) return { onRecord: (record) => stream.write(`${formatRecord(record, config)}\n`) };
+  return {
+    onPhase: (phase) => stream.write(`\r\x1b[K${phase}`),
+    onRecord: (record) => stream.write(`\r\x1b[K${formatRecord(record, config)}\n`),
+  };
 }
 
 /** The config to read: `--config` when given, else the built-in cookbook's shipped `train.json` if it has one. */
@@ -102,12 +146,18 @@ export function trainConfigFile(explicit: string | undefined, cookbookName: stri
 function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string }): TrainConfig {
   let raw: Record<string, unknown> = {};
   if (file) {
-    if (!existsSync(file)) throw new InputError(`--config ${file}: no such file`);
+    assertInputFile("--config", file);
+    let parsed: unknown;
     try {
-      raw = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      parsed = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
     } catch (error) {
       throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
     }
+    // Spread into the overrides below, an array or a number would silently become the built-in defaults.
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new InputError(`${file}: expected a JSON object of training settings, got ${Array.isArray(parsed) ? "an array" : JSON.stringify(parsed)}`);
+    }
+    raw = parsed as Record<string, unknown>;
   }
   const parsed = TrainConfigSchema.safeParse({
     ...raw,

@@ -1,0 +1,118 @@
+// Usage errors exit 2 at once. These run the real binary: a hang (the embedded model's server left running) shows up
+// as a test timeout, never as a wall-clock assert.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runCli } from "../helpers/run-cli.js";
+import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-usage-"));
+const fresh = (name: string) => path.join(directory, name);
+// A run folder that already holds an arith run of 2 tasks made with other flags.
+const heldRun = (name: string, config: Record<string, unknown> = { benchmark: "arith", limit: 99 }) => {
+  const folder = fresh(name);
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, "config.json"), JSON.stringify(config));
+  return folder;
+};
+const exitsAtOnce = { timeout: 30_000 };
+
+describe("rllm eval usage errors with the embedded model", () => {
+  it("exits 2 when --out already holds a run", exitsAtOnce, async () => {
+    const result = await runCli(["eval", "arith", "--limit", "2", "--out", heldRun("held")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("already holds a run");
+    expect(result.stderr).not.toContain("using the embedded tiny model");
+  });
+
+  it("exits 2 when --resume finds a different config", exitsAtOnce, async () => {
+    const result = await runCli(["eval", "arith", "--limit", "2", "--out", heldRun("resumed"), "--resume"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("different config");
+  });
+
+  it("exits 2 on --beta or --judge-model for a cookbook that takes neither", exitsAtOnce, async () => {
+    for (const flag of [["--beta", "0.5"], ["--judge-model", "x"]]) {
+      const result = await runCli(["eval", "arith", "--limit", "2", "--out", fresh(`configured${flag[0]}`), ...flag]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('cookbook "arith" takes no --judge-model or --beta');
+      expect(existsSync(fresh(`configured${flag[0]}`))).toBe(false);
+    }
+  });
+
+  it("refuses a benchmark whose prompts do not fit the embedded model, saying to use --base-url", exitsAtOnce, async () => {
+    const out = fresh("qa-embedded");
+    const result = await runCli(["eval", "qa", "--limit", "2", "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("the embedded tiny model cannot run qa");
+    expect(result.stderr).toContain("--base-url");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("exits 2 naming --data when it is a directory", exitsAtOnce, async () => {
+    const result = await runCli(["eval", "arith", "--data", directory, "--out", fresh("data-dir")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--data ${directory}: is a directory`);
+  });
+});
+
+describe("rllm eval summary", () => {
+  let failing: ScriptedServer;
+  beforeAll(async () => {
+    failing = await startScriptedServer(() => ({ status: 500 }));
+  });
+  afterAll(() => failing.close());
+
+  it("says no episode was scored when every one is an infra error, instead of 0% accuracy", exitsAtOnce, async () => {
+    const result = await runCli(["eval", "qa", "--base-url", failing.url, "--model", "m", "--limit", "2", "--max-retries", "0", "--out", fresh("all-infra")]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/accuracy\s+no scored episodes \(2 infra errors/);
+    expect(result.stdout).not.toContain("0.0% ±");
+  });
+});
+
+describe("rllm train usage errors", () => {
+  const config = (name: string, text: string) => {
+    const file = fresh(name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it("refuses a config that is not a JSON object", exitsAtOnce, async () => {
+    const out = fresh("train-array");
+    const result = await runCli(["train", "arith", "--config", config("array.json", "[]"), "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expected a JSON object of training settings, got an array");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("refuses a loss the backend cannot run before any rollout, leaving no run folder, so a retry is not told 'already holds a run'", exitsAtOnce, async () => {
+    const out = fresh("train-cispo");
+    const file = config("cispo.json", JSON.stringify({ steps: 1, tasksPerStep: 2, groupSize: 2, loss: { kind: "cispo" } }));
+    const first = await runCli(["train", "arith", "--config", file, "--out", out]);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain(`${file}: Backend "local" cannot honour loss "cispo"`);
+    expect(first.stderr).not.toContain("step 1");
+    expect(existsSync(out)).toBe(false);
+    const retry = await runCli(["train", "arith", "--config", file, "--out", out]);
+    expect(retry.stderr).not.toContain("already holds a run");
+  });
+
+  it("exits 2 naming --checkpoint when it does not exist", exitsAtOnce, async () => {
+    const missing = fresh("no-such-checkpoint");
+    const result = await runCli(["train", "arith", "--checkpoint", missing, "--out", fresh("train-checkpoint")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--checkpoint ${missing}: no such directory`);
+    expect(readdirSync(directory)).not.toContain("train-checkpoint");
+  });
+});
+
+describe("rllm serve usage errors", () => {
+  it("exits 2 naming --checkpoint when it does not exist", exitsAtOnce, async () => {
+    const missing = fresh("no-such-served-checkpoint");
+    const result = await runCli(["serve", "--model", "tiny", "--port", "0", "--checkpoint", missing]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--checkpoint ${missing}: no such directory`);
+  });
+});
