@@ -172,7 +172,7 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
         if (episode.errorClass === "infra_error") counts.infraErrors += 1;
         else {
           counts.scored += 1;
-          if (episode.isCorrect) counts.correct += 1;
+          if (episode.score.isCorrect) counts.correct += 1;
           if (episode.errorClass === "model_error") counts.modelErrors += 1;
         }
         progress.update(counts);

@@ -1,10 +1,11 @@
 /** `rllm export <run-dir> --format jsonl|verl-parquet|tinker-datums`: hands a run's scored episodes to another trainer. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { readEpisodes } from "../../engine/episode-log.js";
+import { readRunConfig } from "../../engine/read-run-files.js";
 import { runPaths } from "../../engine/run-directory.js";
 import { AdvantageEstimatorSchema } from "../../training/advantages/index.js";
 import { exportEpisodes, ExportFormatSchema } from "../../training/export/export-episodes.js";
@@ -66,6 +67,5 @@ export function registerExportCommand(program: Command): void {
 // The benchmark name from the run's config.json, for verl's data_source.
 function dataSourceOf(configFile: string): string {
   if (!existsSync(configFile)) return "rllm";
-  const config = JSON.parse(readFileSync(configFile, "utf8")) as { benchmark?: unknown };
-  return typeof config.benchmark === "string" ? config.benchmark : "rllm";
+  return readRunConfig(configFile).benchmark ?? "rllm";
 }
