@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { EpisodeSchema } from "../../src/core/episode.js";
+import { unscored } from "../../src/core/score.js";
 import { appendEpisode, readEpisodes } from "../../src/engine/episode-log.js";
 
 const episode = EpisodeSchema.parse({
@@ -59,7 +60,7 @@ describe("episodes.jsonl", () => {
 
   it("keeps the latest line when an episode is recorded twice (an infra failure retried on resume)", () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "episode-")), "episodes.jsonl");
-    appendEpisode(file, { ...episode, errorClass: "infra_error", isCorrect: false });
+    appendEpisode(file, { ...episode, errorClass: "infra_error", score: unscored("network down") });
     appendEpisode(file, episode);
     expect(readEpisodes(file)).toEqual([episode]);
   });

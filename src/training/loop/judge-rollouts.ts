@@ -10,6 +10,7 @@ import { createOpenAiClient } from "../../llm/openai-client.js";
 import type { SamplingParams } from "../../llm/llm-client.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { episodeAnswer } from "../../core/episode-answer.js";
+import { scored } from "../../core/score.js";
 import type { JudgeKind } from "../../tournament/judge-prompts.js";
 import type { Rng } from "../../tournament/seeded-rng.js";
 import type { Gateway } from "../gateway/gateway-server.js";
@@ -78,8 +79,7 @@ export async function judgeRollouts(
             id: episodeId(task.id, attempt),
             taskId: task.id,
             attempt,
-            reward,
-            isCorrect: isRanked,
+            score: scored(reward, isRanked),
             artifacts: { judgedAttempts: [first.attempt, second.attempt] },
             trajectories: [{ name: "judge", reward, steps: judgement.step ? [judgement.step] : [] }],
           });
