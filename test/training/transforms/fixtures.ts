@@ -24,7 +24,7 @@ export function scoredEpisode(
   attempt: number,
   reward: number | null,
   steps: StepInput[],
-  options: { name?: string; errorClass?: "infra_error" | "model_error" } = {},
+  options: { name?: string; errorClass?: "infra_error" | "model_error"; target?: string } = {},
 ): Episode {
   return EpisodeSchema.parse({
     id: `${taskId}:${attempt}`,
@@ -32,6 +32,7 @@ export function scoredEpisode(
     attempt,
     score: reward === null ? unscored("not scored") : scored(reward, reward === 1),
     errorClass: options.errorClass ?? null,
+    ...(options.target !== undefined ? { target: options.target } : {}),
     trajectories: [{ name: options.name ?? "solver", steps, reward }],
   });
 }
