@@ -7,7 +7,7 @@ const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 export function formatSummary(summary: RunSummary): string {
   const { accuracy } = summary.metrics;
   const rows: [string, string][] = [
-    ["tasks × attempts", `${summary.counts.tasks} × ${summary.counts.attemptsPerTask} (${summary.counts.scored} scored)`],
+    ["tasks × attempts", `${summary.counts.tasks} × ${summary.counts.attemptsPerTask} (${summary.counts.scored} scored, ${summary.counts.unscored} unscored)`],
     ["accuracy", `${percent(accuracy.mean)} ± ${percent(accuracy.stderr)} (95% CI ${percent(accuracy.ci95[0])}–${percent(accuracy.ci95[1])})`],
   ];
   for (const [k, value] of Object.entries(summary.metrics["pass@k"])) rows.push([`pass@${k}`, percent(value)]);

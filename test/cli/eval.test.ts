@@ -53,6 +53,7 @@ describe("rllm eval qa", () => {
     expect(first.trajectories[0].steps[0].completionTokenIds.length).toBeGreaterThan(0);
     expect(first.trajectories[0].steps[0].logprobs.length).toBe(first.trajectories[0].steps[0].completionTokenIds.length);
     expect(result.stdout).toMatch(/accuracy\s+50\.0% ± /);
+    expect(result.stdout).toContain("20 × 2 (40 scored, 0 unscored)");
   });
 
   it("finishes every episode through a 30% storm of 429s without counting any wrong", async () => {
