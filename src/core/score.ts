@@ -21,12 +21,25 @@ export const ScoreSchema = z.object({
 });
 export type Score = z.infer<typeof ScoreSchema>;
 
+/** The optional fields a Score may carry besides its verdict. */
+export type ScoreFields = Omit<Partial<Score>, "value" | "isCorrect" | "status">;
+
 /** A graded answer: `value` is the reward, `isCorrect` the pass/fail verdict. */
-export function scored(value: number, isCorrect: boolean, fields: Omit<Partial<Score>, "value" | "isCorrect" | "status"> = {}): Score {
-  return { ...fields, value, isCorrect, status: "scored", signals: fields.signals ?? {} };
+export function scored(value: number, isCorrect: boolean, fields: ScoreFields = {}): Score {
+  return { value, isCorrect, status: "scored", ...optionalFields(fields) };
 }
 
 /** An answer nothing could grade; `explanation` says why. Kept out of every accuracy. */
-export function unscored(explanation: string, fields: Omit<Partial<Score>, "value" | "isCorrect" | "status" | "explanation"> = {}): Score {
-  return { ...fields, value: 0, isCorrect: false, status: "unscored", explanation, signals: fields.signals ?? {} };
+export function unscored(explanation: string, fields: Omit<ScoreFields, "explanation"> = {}): Score {
+  return { value: 0, isCorrect: false, status: "unscored", ...optionalFields({ ...fields, explanation }) };
+}
+
+// Field order is the order rllm grade writes them in: verdict first, then answer, explanation, signals, details.
+function optionalFields(fields: ScoreFields): Pick<Score, "answer" | "explanation" | "signals" | "details"> {
+  return {
+    ...(fields.answer !== undefined ? { answer: fields.answer } : {}),
+    ...(fields.explanation !== undefined ? { explanation: fields.explanation } : {}),
+    signals: fields.signals ?? {},
+    ...(fields.details !== undefined ? { details: fields.details } : {}),
+  };
 }
