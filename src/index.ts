@@ -4,7 +4,7 @@
 export { TaskSchema, type Task } from "./core/task.js";
 export { StepSchema, TokenUsageSchema, type Step, type TokenUsage } from "./core/step.js";
 export { TrajectorySchema, type Trajectory } from "./core/trajectory.js";
-export { EpisodeSchema, TargetSchema, episodeId, type Episode, type EpisodeInput, type Target, type ErrorClass, type TerminationReason } from "./core/episode.js";
+export { EpisodeSchema, TargetSchema, episodeId, type Episode, type Target, type ErrorClass, type TerminationReason } from "./core/episode.js";
 export { ScoreSchema, scored, unscored, type Score, type ScoreStatus } from "./core/score.js";
 export { episodeAnswer } from "./core/episode-answer.js";
 export { RunSummarySchema, type RunSummary } from "./core/run-summary.js";
@@ -30,6 +30,7 @@ export { loadQaTasks, readJsonlRows } from "./core/dataset.js";
 export { runEval, type EvalRunOptions, type EvalRunResult } from "./engine/run-eval.js";
 export { runPaths, openRunDirectory } from "./engine/run-directory.js";
 export { readEpisodes } from "./engine/episode-log.js";
+export { readRunConfig, readRunSummary } from "./engine/read-run-files.js";
 
 // Metrics.
 export { passAtK } from "./metrics/pass-at-k.js";

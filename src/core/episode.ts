@@ -51,8 +51,6 @@ const CurrentEpisodeSchema = z.object({
  */
 export const EpisodeSchema = z.preprocess(upgradeEpisodeLine, CurrentEpisodeSchema);
 export type Episode = z.infer<typeof CurrentEpisodeSchema>;
-/** What EpisodeSchema accepts before defaults are filled in (flows build episodes from it). */
-export type EpisodeInput = z.input<typeof CurrentEpisodeSchema>;
 
 /** The id the engine gives the episode of `attempt` on `taskId`. */
 export function episodeId(taskId: string, attempt: number): string {
