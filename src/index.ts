@@ -4,8 +4,11 @@
 export { TaskSchema, type Task } from "./core/task.js";
 export { StepSchema, TokenUsageSchema, type Step, type TokenUsage } from "./core/step.js";
 export { TrajectorySchema, type Trajectory } from "./core/trajectory.js";
-export { EpisodeSchema, episodeId, type Episode, type ErrorClass, type TerminationReason } from "./core/episode.js";
-export { EvalOutputSchema, type EvalOutput } from "./core/eval-output.js";
+export { EpisodeSchema, TargetSchema, episodeId, type Episode, type Target, type ErrorClass, type TerminationReason } from "./core/episode.js";
+export { ScoreSchema, scored, unscored, type Score, type ScoreStatus } from "./core/score.js";
+export { episodeAnswer } from "./core/episode-answer.js";
+export { RunSummarySchema, type RunSummary } from "./core/run-summary.js";
+export { RunConfigSchema, type RunConfig } from "./core/run-config.js";
 export { ChatMessageSchema, type ChatMessage, type ContentBlock, type ToolCall, type ToolDefinition, messageText } from "./core/message.js";
 
 // Plugin contracts.
@@ -27,11 +30,12 @@ export { loadQaTasks, readJsonlRows } from "./core/dataset.js";
 export { runEval, type EvalRunOptions, type EvalRunResult } from "./engine/run-eval.js";
 export { runPaths, openRunDirectory } from "./engine/run-directory.js";
 export { readEpisodes } from "./engine/episode-log.js";
+export { readRunConfig, readRunSummary } from "./engine/read-run-files.js";
 
 // Metrics.
 export { passAtK } from "./metrics/pass-at-k.js";
 export { accuracyStats, wilsonInterval } from "./metrics/accuracy.js";
-export { summarizeRun, type RunSummary } from "./metrics/summarize-run.js";
+export { summarizeRun } from "./metrics/summarize-run.js";
 
 // Verifiers.
 export { gradeMath, gradeMathBatch, extractMathAnswer, MathPolicySchema, defaultMathPolicy } from "../verifiers/math/index.js";

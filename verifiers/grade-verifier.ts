@@ -1,21 +1,7 @@
-/** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function. */
+/** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function returning Scores. */
 import type { z } from "zod";
 import { InputError } from "../src/core/errors/input-error.js";
-
-/** One graded row: what is added to the input row in the output JSONL. */
-export interface GradeVerdict {
-  correct: boolean;
-  reward: number;
-  /** What was taken from the response (an answer, a program). */
-  extracted?: string;
-  reason: string;
-  /** Graded "not equivalent" because a check hit its time limit. */
-  timedOut?: boolean;
-  /** Could not be graded at all (sandbox failure, undecodable tests): never counted as a pass. */
-  infraError?: boolean;
-  /** Verifier-specific details (per-test verdicts...). */
-  details?: Record<string, unknown>;
-}
+import type { Score } from "../src/core/score.js";
 
 export interface GradeOptions {
   /** Worker threads or sandboxes to run at once (default: all cores). */
@@ -31,8 +17,11 @@ export interface GradeVerifier<Row> {
   description: string;
   /** Schema of one input row; errors name the file, line and field. */
   rowSchema: z.ZodType<Row>;
-  /** Grades rows, returning one verdict per row in the same order. */
-  gradeRows(rows: Row[], options: GradeOptions): Promise<GradeVerdict[]>;
+  /**
+   * Grades rows, returning one Score per row in the same order. A row nothing can grade is unscored; one whose
+   * check failed for infrastructure reasons (a sandbox crash) is unscored with the signal `infraError: 1`.
+   */
+  gradeRows(rows: Row[], options: GradeOptions): Promise<Score[]>;
 }
 
 /** Parses a verifier's `--set key=value` flags with its schema; a bad one is a usage error naming the key. */

@@ -1,7 +1,9 @@
 /** The `deepcoder` cookbook: one LiveCodeBench-style prompt, one reply; reward 1 only if the last code block passes every test. */
 import type { Cookbook } from "../../src/core/cookbook.js";
 import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
+import { episodeAnswer } from "../../src/core/episode-answer.js";
 import { InfraError } from "../../src/core/errors/infra-error.js";
+import { scored, unscored } from "../../src/core/score.js";
 import { messageText } from "../../src/core/message.js";
 import { extractLastCodeBlock } from "../../verifiers/code/extract-code.js";
 import { normalizeTests, TestDecodeError } from "../../verifiers/code/normalize-tests.js";
@@ -21,25 +23,23 @@ export const deepcoderCookbook: Cookbook = {
     ];
   }),
   async evaluate(task, episode) {
-    const reply = String(episode.trajectories[0]?.output ?? "");
-    const program = extractLastCodeBlock(reply);
-    // No code block is a format error: reward 0, as rLLM's format_error_reward.
-    if (program === undefined || program.trim() === "") return { reward: 0, isCorrect: false, explanation: "no fenced code block in the reply" };
     let tests;
     try {
       tests = normalizeTests(task.metadata.tests, task.metadata.fn_name as string | null | undefined);
     } catch (error) {
-      if (error instanceof TestDecodeError) throw new InfraError(`task ${task.id}: ${error.message}`);
+      // Tests that do not decode grade nothing, now or on a retry: the task is ungradable, not the answer wrong.
+      if (error instanceof TestDecodeError) return unscored(`task ${task.id}: ${error.message}`);
       throw error;
     }
+    const program = extractLastCodeBlock(episodeAnswer(episode));
+    // No code block is a format error: reward 0, as rLLM's format_error_reward.
+    if (program === undefined || program.trim() === "") return scored(0, false, { explanation: "no fenced code block in the reply" });
     const verdict = await (await sharedCodeGrader()).grade({ program, tests: tests.tests, fnName: tests.fnName });
     if (verdict.verdict === "infra_error") throw new InfraError(`task ${task.id}: ${verdict.detail ?? "sandbox failure"}`);
-    return {
-      reward: verdict.passed ? 1 : 0,
-      isCorrect: verdict.passed,
+    return scored(verdict.passed ? 1 : 0, verdict.passed, {
       answer: program,
       signals: { passedTests: verdict.passedTests, totalTests: verdict.totalTests },
       explanation: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
-    };
+    });
   },
 };

@@ -4,14 +4,14 @@
  */
 import { z } from "zod";
 import type { Evaluator } from "../../src/core/cookbook.js";
-import type { EvalOutputInput } from "../../src/core/eval-output.js";
+import { episodeAnswer } from "../../src/core/episode-answer.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
 import type { LlmClient } from "../../src/llm/llm-client.js";
 import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
-import { gradeFinqaAnswer } from "../../verifiers/finqa/grade-finqa-answer.js";
-import { defaultTableAccessBeta, finqaReward } from "../../verifiers/finqa/finqa-reward.js";
+import { finqaScore } from "../../verifiers/finqa/finqa-score.js";
+import { gradeFinqaAnswer, type FinqaGrade } from "../../verifiers/finqa/grade-finqa-answer.js";
+import { defaultTableAccessBeta } from "../../verifiers/finqa/finqa-reward.js";
 import { tableAccess } from "../../verifiers/finqa/table-access.js";
-import { finalReply } from "./final-reply.js";
 import { judgeAnswer } from "./judge-answer.js";
 
 export interface FinqaEvaluatorOptions {
@@ -32,41 +32,33 @@ const ArtifactsSchema = z.object({
   toolErrors: z.number().default(0),
 });
 
-/** Builds the evaluator; signals: tableAccess, turns, toolErrors, unscored (1 when nothing could grade the answer). */
+/** Builds the evaluator; signals: tableAccess, turns, toolErrors. Free-text gold answers are unscored unless the judge reads them. */
 export function createFinqaEvaluator(options: FinqaEvaluatorOptions = {}): Evaluator {
   const beta = options.beta ?? defaultTableAccessBeta;
-  return async (task, episode): Promise<EvalOutputInput> => {
+  return async (task, episode) => {
     const fields = TaskFieldsSchema.safeParse(task.metadata);
     if (!fields.success) throw new InputError(describeIssues(`task ${task.id} metadata`, undefined, fields.error));
     const artifacts = ArtifactsSchema.parse(episode.artifacts);
-    const access = tableAccess(fields.data.expected_tables, artifacts.accessedTables);
-    const signals = { tableAccess: access, turns: artifacts.turns, toolErrors: artifacts.toolErrors, unscored: 0 };
-    const reply = finalReply(episode);
-    const grade = gradeFinqaAnswer(reply, fields.data.ground_truth);
-    if (grade.verdict !== "needs-judge") {
-      const correctness = grade.verdict === "correct" ? 1 : 0;
-      return { reward: finqaReward(correctness, access, beta), isCorrect: correctness === 1, signals, answer: grade.extracted, explanation: grade.reason };
+    const reply = episodeAnswer(episode);
+    let grade = gradeFinqaAnswer(reply, fields.data.ground_truth);
+    if (grade.verdict === "needs-judge" && options.judge) {
+      grade = await judgeGrade(options.judge, reply, fields.data.question, String(fields.data.ground_truth));
     }
-    const block = extractFinalAnswer(reply);
-    if (options.judge) {
-      const verdict = await judgeAnswer(options.judge, {
-        question: fields.data.question,
-        // As rLLM's single-table judge: the FINAL ANSWER block, else the whole reply.
-        answer: block.isMarked ? block.text : reply,
-        groundTruth: String(fields.data.ground_truth),
-      });
-      if (verdict.isCorrect !== undefined) {
-        const correctness = verdict.isCorrect ? 1 : 0;
-        return { reward: finqaReward(correctness, access, beta), isCorrect: verdict.isCorrect, signals, answer: block.text, explanation: verdict.reason };
-      }
-      return { reward: 0, isCorrect: false, signals: { ...signals, unscored: 1 }, answer: block.text, explanation: `unscored: ${verdict.reason}` };
-    }
-    return {
-      reward: 0,
-      isCorrect: false,
-      signals: { ...signals, unscored: 1 },
-      answer: block.text,
-      explanation: `unscored: ${grade.reason}; pass --judge-model to grade it`,
-    };
+    return finqaScore({
+      reply,
+      grade,
+      tableAccess: tableAccess(fields.data.expected_tables, artifacts.accessedTables),
+      beta,
+      signals: { turns: artifacts.turns, toolErrors: artifacts.toolErrors },
+    });
   };
+}
+
+/** The judge's verdict as a FinQA grade; an unreadable judge reply leaves it "needs-judge". */
+async function judgeGrade(judge: LlmClient, reply: string, question: string, groundTruth: string): Promise<FinqaGrade> {
+  const block = extractFinalAnswer(reply);
+  // As rLLM's single-table judge: the FINAL ANSWER block, else the whole reply.
+  const verdict = await judgeAnswer(judge, { question, answer: block.isMarked ? block.text : reply, groundTruth });
+  if (verdict.isCorrect === undefined) return { verdict: "needs-judge", extracted: block.text, reason: verdict.reason };
+  return { verdict: verdict.isCorrect ? "correct" : "incorrect", extracted: block.text, reason: verdict.reason };
 }

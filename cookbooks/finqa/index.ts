@@ -1,9 +1,9 @@
 /** The `finqa` cookbook: the table-querying ReAct agent and its evaluator (deterministic grading + table-access bonus). */
 import type { Cookbook } from "../../src/core/cookbook.js";
+import { episodeAnswer } from "../../src/core/episode-answer.js";
 import { finqaComparableAnswer } from "../../verifiers/finqa/comparable-answer.js";
 import { createFinqaEvaluator, type FinqaEvaluatorOptions } from "./finqa-evaluator.js";
 import { createFinqaFlow, finqaMaxTurns } from "./finqa-flow.js";
-import { finalReply } from "./final-reply.js";
 
 export interface FinqaCookbookOptions extends FinqaEvaluatorOptions {
   maxTurns?: number;
@@ -16,7 +16,7 @@ export function createFinqaCookbook(options: FinqaCookbookOptions = {}): Cookboo
     description: `ReAct agent over a company's tables (get_table_names, get_table_info, sql_query, calculator), up to ${options.maxTurns ?? finqaMaxTurns} turns; reward = correctness + β·tableAccess.`,
     flow: createFinqaFlow(options.maxTurns),
     evaluate: createFinqaEvaluator(options),
-    extractAnswer: (_task, episode) => finqaComparableAnswer(finalReply(episode)),
+    extractAnswer: (_task, episode) => finqaComparableAnswer(episodeAnswer(episode)),
     configure: (flags) => createFinqaCookbook({ ...options, ...(flags.judge ? { judge: flags.judge } : {}), ...(flags.beta !== undefined ? { beta: flags.beta } : {}) }),
   };
 }

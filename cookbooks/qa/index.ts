@@ -1,6 +1,7 @@
 /** The `qa` cookbook: one question, one reply, graded by normalised exact match of the final answer. */
 import type { Cookbook } from "../../src/core/cookbook.js";
-import { messageText } from "../../src/core/message.js";
+import { episodeAnswer } from "../../src/core/episode-answer.js";
+import { scored, unscored } from "../../src/core/score.js";
 import { singleTurnFlow, systemThenInstruction } from "../../src/engine/single-turn-flow.js";
 import { extractFinalAnswer, normalizeAnswer } from "./extract-final-answer.js";
 
@@ -16,14 +17,14 @@ export const qaCookbook: Cookbook = {
   description: "Single-turn question answering, graded by normalised exact match (last \\boxed{} or last line).",
   flow: singleTurnFlow(systemThenInstruction(systemPrompt)),
   evaluate(task, episode) {
-    const output = messageText(String(episode.trajectories[0]?.output ?? ""));
-    const answer = finalAnswer(output);
     const expected = normalizeAnswer(String(task.metadata.ground_truth ?? ""));
+    if (expected === "") return unscored(`task ${task.id} has no ground_truth`);
+    const answer = finalAnswer(episodeAnswer(episode));
     const isCorrect = answer !== "" && answer === expected;
-    return { reward: isCorrect ? 1 : 0, isCorrect, answer, explanation: isCorrect ? "exact match" : `expected "${expected}"` };
+    return scored(isCorrect ? 1 : 0, isCorrect, { answer, explanation: isCorrect ? "exact match" : `expected "${expected}"` });
   },
   extractAnswer(_task, episode) {
-    const answer = finalAnswer(String(episode.trajectories[0]?.output ?? ""));
+    const answer = finalAnswer(episodeAnswer(episode));
     return answer === "" ? undefined : answer;
   },
 };

@@ -12,7 +12,7 @@ const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 export function formatSummary(summary: RunSummary): string {
   const { accuracy } = summary.metrics;
   const rows: [string, string][] = [
-    ["tasks × attempts", `${summary.counts.tasks} × ${summary.counts.attemptsPerTask} (${summary.counts.scored} scored)`],
+    ["tasks × attempts", `${summary.counts.tasks} × ${summary.counts.attemptsPerTask} (${summary.counts.scored} scored, ${summary.counts.unscored} unscored)`],
   ];
   if (summary.counts.scored === 0) {
     const infra = summary.errors.infra;

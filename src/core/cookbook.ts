@@ -1,6 +1,6 @@
 /** The plugin contract: an AgentFlow produces an episode, an Evaluator scores it; a Cookbook bundles both. */
 import type { Episode } from "./episode.js";
-import type { EvalOutputInput } from "./eval-output.js";
+import type { Score } from "./score.js";
 import type { Task } from "./task.js";
 import type { Trajectory } from "./trajectory.js";
 import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
@@ -17,7 +17,8 @@ export interface FlowContext {
 /** An agent flow returns a whole Episode, or just a Trajectory that the engine wraps. */
 export type AgentFlow = (task: Task, context: FlowContext) => Promise<Episode | Trajectory>;
 
-export type Evaluator = (task: Task, episode: Episode) => EvalOutputInput | Promise<EvalOutputInput>;
+/** Scores one episode; an answer it cannot grade is `unscored(reason)`, never a silent 0. */
+export type Evaluator = (task: Task, episode: Episode) => Score | Promise<Score>;
 
 /** Options some cookbooks take from the command line. */
 export interface CookbookOptions {

@@ -1,7 +1,9 @@
 /** A run directory: config.json (what produced the run), episodes.jsonl, summary.json; and the resume check. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../core/errors/input-error.js";
+import { runFormatVersion } from "../core/run-summary.js";
+import { readRunConfig } from "./read-run-files.js";
 
 export interface RunPaths {
   directory: string;
@@ -36,7 +38,8 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
   const paths = runPaths(directory);
   if (resume) {
     if (!existsSync(paths.config)) throw new InputError(`--resume: ${paths.config} not found (is ${directory} a run directory?)`);
-    const saved = JSON.parse(readFileSync(paths.config, "utf8")) as Record<string, unknown>;
+    // The format version is how the file is written, not a setting of the run: old run folders resume.
+    const { formatVersion: _savedVersion, ...saved } = readRunConfig(paths.config);
     const differences = diffConfigs(saved, config);
     if (differences.length > 0) {
       throw new InputError(`--resume: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
@@ -54,7 +57,7 @@ export function openRunDirectory(directory: string, config: Record<string, unkno
   const paths = checkRunDirectory(directory, config, resume);
   if (resume) return paths;
   mkdirSync(directory, { recursive: true });
-  writeJsonAtomically(paths.config, config);
+  writeJsonAtomically(paths.config, { formatVersion: runFormatVersion, ...config });
   return paths;
 }
 

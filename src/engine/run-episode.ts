@@ -1,7 +1,8 @@
 /** Runs one (task, attempt) pair: the flow under a time limit, then the evaluator, then the score written back onto the episode. */
 import { setMaxListeners } from "node:events";
 import { EpisodeSchema, episodeId, type Episode } from "../core/episode.js";
-import { EvalOutputSchema } from "../core/eval-output.js";
+import { ScoreSchema, scored, unscored } from "../core/score.js";
+import { taskTarget } from "../core/task-target.js";
 import type { Cookbook } from "../core/cookbook.js";
 import type { Task } from "../core/task.js";
 import type { Trajectory } from "../core/trajectory.js";
@@ -40,6 +41,8 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   try {
     const produced = await raceAbort(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }), signal);
     episode = toEpisode(produced, task.id, attempt);
+    const target = taskTarget(task);
+    if (target !== undefined) episode.target = target;
   } catch (error) {
     if (options.runSignal.aborted) throw new EpisodeCancelledError();
     if (error instanceof EndpointConfigurationError) throw error;
@@ -61,16 +64,19 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   return episode;
 }
 
-/** Calls the evaluator and writes its verdict back: trajectory rewards not set by the flow, episode reward, correctness, signals. */
+/**
+ * Calls the evaluator and records its Score on the episode; trajectories without a reward of their own get the
+ * score's value, unless the episode is unscored (then they stay null and training leaves them out). A model
+ * error or a timeout is a wrong answer whatever the evaluator said.
+ */
 async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook): Promise<void> {
   try {
-    const verdict = EvalOutputSchema.parse(await cookbook.evaluate(task, episode));
+    const score = ScoreSchema.parse(await cookbook.evaluate(task, episode));
     const isUsable = episode.errorClass === null && episode.terminationReason !== "timeout";
-    episode.reward = isUsable ? verdict.reward : 0;
-    episode.isCorrect = isUsable && verdict.isCorrect;
-    episode.signals = { ...episode.signals, ...verdict.signals };
-    for (const trajectory of episode.trajectories) if (trajectory.reward === null) trajectory.reward = episode.reward;
-    episode.artifacts.grade = { answer: verdict.answer ?? null, explanation: verdict.explanation ?? null };
+    episode.score = isUsable ? score : scored(0, false, { ...score, explanation: episode.error ?? score.explanation });
+    if (episode.score.status === "scored") {
+      for (const trajectory of episode.trajectories) if (trajectory.reward === null) trajectory.reward = episode.score.value;
+    }
     const comparable = isUsable ? cookbook.extractAnswer?.(task, episode) : undefined;
     if (comparable !== undefined) episode.artifacts.comparableAnswer = comparable;
   } catch (error) {
@@ -82,17 +88,18 @@ async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook): P
 function recordFailure(episode: Episode, error: unknown, stage: "flow" | "evaluator"): void {
   const message = error instanceof Error ? error.message : String(error);
   episode.terminationReason = "error";
-  episode.reward = 0;
-  episode.isCorrect = false;
   if (error instanceof ModelError) {
     episode.errorClass = "model_error";
     episode.error = message;
+    episode.score = scored(0, false, { explanation: message });
   } else if (error instanceof InfraError) {
     episode.errorClass = "infra_error";
     episode.error = message;
+    episode.score = unscored(message);
   } else {
     episode.errorClass = "infra_error";
     episode.error = `${stage} crashed: ${message}`;
+    episode.score = unscored(episode.error);
   }
 }
 

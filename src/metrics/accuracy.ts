@@ -1,13 +1,8 @@
 /** Accuracy with its standard error (clustered by task when there are several attempts) and a 95% Wilson interval. */
+import type { AccuracyStats } from "../core/run-summary.js";
 
-export interface AccuracyStats {
-  mean: number;
-  stderr: number;
-  /** 95% Wilson score interval on the episode-level proportion. */
-  ci95: [number, number];
-  /** Scored episodes. */
-  n: number;
-}
+/** The accuracy figures (their schema is part of summary.json). */
+export type { AccuracyStats };
 
 const z95 = 1.959963984540054;
 

@@ -1,5 +1,6 @@
 /** Inference-time reranking inside `rllm eval`: the N scored episodes of one task → the pick of a method and its record. */
 import type { Episode } from "../core/episode.js";
+import { episodeAnswer } from "../core/episode-answer.js";
 import type { TokenUsage } from "../core/step.js";
 import type { Trajectory } from "../core/trajectory.js";
 import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
@@ -41,16 +42,6 @@ export interface RerankTaskResult {
   record: TournamentRecord;
 }
 
-/** The text a judge sees for an episode: the last solver step's reply, else the last step of any trajectory. */
-export function episodeCandidateText(episode: Episode): string {
-  const solver = [...episode.trajectories].reverse().find((trajectory) => trajectory.name === "solver" && trajectory.steps.length > 0);
-  const trajectory = solver ?? [...episode.trajectories].reverse().find((candidate) => candidate.steps.length > 0);
-  const lastStep = trajectory?.steps[trajectory.steps.length - 1];
-  if (lastStep) return lastStep.output;
-  const answer = episode.artifacts.answer;
-  return typeof answer === "string" ? answer : "";
-}
-
 /** The answer majority vote compares: the cookbook's comparable answer, else the raw extracted one. */
 function comparableAnswer(episode: Episode): string | undefined {
   const { comparableAnswer: comparable, answer } = episode.artifacts;
@@ -61,7 +52,7 @@ function comparableAnswer(episode: Episode): string | undefined {
 /** Reranks one task's episodes; the episodes are not modified (attach `judgeTrajectory` where you store them). */
 export async function rerankTaskEpisodes(options: RerankTaskOptions): Promise<RerankTaskResult> {
   const episodes = [...options.episodes].sort((first, second) => first.attempt - second.attempt);
-  const candidates = episodes.map(episodeCandidateText);
+  const candidates = episodes.map(episodeAnswer);
   const answers = options.answers ?? episodes.map(comparableAnswer);
   const judge = createLlmJudge({
     client: options.client,
@@ -87,7 +78,7 @@ export async function rerankTaskEpisodes(options: RerankTaskOptions): Promise<Re
   return {
     method: options.method,
     chosenIndex: record.chosenIndex,
-    isCorrect: episodes[record.chosenIndex]?.isCorrect ?? false,
+    isCorrect: episodes[record.chosenIndex]?.score.isCorrect ?? false,
     scores: record.scores,
     judgeCalls: record.judgeCalls,
     usage,

@@ -46,10 +46,14 @@ describe("rllm eval qa", () => {
     const episodes = readLines(path.join(out, "episodes.jsonl"));
     expect(episodes).toHaveLength(40);
     const first = episodes[0];
-    expect(Object.keys(first)).toEqual(expect.arrayContaining(["taskId", "attempt", "reward", "isCorrect", "trajectories"]));
+    expect(Object.keys(first)).toEqual(expect.arrayContaining(["taskId", "attempt", "target", "score", "trajectories"]));
+    expect(first.score).toMatchObject({ status: "scored", isCorrect: expect.any(Boolean) });
+    expect(summary.formatVersion).toBe(2);
+    expect(summary.counts.unscored).toBe(0);
     expect(first.trajectories[0].steps[0].completionTokenIds.length).toBeGreaterThan(0);
     expect(first.trajectories[0].steps[0].logprobs.length).toBe(first.trajectories[0].steps[0].completionTokenIds.length);
     expect(result.stdout).toMatch(/accuracy\s+50\.0% ± /);
+    expect(result.stdout).toContain("20 × 2 (40 scored, 0 unscored)");
   });
 
   it("finishes every episode through a 30% storm of 429s without counting any wrong", async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { parseSetFlags, summarize } from "../../src/cli/commands/grade.js";
 import { InputError } from "../../src/core/errors/input-error.js";
+import { scored, unscored } from "../../src/core/score.js";
 import { mathGradeVerifier } from "../../verifiers/math/index.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-grade-"));
@@ -16,7 +17,7 @@ const writeRows = (name: string, rows: unknown[]) => {
 const factorials = Array.from({ length: 200 }, (_, index) => `${4800 + index}!`).join("+");
 
 describe("rllm grade --verifier math", () => {
-  it("writes each input row with its verdict and prints accuracy and timeouts", async () => {
+  it("writes each input row with its Score and prints accuracy and timeouts", async () => {
     const input = writeRows("rows.jsonl", [
       { id: "a", response: "So $x = \\boxed{\\frac{1}{2}}$.", ground_truth: "0.5" },
       { id: "b", response: "\\boxed{3}", ground_truth: "4" },
@@ -28,21 +29,26 @@ describe("rllm grade --verifier math", () => {
     // d with a wide margin both ways (forty factorials and a 500 ms limit timed out only on a loaded machine).
     const result = await runCli(["grade", "--verifier", "math", "--input", input, "--output", output, "--set", "timeoutMs=100", "--concurrency", "2"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("accuracy 50.0% (2/4 graded) | timed out 1 | infra errors 0");
+    expect(result.stdout).toContain("accuracy 50.0% (2/4 scored) | unscored 0 | timed out 1 | infra errors 0");
     expect(result.stderr).toMatch(/graded \d+\/4/);
     const verdicts = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line));
-    expect(verdicts.map((row) => [row.id, row.correct, row.reward])).toEqual([["a", true, 1], ["b", false, 0], ["c", true, 1], ["d", false, 0]]);
-    expect(verdicts[0]).toMatchObject({ ground_truth: "0.5", extracted: "\\frac{1}{2}" });
-    expect(verdicts[0].reason).toEqual(expect.any(String));
-    expect(verdicts[3]).toMatchObject({ timedOut: true });
+    expect(verdicts.map((row) => [row.id, row.isCorrect, row.value, row.status])).toEqual([
+      ["a", true, 1, "scored"],
+      ["b", false, 0, "scored"],
+      ["c", true, 1, "scored"],
+      ["d", false, 0, "scored"],
+    ]);
+    expect(verdicts[0]).toMatchObject({ ground_truth: "0.5", answer: "\\frac{1}{2}" });
+    expect(verdicts[0].explanation).toEqual(expect.any(String));
+    expect(verdicts[3]).toMatchObject({ signals: { timedOut: 1 } });
   });
 
   it("writes verdict rows to stdout and the summary to stderr without --output, honouring policy flags", async () => {
     const input = writeRows("ordered.jsonl", [{ response: "\\boxed{2, 1}", ground_truth: "1, 2" }]);
     const result = await runCli(["grade", "--verifier", "math", "--input", input, "--set", "unorderedLists=false"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout.trim())).toMatchObject({ correct: false });
-    expect(result.stderr).toContain("accuracy 0.0% (0/1 graded)");
+    expect(JSON.parse(result.stdout.trim())).toMatchObject({ isCorrect: false });
+    expect(result.stderr).toContain("accuracy 0.0% (0/1 scored)");
   });
 
   it("names the file, line and field of a bad row and exits 2", async () => {
@@ -73,12 +79,13 @@ describe("parseSetFlags and the math verifier's flags", () => {
     await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } })).rejects.toThrow(/unorderdLists/);
   });
 
-  it("summarises accuracy over graded rows, leaving infra errors out", () => {
-    const verdicts = [
-      { correct: true, reward: 1, reason: "" },
-      { correct: false, reward: 0, reason: "", timedOut: true },
-      { correct: false, reward: 0, reason: "", infraError: true },
+  it("summarises accuracy over scored rows, counting unscored rows and infra errors apart", () => {
+    const scores = [
+      scored(1, true),
+      scored(0, false, { signals: { timedOut: 1 } }),
+      unscored("sandbox crashed", { signals: { infraError: 1 } }),
+      unscored("the gold answer is free text"),
     ];
-    expect(summarize(verdicts)).toBe("accuracy 50.0% (1/2 graded) | timed out 1 | infra errors 1");
+    expect(summarize(scores)).toBe("accuracy 50.0% (1/2 scored) | unscored 1 | timed out 1 | infra errors 1");
   });
 });

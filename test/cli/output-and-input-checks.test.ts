@@ -41,7 +41,7 @@ describe("rllm grade", () => {
     const withMark = write("bom.jsonl", [`\uFEFF${JSON.stringify({ id: "a", response: "\\boxed{1}", ground_truth: "1" })}`]);
     const graded = await runCli(["grade", "--verifier", "math", "--input", withMark]);
     expect(graded.code, graded.stderr).toBe(0);
-    expect(JSON.parse(graded.stdout.trim())).toMatchObject({ id: "a", correct: true });
+    expect(JSON.parse(graded.stdout.trim())).toMatchObject({ id: "a", isCorrect: true });
   });
 });
 

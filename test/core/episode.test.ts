@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { EpisodeSchema } from "../../src/core/episode.js";
+import { scored, unscored } from "../../src/core/score.js";
 import { appendEpisode, readEpisodes } from "../../src/engine/episode-log.js";
 
 const episode = EpisodeSchema.parse({
@@ -30,8 +31,8 @@ const episode = EpisodeSchema.parse({
       signals: { format: 1 },
     },
   ],
-  reward: 1.1,
-  isCorrect: true,
+  target: ["4", "4.0"],
+  score: scored(1.1, true, { answer: "4", explanation: "same value", signals: { tableAccess: 1 } }),
   artifacts: { answer: "4", accessedTables: ["a", "b"], nested: { deep: [1, { x: null }] } },
   signals: { tableAccess: 1 },
   terminationReason: "done",
@@ -40,7 +41,7 @@ const episode = EpisodeSchema.parse({
 });
 
 describe("episodes.jsonl", () => {
-  it("reads back an episode equal to the one written, artifacts included", () => {
+  it("reads back an episode equal to the one written, target, score and artifacts included", () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "episode-")), "episodes.jsonl");
     appendEpisode(file, episode);
     expect(readEpisodes(file)).toEqual([episode]);
@@ -59,7 +60,7 @@ describe("episodes.jsonl", () => {
 
   it("keeps the latest line when an episode is recorded twice (an infra failure retried on resume)", () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "episode-")), "episodes.jsonl");
-    appendEpisode(file, { ...episode, errorClass: "infra_error", isCorrect: false });
+    appendEpisode(file, { ...episode, errorClass: "infra_error", score: unscored("network down") });
     appendEpisode(file, episode);
     expect(readEpisodes(file)).toEqual([episode]);
   });

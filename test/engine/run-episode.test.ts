@@ -1,6 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { Cookbook, FlowContext } from "../../src/core/cookbook.js";
+import { scored, unscored } from "../../src/core/score.js";
 import type { LlmClient } from "../../src/llm/llm-client.js";
 import { EpisodeCancelledError, runEpisode } from "../../src/engine/run-episode.js";
 
@@ -18,7 +19,7 @@ function cookbookWith(flow: (context: FlowContext) => Promise<unknown>): Cookboo
     },
     evaluate: (_, episode) => {
       const isCorrect = episode.trajectories[0]?.output === "4";
-      return { reward: isCorrect ? 1 : 0, isCorrect };
+      return scored(isCorrect ? 1 : 0, isCorrect);
     },
   };
 }
@@ -28,7 +29,20 @@ const never = () => new Promise<never>(() => undefined);
 describe("runEpisode", () => {
   it("scores a flow that finishes in time", async () => {
     const episode = await runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
-    expect(episode).toMatchObject({ id: "t1:0", reward: 1, isCorrect: true, terminationReason: "done", error: null });
+    expect(episode).toMatchObject({ id: "t1:0", score: { value: 1, isCorrect: true, status: "scored" }, terminationReason: "done", error: null });
+  });
+
+  it("records the task's ground truth as the episode's target", async () => {
+    const withTarget = { ...task, metadata: { ground_truth: "4" } };
+    const episode = await runEpisode(withTarget, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    expect(episode.target).toBe("4");
+  });
+
+  it("keeps an unscored episode's trajectories without a reward, so training leaves them out", async () => {
+    const cookbook = { ...cookbookWith(async () => "4"), evaluate: () => unscored("no gold answer") };
+    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    expect(episode.score).toMatchObject({ status: "unscored", explanation: "no gold answer" });
+    expect(episode.trajectories[0]!.reward).toBeNull();
   });
 
   it("records a timeout as a wrong answer, even for a flow that ignores its signal, and aborts that signal", async () => {
@@ -38,7 +52,7 @@ describe("runEpisode", () => {
       return never();
     });
     const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal });
-    expect(episode).toMatchObject({ terminationReason: "timeout", error: "episode exceeded 30 ms", reward: 0, isCorrect: false, errorClass: null });
+    expect(episode).toMatchObject({ terminationReason: "timeout", error: "episode exceeded 30 ms", score: { value: 0, isCorrect: false, status: "scored" }, errorClass: null });
     expect(seen?.aborted).toBe(true);
     expect((seen?.reason as Error).name).toBe("TimeoutError");
   });

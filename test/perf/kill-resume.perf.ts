@@ -93,7 +93,7 @@ function figures(out: string): RunFigures {
   const correctById = new Map<string, boolean>();
   for (const { record } of episodes) {
     episodeIds.set(record.id, (episodeIds.get(record.id) ?? 0) + 1);
-    correctById.set(record.id, record.isCorrect);
+    correctById.set(record.id, record.score?.isCorrect === true);
   }
   const lines = readJsonl(path.join(out, "tournaments.jsonl"), TournamentLogLineSchema).map(({ record }) => record);
   const tournaments = new Map<string, z.infer<typeof TournamentLineSchema>>();

@@ -1,3 +1,4 @@
+import { scored } from "../../src/core/score.js";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,7 +34,7 @@ const cookbook: Cookbook = {
   flow: singleTurnFlow((task) => [{ role: "user", content: task.instruction as string }]),
   evaluate: (_, episode) => {
     const isCorrect = String(episode.trajectories[0]!.output).includes("42");
-    return { reward: isCorrect ? 1 : 0, isCorrect };
+    return scored(isCorrect ? 1 : 0, isCorrect);
   },
 };
 const attempts = 4;

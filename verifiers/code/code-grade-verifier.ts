@@ -1,7 +1,8 @@
 /** The `code` GradeVerifier behind `rllm grade --verifier code`: rows {id?, response, tests, fn_name?} run in the sandbox. */
 import pLimit from "p-limit";
 import { z } from "zod";
-import { parseGradeFlags, type GradeVerdict, type GradeVerifier } from "../grade-verifier.js";
+import { scored, unscored, type Score } from "../../src/core/score.js";
+import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
 import { CodeGrader } from "./code-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { normalizeTests, TestDecodeError } from "./normalize-tests.js";
@@ -62,31 +63,26 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   },
 };
 
-/** Grades one row: an undecodable or empty test payload is an infrastructure error, never a pass. */
-async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<GradeVerdict> {
+/** Grades one row: an undecodable or empty test payload makes the row unscored, never a pass. */
+async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<Score> {
   const program = extractProgram(row.response);
   let normalized;
   try {
     normalized = normalizeTests(row.tests, row.fn_name);
   } catch (error) {
     if (!(error instanceof TestDecodeError)) throw error;
-    return { correct: false, reward: 0, extracted: program, reason: error.message, infraError: true };
+    return unscored(error.message, { answer: program });
   }
-  if (program.trim() === "") return { correct: false, reward: 0, extracted: program, reason: "no program in the response" };
+  if (program.trim() === "") return scored(0, false, { answer: program, explanation: "no program in the response" });
   const verdict = await grader.grade({ program, tests: normalized.tests, fnName: normalized.fnName });
-  return verdictRow(program, verdict);
+  return verdictScore(program, verdict);
 }
 
-/** The grade-output fields for one program verdict. */
-function verdictRow(program: string, verdict: ProgramVerdict): GradeVerdict {
-  const timedOut = verdict.verdict === "time_limit";
-  return {
-    correct: verdict.passed,
-    reward: verdict.passed ? 1 : 0,
-    extracted: program,
-    reason: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
-    ...(timedOut ? { timedOut } : {}),
-    ...(verdict.verdict === "infra_error" ? { infraError: true } : {}),
-    details: { verdict: verdict.verdict, passedTests: verdict.passedTests, totalTests: verdict.totalTests, tests: verdict.tests },
-  };
+/** The Score of one program verdict: signals passedTests, totalTests, timedOut; a sandbox failure is unscored with infraError. */
+function verdictScore(program: string, verdict: ProgramVerdict): Score {
+  const signals = { passedTests: verdict.passedTests, totalTests: verdict.totalTests, timedOut: verdict.verdict === "time_limit" ? 1 : 0 };
+  const details = { verdict: verdict.verdict, tests: verdict.tests };
+  const explanation = verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict);
+  if (verdict.verdict === "infra_error") return unscored(explanation, { answer: program, signals: { ...signals, infraError: 1 }, details });
+  return scored(verdict.passed ? 1 : 0, verdict.passed, { answer: program, explanation, signals, details });
 }

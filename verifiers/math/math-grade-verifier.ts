@@ -1,8 +1,11 @@
 /** The `math` GradeVerifier behind `rllm grade --verifier math`: rows {id?, response, ground_truth, choices?}. */
 import { z } from "zod";
+import { scored, unscored, type Score } from "../../src/core/score.js";
 import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
 import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
+import type { MathGroundTruth } from "./grade-math.js";
 import { MathPolicySchema } from "./math-policy.js";
+import type { PooledMathVerdict } from "./math-worker-pool.js";
 
 export const MathRowSchema = z
   .object({
@@ -20,6 +23,20 @@ const MathFlagsSchema = MathPolicySchema.extend({
   timeoutMs: z.coerce.number().int().positive().default(defaultMathTimeoutMs),
 }).strict();
 
+/** Whether a ground truth holds nothing to compare against (an empty string, or only empty strings). */
+export function isEmptyGroundTruth(groundTruth: MathGroundTruth): boolean {
+  const truths = Array.isArray(groundTruth) ? groundTruth : [groundTruth];
+  return truths.every((truth) => String(truth).trim() === "");
+}
+
+/** A math verdict as a Score: a check past its time limit is a wrong answer (signal timedOut); a crashed worker is unscored (signal infraError). */
+export function mathVerdictScore(verdict: PooledMathVerdict): Score {
+  const signals = { timedOut: verdict.timedOut ? 1 : 0 };
+  const fields = { ...(verdict.extracted !== undefined ? { answer: verdict.extracted } : {}), signals };
+  if (verdict.infraError) return unscored(verdict.reason, { ...fields, signals: { ...signals, infraError: 1 } });
+  return scored(verdict.reward, verdict.correct, { ...fields, explanation: verdict.reason });
+}
+
 export const mathGradeVerifier: GradeVerifier<MathRow> = {
   name: "math",
   description: "Math answers: last \\boxed{} (or answer phrase) against the ground truth, equivalent up to form, order, units and rounding policy.",
@@ -27,8 +44,10 @@ export const mathGradeVerifier: GradeVerifier<MathRow> = {
   async gradeRows(rows, options) {
     const flags = parseGradeFlags(MathFlagsSchema, options.flags);
     const { timeoutMs, ...policy } = flags;
-    const jobs = rows.map((row) => ({ response: row.response, groundTruth: row.ground_truth, choices: row.choices }));
+    const gradable = rows.filter((row) => !isEmptyGroundTruth(row.ground_truth));
+    const jobs = gradable.map((row) => ({ response: row.response, groundTruth: row.ground_truth, choices: row.choices }));
     const verdicts = await gradeMathBatch(jobs, { policy, timeoutMs, concurrency: options.concurrency, onProgress: options.onProgress });
-    return verdicts.map((verdict) => ({ ...verdict }));
+    const scores = new Map(gradable.map((row, index) => [row, mathVerdictScore(verdicts[index]!)]));
+    return rows.map((row) => scores.get(row) ?? unscored("the ground truth is empty"));
   },
 };

@@ -202,8 +202,11 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
         Object.assign(counts, { done, total, skipped });
         if (episode.errorClass === "infra_error") counts.infraErrors += 1;
         else {
-          counts.scored += 1;
-          if (episode.isCorrect) counts.correct += 1;
+          // Unscored episodes stay out of the running accuracy, as they stay out of summary.json's.
+          if (episode.score.status === "scored") {
+            counts.scored += 1;
+            if (episode.score.isCorrect) counts.correct += 1;
+          }
           if (episode.errorClass === "model_error") counts.modelErrors += 1;
         }
         progress.update(counts);

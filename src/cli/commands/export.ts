@@ -1,10 +1,11 @@
 /** `rllm export <run-dir> --format jsonl|verl-parquet|tinker-datums`: hands a run's scored episodes to another trainer. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { readEpisodes } from "../../engine/episode-log.js";
+import { readRunConfig } from "../../engine/read-run-files.js";
 import { runPaths } from "../../engine/run-directory.js";
 import { AdvantageEstimatorSchema } from "../../training/advantages/index.js";
 import { exportEpisodes, ExportFormatSchema } from "../../training/export/export-episodes.js";
@@ -73,7 +74,6 @@ export function runDataSource(runDirectory: string): string {
   const isTrainingStep = path.basename(path.dirname(path.resolve(runDirectory))) === "steps";
   const configFile = runPaths(isTrainingStep ? path.join(runDirectory, "..", "..") : runDirectory).config;
   if (!existsSync(configFile)) return "rllm";
-  const config = JSON.parse(readFileSync(configFile, "utf8")) as { benchmark?: unknown; cookbook?: unknown };
-  if (typeof config.benchmark === "string") return config.benchmark;
-  return typeof config.cookbook === "string" ? config.cookbook : "rllm";
+  const config = readRunConfig(configFile);
+  return config.benchmark ?? config.cookbook ?? "rllm";
 }

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
-import type { GradeVerdict } from "../../../verifiers/grade-verifier.js";
+import type { Score } from "../../core/score.js";
 import { gradeVerifiers } from "../../../verifiers/index.js";
 import { assertInputFile, assertWritableOutput } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
@@ -27,9 +27,10 @@ export function registerGradeCommand(program: Command): void {
   program
     .command("grade")
     .description(
-      "Grade rows of a JSONL file with a verifier. Each output row is the input row plus the verdict\n" +
-        "(correct, reward, extracted, reason, and timedOut / infraError when they apply). Prints accuracy,\n" +
-        "timeouts and infrastructure errors (those are not counted in the accuracy).",
+      "Grade rows of a JSONL file with a verifier. Each output row is the input row plus its Score\n" +
+        "(value, isCorrect, status scored|unscored, answer, explanation, signals; see docs/file-formats.md).\n" +
+        "Prints the accuracy of the scored rows, and counts unscored rows, timeouts and infrastructure\n" +
+        "errors apart (those are not counted in the accuracy).",
     )
     .requiredOption("--verifier <name>", `verifier (${[...gradeVerifiers.keys()].join(", ")})`)
     .requiredOption("--input <rows.jsonl>", "rows to grade (math: {id?, response, ground_truth, choices?}; code: {id?, response, tests, fn_name?})")
@@ -51,17 +52,17 @@ export function registerGradeCommand(program: Command): void {
       if (flags.output) assertWritableOutput("--output", flags.output);
       const rows = readJsonlRows(flags.input, verifier.rowSchema);
       const progress = progressLine(rows.length);
-      const verdicts = await verifier.gradeRows(rows, {
+      const scores = await verifier.gradeRows(rows, {
         concurrency: flags.concurrency,
         flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) },
         onProgress: progress,
       });
       progress(rows.length, rows.length, true);
-      const lines = rows.map((row, index) => JSON.stringify({ ...(row as object), ...verdicts[index] }));
+      const lines = rows.map((row, index) => JSON.stringify({ ...(row as object), ...scores[index] }));
       const text = lines.join("\n") + "\n";
       if (flags.output) writeFileSync(flags.output, text);
       else process.stdout.write(text);
-      const summary = summarize(verdicts);
+      const summary = summarize(scores);
       (flags.output ? console.log : console.error)(summary);
     });
 }
@@ -104,14 +105,18 @@ export function parseSetFlags(entries: readonly string[]): Record<string, unknow
   return flags;
 }
 
-/** "accuracy 87.2% (436/500 graded) | timed out 2 | infra errors 0": infra errors are left out of the accuracy. */
-export function summarize(verdicts: readonly GradeVerdict[]): string {
-  const infraErrors = verdicts.filter((verdict) => verdict.infraError).length;
-  const graded = verdicts.length - infraErrors;
-  const correct = verdicts.filter((verdict) => verdict.correct && !verdict.infraError).length;
-  const timedOut = verdicts.filter((verdict) => verdict.timedOut).length;
-  const accuracy = graded > 0 ? `${((100 * correct) / graded).toFixed(1)}%` : "-";
-  return `accuracy ${accuracy} (${correct}/${graded} graded) | timed out ${timedOut} | infra errors ${infraErrors}`;
+/**
+ * "accuracy 87.2% (436/500 scored) | unscored 3 | timed out 2 | infra errors 0": only scored rows are in the
+ * accuracy; an unscored row with the signal infraError is an infrastructure error, any other unscored row is unscored.
+ */
+export function summarize(scores: readonly Score[]): string {
+  const scored = scores.filter((score) => score.status === "scored");
+  const infraErrors = scores.filter((score) => score.status === "unscored" && score.signals.infraError === 1).length;
+  const unscored = scores.length - scored.length - infraErrors;
+  const correct = scored.filter((score) => score.isCorrect).length;
+  const timedOut = scores.filter((score) => score.signals.timedOut === 1).length;
+  const accuracy = scored.length > 0 ? `${((100 * correct) / scored.length).toFixed(1)}%` : "-";
+  return `accuracy ${accuracy} (${correct}/${scored.length} scored) | unscored ${unscored} | timed out ${timedOut} | infra errors ${infraErrors}`;
 }
 
 /** A `graded n/total` line on stderr: redrawn on a terminal, one line per 10% elsewhere. */

@@ -42,14 +42,15 @@ export async function exportEpisodes(
 function sequenceContext(sequence: TrainSequence, episode: Episode, dataSource: string, index: number): SequenceContext {
   const trajectory = episode.trajectories[sequence.trajectoryIndex]!;
   const firstStep = trajectory.steps[sequence.stepIndices[0]!]!;
-  const groundTruth = episode.artifacts.groundTruth;
+  const target = episode.target;
   return {
     taskId: episode.taskId,
     attempt: episode.attempt,
-    isCorrect: episode.isCorrect,
+    isCorrect: episode.score.isCorrect,
     promptMessages: firstStep.input,
     dataSource,
-    groundTruth: typeof groundTruth === "string" ? groundTruth : groundTruth === undefined ? "" : JSON.stringify(groundTruth),
+    // The task's ground truth as verl's reward_model.ground_truth: text as it is, numbers and lists as JSON.
+    groundTruth: typeof target === "string" ? target : target === undefined ? "" : JSON.stringify(target),
     index,
   };
 }

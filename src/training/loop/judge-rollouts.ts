@@ -9,7 +9,8 @@ import type { Task } from "../../core/task.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import type { SamplingParams } from "../../llm/llm-client.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
-import { episodeCandidateText } from "../../tournament/rerank-task-episodes.js";
+import { episodeAnswer } from "../../core/episode-answer.js";
+import { scored } from "../../core/score.js";
 import type { JudgeKind } from "../../tournament/judge-prompts.js";
 import type { Rng } from "../../tournament/seeded-rng.js";
 import type { Gateway } from "../gateway/gateway-server.js";
@@ -57,7 +58,7 @@ export async function judgeRollouts(
       .sort((first, second) => first.attempt - second.attempt);
     const firstJudgeAttempt = Math.max(-1, ...solverEpisodes.filter((episode) => episode.taskId === task.id).map((episode) => episode.attempt)) + 1;
     const problem = messageText(task.instruction);
-    const pairs = verifierPairs(candidates.map((episode) => episode.isCorrect), options.pairsPerTask, options.random, options.pairing);
+    const pairs = verifierPairs(candidates.map((episode) => episode.score.isCorrect), options.pairsPerTask, options.random, options.pairing);
     const samplesPerPair = options.samplesPerPair ?? 1;
     const calls = pairs.flatMap((pair) => Array.from({ length: samplesPerPair }, () => pair));
     calls.forEach((pair, index) => {
@@ -70,22 +71,21 @@ export async function judgeRollouts(
           const sessionId = `${options.sessionPrefix}/judge/${episodeId(task.id, attempt)}`;
           const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });
           const judge = createLlmJudge({ client, kind: options.judgeKind, sampling: options.sampling, concurrency: 1, signal: options.signal });
-          const judgement = await judge.compare(problem, episodeCandidateText(first), episodeCandidateText(second));
+          const judgement = await judge.compare(problem, episodeAnswer(first), episodeAnswer(second));
           const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
-          const reward = pairVerifierReward(ratings, first.isCorrect, second.isCorrect);
-          const isRanked = isPairJudgedCorrectly(ratings, first.isCorrect, second.isCorrect);
+          const reward = pairVerifierReward(ratings, first.score.isCorrect, second.score.isCorrect);
+          const isRanked = isPairJudgedCorrectly(ratings, first.score.isCorrect, second.score.isCorrect);
           const episode = EpisodeSchema.parse({
             id: episodeId(task.id, attempt),
             taskId: task.id,
             attempt,
-            reward,
-            isCorrect: isRanked,
+            score: scored(reward, isRanked),
             artifacts: { judgedAttempts: [first.attempt, second.attempt] },
             trajectories: [{ name: "judge", reward, steps: judgement.step ? [judgement.step] : [] }],
           });
           const traced = attachGatewaySteps(episode, options.gateway.steps(sessionId));
           options.gateway.deleteSession(sessionId);
-          return { episode: traced, isMixed: first.isCorrect !== second.isCorrect, isRanked, reward, parseError: judgement.parseError };
+          return { episode: traced, isMixed: first.score.isCorrect !== second.score.isCorrect, isRanked, reward, parseError: judgement.parseError };
         }),
       );
     });

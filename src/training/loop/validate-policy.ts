@@ -11,7 +11,8 @@ import { createOpenAiClient } from "../../llm/openai-client.js";
 import type { SamplingParams } from "../../llm/llm-client.js";
 import { accuracyStats, type AccuracyStats } from "../../metrics/accuracy.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
-import { episodeCandidateText, rerankTaskEpisodes } from "../../tournament/rerank-task-episodes.js";
+import { episodeAnswer } from "../../core/episode-answer.js";
+import { rerankTaskEpisodes } from "../../tournament/rerank-task-episodes.js";
 import { shuffled, type Rng } from "../../tournament/seeded-rng.js";
 import type { Gateway } from "../gateway/gateway-server.js";
 import { isPairJudgedCorrectly } from "../joint-reward.js";
@@ -72,7 +73,7 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
   const byTask = tasks.map((task) =>
     episodes.filter((episode) => episode.taskId === task.id && episode.errorClass !== "infra_error").sort((a, b) => a.attempt - b.attempt),
   );
-  const correctByTask = byTask.map((attempts) => attempts.slice(0, options.attempts).map((episode) => episode.isCorrect));
+  const correctByTask = byTask.map((attempts) => attempts.slice(0, options.attempts).map((episode) => episode.score.isCorrect));
   const result: ValidationResult = {
     passAt1: accuracyStats(correctByTask),
     passAt1ByTask: correctByTask.map((attempts) => (attempts.length === 0 ? 0 : attempts.filter(Boolean).length / attempts.length)),
@@ -101,10 +102,10 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
     const pairs = tasks.flatMap((_, index) =>
       mixedPairs(byTask[index]!, options.judgePairs, options.random).map(([first, second]) => ({
         taskIndex: index,
-        candidateA: episodeCandidateText(first),
-        candidateB: episodeCandidateText(second),
-        isCorrectA: first.isCorrect,
-        isCorrectB: second.isCorrect,
+        candidateA: episodeAnswer(first),
+        candidateB: episodeAnswer(second),
+        isCorrectA: first.score.isCorrect,
+        isCorrectB: second.score.isCorrect,
       })),
     );
     const [verdicts, startPairVerdicts] = await Promise.all([judgeAll(pairs), options.startPairs ? judgeAll(options.startPairs) : undefined]);
@@ -169,7 +170,7 @@ function mixedPairs(episodes: readonly Episode[], count: number, random: Rng): [
   const pairs: [Episode, Episode][] = [];
   for (let first = 0; first < episodes.length; first++) {
     for (let second = first + 1; second < episodes.length; second++) {
-      if (episodes[first]!.isCorrect !== episodes[second]!.isCorrect) {
+      if (episodes[first]!.score.isCorrect !== episodes[second]!.score.isCorrect) {
         pairs.push(random() < 0.5 ? [episodes[first]!, episodes[second]!] : [episodes[second]!, episodes[first]!]);
       }
     }

@@ -47,7 +47,7 @@ export function groupTrajectories(
         metrics.droppedEmpty += 1;
         continue;
       }
-      const reward = trajectory.reward ?? (episode.trajectories.length === 1 ? episode.reward : null);
+      const reward = trajectory.reward ?? (episode.trajectories.length === 1 && episode.score.status === "scored" ? episode.score.value : null);
       if (reward === null || !Number.isFinite(reward)) {
         metrics.droppedUnscored += 1;
         continue;
@@ -68,7 +68,7 @@ export function groupTrajectories(
         episodeId: episode.id,
         trajectoryIndex,
         reward,
-        isCorrect: trajectory.signals.isCorrect === undefined ? episode.isCorrect : trajectory.signals.isCorrect > 0,
+        isCorrect: trajectory.signals.isCorrect === undefined ? episode.score.isCorrect : trajectory.signals.isCorrect > 0,
         sequences: built.sequences,
       });
     }

@@ -67,8 +67,8 @@ describe("arith cookbook", () => {
     const right = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${gold}}`));
     const wrong = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${Number(gold) + 1}}`));
     const none = await arithCookbook.evaluate(task, episodeWith(task.id, "no answer"));
-    expect([right.isCorrect, right.reward]).toEqual([true, 1]);
-    expect([wrong.isCorrect, wrong.reward]).toEqual([false, 0]);
+    expect([right.isCorrect, right.value]).toEqual([true, 1]);
+    expect([wrong.isCorrect, wrong.value]).toEqual([false, 0]);
     expect(none.isCorrect).toBe(false);
   });
 

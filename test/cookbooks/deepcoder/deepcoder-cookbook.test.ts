@@ -55,17 +55,17 @@ describe("deepcoderCookbook", () => {
   it("rewards 1 when the last code block passes every test", async () => {
     const reply = "First try:\n```python\nprint(0)\n```\nFixed:\n```python\nprint(int(input()) * 2)\n```";
     const { verdict } = await runAndEvaluate(stdinTask, reply);
-    expect(verdict).toMatchObject({ reward: 1, isCorrect: true });
+    expect(verdict).toMatchObject({ value: 1, isCorrect: true });
   });
 
   it("rewards 0 for a near miss", async () => {
     const { verdict } = await runAndEvaluate(functionTask, "```python\ndef add(a, b):\n    return a - b\n```");
-    expect(verdict).toMatchObject({ reward: 0, isCorrect: false });
+    expect(verdict).toMatchObject({ value: 0, isCorrect: false });
   });
 
   it("rewards 0 for a reply without a code block", async () => {
     const { verdict } = await runAndEvaluate(stdinTask, "print(int(input()) * 2)");
-    expect(verdict).toMatchObject({ reward: 0, isCorrect: false, explanation: "no fenced code block in the reply" });
+    expect(verdict).toMatchObject({ value: 0, isCorrect: false, explanation: "no fenced code block in the reply" });
   });
 
   it("uses the code judge when reranking", () => {

@@ -29,8 +29,8 @@ it("scores the reference solutions 100% and a broken reply 0%", async () => {
     expect(result.code, result.stderr).toBe(0);
     const episodes = readFileSync(path.join(output, "episodes.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(episodes).toHaveLength(4);
-    expect(episodes.filter((episode) => episode.attempt === 0).map((episode) => episode.reward)).toEqual([1, 1]);
-    expect(episodes.filter((episode) => episode.attempt === 1).map((episode) => episode.reward)).toEqual([0, 0]);
+    expect(episodes.filter((episode) => episode.attempt === 0).map((episode) => episode.score.value)).toEqual([1, 1]);
+    expect(episodes.filter((episode) => episode.attempt === 1).map((episode) => episode.score.value)).toEqual([0, 0]);
   } finally {
     await server.close();
   }

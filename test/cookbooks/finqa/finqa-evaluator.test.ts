@@ -37,20 +37,20 @@ const episode = (reply: string, accessedTables: string[] = ["REVENUE"]): Episode
 describe("finqa evaluator", () => {
   it("adds β times the share of expected tables accessed (case-insensitive) to correctness", async () => {
     const output = await createFinqaEvaluator({ beta: 0.2 })(task(0.14464), episode("FINAL ANSWER: 14.46%"));
-    expect(output).toMatchObject({ isCorrect: true, signals: { tableAccess: 0.5, turns: 4, toolErrors: 1, unscored: 0 } });
-    expect(output.reward).toBeCloseTo(1.1, 12);
+    expect(output).toMatchObject({ isCorrect: true, status: "scored", signals: { tableAccess: 0.5, turns: 4, toolErrors: 1 } });
+    expect(output.value).toBeCloseTo(1.1, 12);
   });
 
   it("gives only the bonus to a wrong answer", async () => {
     const output = await createFinqaEvaluator()(task(0.14464), episode("FINAL ANSWER: 12%", ["revenue", "costs"]));
-    expect(output).toMatchObject({ isCorrect: false, reward: 0.1 });
+    expect(output).toMatchObject({ isCorrect: false, value: 0.1, status: "scored" });
   });
 
   it("leaves a free-text gold answer unscored without a judge, and never calls one for numeric gold", async () => {
     const judge = fakeJudge('{"correct": true, "reason": "same"}');
     const unscored = await createFinqaEvaluator()(task("Revenue rose from $10 million to $12 million, up 20%."), episode("FINAL ANSWER: up 20%"));
-    expect(unscored).toMatchObject({ isCorrect: false, reward: 0, signals: { unscored: 1 } });
-    expect(unscored.explanation).toMatch(/--judge-model/);
+    expect(unscored).toMatchObject({ isCorrect: false, value: 0, status: "unscored", answer: "up 20%" });
+    expect(unscored.explanation).toMatch(/free text/);
     await createFinqaEvaluator({ judge })(task(94), episode("FINAL ANSWER: 94"));
     expect(judge.requests).toHaveLength(0);
   });
@@ -59,7 +59,7 @@ describe("finqa evaluator", () => {
     const judge = fakeJudge('Verdict: {"correct": true, "reason": "both say 20% growth"}');
     const gold = "Revenue rose from $10 million to $12 million, up 20%.";
     const output = await createFinqaEvaluator({ judge, beta: 0 })(task(gold), episode("FINAL ANSWER: up 20% (10 → 12)"));
-    expect(output).toMatchObject({ isCorrect: true, reward: 1, explanation: "judge: both say 20% growth" });
+    expect(output).toMatchObject({ isCorrect: true, value: 1, status: "scored", explanation: "judge: both say 20% growth" });
     const prompt = String(judge.requests[0].messages[1].content);
     expect(prompt).toContain("Question: how did revenue change?");
     expect(prompt).toContain("Model answer: up 20% (10 → 12)");
@@ -69,7 +69,7 @@ describe("finqa evaluator", () => {
 
   it("keeps an episode unscored when the judge's reply has no verdict", async () => {
     const output = await createFinqaEvaluator({ judge: fakeJudge("I cannot tell.") })(task("grew strongly in both years"), episode("FINAL ANSWER: it grew"));
-    expect(output).toMatchObject({ isCorrect: false, reward: 0, signals: { unscored: 1 } });
+    expect(output).toMatchObject({ isCorrect: false, value: 0, status: "unscored", explanation: "unscored: the judge's reply had no verdict" });
   });
 
   it("reads judge replies as JSON, else by rLLM's true/false rule", () => {

@@ -83,9 +83,9 @@ describe("finqa flow against a scripted server", () => {
       turns: 5,
       toolErrors: 0,
     });
-    expect(episode.isCorrect).toBe(true);
-    expect(episode.reward).toBeCloseTo(1.1, 10);
-    expect(episode.signals).toEqual({ tableAccess: 1, turns: 5, toolErrors: 0, unscored: 0 });
+    expect(episode.score).toMatchObject({ isCorrect: true, status: "scored" });
+    expect(episode.score.value).toBeCloseTo(1.1, 10);
+    expect(episode.score.signals).toEqual({ tableAccess: 1, turns: 5, toolErrors: 0 });
     const firstRequest = server!.requests[0].body;
     expect(firstRequest.tools.map((tool: any) => tool.function.name)).toEqual(["get_table_names", "get_table_info", "sql_query", "calculator"]);
     expect(firstRequest.messages[1].content).toBe("Company: ETR\nQuestion: what is the net change in net revenue during 2015 for entergy corporation?");
@@ -93,8 +93,8 @@ describe("finqa flow against a scripted server", () => {
 
   it("gives plain correctness with β = 0 (rLLM's reward)", async () => {
     const episode = await runWith(analystScript, taskById("ETR/2016/page_23.pdf-2"), createFinqaCookbook({ beta: 0 }));
-    expect(episode.reward).toBe(1);
-    expect(episode.signals.tableAccess).toBe(1);
+    expect(episode.score.value).toBe(1);
+    expect(episode.score.signals.tableAccess).toBe(1);
   });
 
   it("returns tool errors to the model as text, counts them, and scores a wrong table and answer as 0", async () => {
@@ -121,9 +121,7 @@ describe("finqa flow against a scripted server", () => {
     ]);
     expect(episode.error).toBeNull();
     expect(episode.artifacts).toMatchObject({ accessedTables: ["fy2017_page_372"], turns: 3, toolErrors: 3 });
-    expect(episode.isCorrect).toBe(false);
-    expect(episode.reward).toBe(0);
-    expect(episode.signals).toMatchObject({ tableAccess: 0, toolErrors: 3 });
+    expect(episode.score).toMatchObject({ isCorrect: false, value: 0, signals: { tableAccess: 0, toolErrors: 3 } });
   });
 
   it("stops after the turn limit and answers with the last message", async () => {
@@ -133,8 +131,7 @@ describe("finqa flow against a scripted server", () => {
     expect(episode.trajectories[0].steps).toHaveLength(3);
     expect(server!.requests).toHaveLength(3);
     expect(episode.artifacts.answer).toBe("Maybe 94.");
-    expect(episode.isCorrect).toBe(true);
-    expect(episode.reward).toBe(1);
+    expect(episode.score).toMatchObject({ isCorrect: true, value: 1 });
   });
 });
 
@@ -161,7 +158,7 @@ describe("finqa flow with runaway SQL", () => {
     expect(episode.error).toBeNull();
     expect(episode.terminationReason).toBe("done");
     expect(episode.artifacts).toMatchObject({ toolErrors: 1, accessedTables: ["fy2016_page_23"] });
-    expect(episode.isCorrect).toBe(true);
+    expect(episode.score?.isCorrect).toBe(true);
   }, 60_000);
 
   it("ends the episode at its time limit while a query runs, and later queries run", async () => {

@@ -25,8 +25,7 @@ const episodeWith = (task: Task, output: string): Episode => ({
   taskId: task.id,
   attempt: 0,
   trajectories: [{ name: "solver", steps: [], reward: null, output, signals: {}, info: {} }],
-  reward: null,
-  isCorrect: false,
+  score: { value: 0, isCorrect: false, status: "unscored", signals: {} },
   artifacts: {},
   signals: {},
   terminationReason: "done",
@@ -57,12 +56,12 @@ describe("geo3k cookbook", () => {
 
   it("gives reward 1 to an equivalent answer, a letter or a rounded value, and 0 to a near miss", async () => {
     const grade = async (output: string) => geo3kCookbook.evaluate(task15, episodeWith(task15, output));
-    expect(await grade("\\boxed{5 \\sqrt 3}")).toMatchObject({ reward: 1, isCorrect: true, answer: "5 \\sqrt 3" });
-    expect(await grade("The answer is \\boxed{C}")).toMatchObject({ reward: 1, isCorrect: true });
-    expect(await grade("\\boxed{8.66}")).toMatchObject({ reward: 1 });
-    expect(await grade("\\boxed{5\\sqrt{2}}")).toMatchObject({ reward: 0, isCorrect: false });
-    expect(await grade("\\boxed{B}")).toMatchObject({ reward: 0 });
-    expect(await grade("I could not read the diagram well enough to work out the length of this side.")).toMatchObject({ reward: 0 });
+    expect(await grade("\\boxed{5 \\sqrt 3}")).toMatchObject({ value: 1, isCorrect: true, answer: "5 \\sqrt 3" });
+    expect(await grade("The answer is \\boxed{C}")).toMatchObject({ value: 1, isCorrect: true });
+    expect(await grade("\\boxed{8.66}")).toMatchObject({ value: 1 });
+    expect(await grade("\\boxed{5\\sqrt{2}}")).toMatchObject({ value: 0, isCorrect: false });
+    expect(await grade("\\boxed{B}")).toMatchObject({ value: 0 });
+    expect(await grade("I could not read the diagram well enough to work out the length of this side.")).toMatchObject({ value: 0 });
   });
 
   it("extracts comparable answers for majority voting", () => {
@@ -79,7 +78,7 @@ describe("math cookbook", () => {
     const client = recordingClient("1/2 + 1/4 = \\boxed{0.75}");
     const trajectory = (await mathCookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Trajectory;
     expect(client.requests[0]!.messages[1]).toEqual({ role: "user", content: "What is 1/2 + 1/4?" });
-    expect(await mathCookbook.evaluate(task, episodeWith(task, String(trajectory.output)))).toMatchObject({ reward: 1, isCorrect: true });
-    expect(await mathCookbook.evaluate(task, episodeWith(task, "\\boxed{0.7}"))).toMatchObject({ reward: 0, isCorrect: false });
+    expect(await mathCookbook.evaluate(task, episodeWith(task, String(trajectory.output)))).toMatchObject({ value: 1, isCorrect: true });
+    expect(await mathCookbook.evaluate(task, episodeWith(task, "\\boxed{0.7}"))).toMatchObject({ value: 0, isCorrect: false });
   });
 });

@@ -9,8 +9,8 @@ import { scoredEpisode, tokenStep } from "../transforms/fixtures.js";
 
 // Task t: a right two-turn episode (merged: prompt [1,2], sampled [3,4], tool [5], sampled [6]) and a wrong one.
 const episodes = [
-  scoredEpisode("t", 0, 1, [tokenStep([1, 2], [3, 4], [-0.1, -0.2]), tokenStep([1, 2, 3, 4, 5], [6], [-0.3])]),
-  scoredEpisode("t", 1, 0, [tokenStep([1, 2], [7], [-0.4])]),
+  scoredEpisode("t", 0, 1, [tokenStep([1, 2], [3, 4], [-0.1, -0.2]), tokenStep([1, 2, 3, 4, 5], [6], [-0.3])], { target: "42" }),
+  scoredEpisode("t", 1, 0, [tokenStep([1, 2], [7], [-0.4])], { target: "42" }),
   scoredEpisode("u", 0, 1, [tokenStep(undefined, undefined)]),
 ];
 const directory = mkdtempSync(path.join(tmpdir(), "rllm-export-"));
@@ -66,7 +66,8 @@ describe("verl parquet export", () => {
     const row = rows[0]!;
     expect(row.data_source).toBe("arith");
     expect(row.prompt).toEqual([{ role: "user", content: "q" }]);
-    expect(row.reward_model).toEqual({ style: "rule", ground_truth: "" });
+    // The episode's target, the task's ground truth (it was always "" when export read an artifact nothing wrote).
+    expect(row.reward_model).toEqual({ style: "rule", ground_truth: "42" });
     expect(row.uid).toBe("t:solver");
     expect(row.prompt_ids).toEqual([1, 2]);
     expect(row.response_ids).toEqual([3, 4, 5, 6]);

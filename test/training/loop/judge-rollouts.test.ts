@@ -53,7 +53,7 @@ describe("judgeRollouts", () => {
     for (const episode of result.episodes) {
       expect(episode.trajectories[0]!.name).toBe("judge");
       expect(episode.trajectories[0]!.steps[0]!.completionTokenIds!.length).toBeGreaterThan(0);
-      expect(episode.reward).toBe(0);
+      expect(episode.score.value).toBe(0);
     }
     expect(result.parseErrors).toBe(3);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Cookbook } from "../../../src/core/cookbook.js";
 import type { Task } from "../../../src/core/task.js";
+import { scored } from "../../../src/core/score.js";
 import { stepFromChat } from "../../../src/llm/step-from-chat.js";
 import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.js";
 import { runTraining } from "../../../src/training/loop/run-training.js";
@@ -23,7 +24,7 @@ const cookbook: Cookbook = {
   },
   evaluate(_task, episode) {
     const number = Number(/reply (\d+)/.exec(episode.trajectories[0]!.steps[0]!.output)?.[1]);
-    return { reward: number % 2 === 0 ? 1 : 0, isCorrect: number % 2 === 0 };
+    return scored(number % 2 === 0 ? 1 : 0, number % 2 === 0);
   },
 };
 const tasks: Task[] = Array.from({ length: 6 }, (_, index) => ({ id: `t${index}`, instruction: `What is ${index}+1?`, metadata: {} }));

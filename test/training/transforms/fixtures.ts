@@ -1,6 +1,7 @@
 /** Builders for scored episodes with token-level steps, shared by the transform and export tests. */
 import type { z } from "zod";
 import { EpisodeSchema, type Episode } from "../../../src/core/episode.js";
+import { scored, unscored } from "../../../src/core/score.js";
 import type { StepSchema } from "../../../src/core/step.js";
 
 /** The input shape of a Step, before zod fills the defaults. */
@@ -23,15 +24,15 @@ export function scoredEpisode(
   attempt: number,
   reward: number | null,
   steps: StepInput[],
-  options: { name?: string; errorClass?: "infra_error" | "model_error" } = {},
+  options: { name?: string; errorClass?: "infra_error" | "model_error"; target?: string } = {},
 ): Episode {
   return EpisodeSchema.parse({
     id: `${taskId}:${attempt}`,
     taskId,
     attempt,
-    reward,
-    isCorrect: reward === 1,
+    score: reward === null ? unscored("not scored") : scored(reward, reward === 1),
     errorClass: options.errorClass ?? null,
+    ...(options.target !== undefined ? { target: options.target } : {}),
     trajectories: [{ name: options.name ?? "solver", steps, reward }],
   });
 }

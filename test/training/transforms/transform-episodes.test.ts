@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EpisodeSchema } from "../../../src/core/episode.js";
+import { scored } from "../../../src/core/score.js";
 import { transformEpisodes } from "../../../src/training/transforms/index.js";
 import { scoredEpisode, tokenStep } from "./fixtures.js";
 
@@ -82,10 +83,10 @@ describe("drop accounting", () => {
       id: "t:0",
       taskId: "t",
       attempt: 0,
-      reward: 1,
+      score: scored(1, true),
       trajectories: [{ name: "solver", steps: [tokenStep([1], [2])] }],
     });
-    const other = EpisodeSchema.parse({ ...episode, id: "t:1", attempt: 1, reward: 0 });
+    const other = EpisodeSchema.parse({ ...episode, id: "t:1", attempt: 1, score: scored(0, false) });
     const { groups } = transformEpisodes([episode, other]);
     expect(groups[0]!.members.map((member) => member.reward)).toEqual([1, 0]);
   });

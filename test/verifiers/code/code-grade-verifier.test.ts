@@ -22,14 +22,15 @@ const rows: CodeRow[] = [
 ];
 
 describe("codeGradeVerifier", () => {
-  it("gives the gold program full marks, a near miss none, and never passes an ungradable row", async () => {
+  it("gives the gold program full marks, a near miss none, and leaves an ungradable row unscored", async () => {
     const verdicts = await codeGradeVerifier.gradeRows(rows, { concurrency: 2, flags: { timeout: 3 } });
-    expect(verdicts.map((verdict) => verdict.correct)).toEqual([true, false, true, false, false]);
-    expect(verdicts.map((verdict) => verdict.reward)).toEqual([1, 0, 1, 0, 0]);
-    expect(verdicts[0]!.extracted).toBe("print(int(input()) * 2)\n");
-    expect(verdicts[1]!.details).toMatchObject({ verdict: "wrong_answer", passedTests: 0, totalTests: 1 });
-    expect(verdicts[3]!.infraError).toBe(true);
-    expect(verdicts[4]!.infraError).toBe(true);
+    expect(verdicts.map((verdict) => verdict.isCorrect)).toEqual([true, false, true, false, false]);
+    expect(verdicts.map((verdict) => verdict.value)).toEqual([1, 0, 1, 0, 0]);
+    expect(verdicts.map((verdict) => verdict.status)).toEqual(["scored", "scored", "scored", "unscored", "unscored"]);
+    expect(verdicts[0]!.answer).toBe("print(int(input()) * 2)\n");
+    expect(verdicts[1]!.details).toMatchObject({ verdict: "wrong_answer" });
+    expect(verdicts[1]!.signals).toEqual({ passedTests: 0, totalTests: 1, timedOut: 0 });
+    expect(verdicts[3]!.signals.infraError).toBeUndefined();
   });
 
   it("rejects unknown flags as a usage error", async () => {
@@ -45,11 +46,11 @@ describe("codeGradeVerifier", () => {
     });
     expect(result.status, result.stderr).toBe(0);
     const written = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line));
-    expect(written.map((row) => [row.id, row.correct, row.reward])).toEqual([
+    expect(written.map((row) => [row.id, row.isCorrect, row.value])).toEqual([
       ["gold", true, 1],
       ["near-miss", false, 0],
     ]);
-    expect(result.stdout).toContain("accuracy 50.0% (1/2 graded)");
+    expect(result.stdout).toContain("accuracy 50.0% (1/2 scored) | unscored 0");
   });
 });
 

@@ -18,18 +18,19 @@ const rows = [
 describe("finqa GradeVerifier", () => {
   it("adds β · table access to correctness, with β from --set", async () => {
     const verdicts = await finqaGradeVerifier.gradeRows(rows.map((row) => FinqaRowSchema.parse(row)), { flags: { beta: 0.5 } });
-    expect(verdicts.map((verdict) => [verdict.correct, verdict.reward])).toEqual([
+    expect(verdicts.map((verdict) => [verdict.isCorrect, verdict.value])).toEqual([
       [true, 1.5],
       [false, 0.5],
       [true, 1.25],
       [false, 0],
     ]);
-    expect(verdicts[3]).toMatchObject({ infraError: true, details: { unscored: true } });
+    expect(verdicts[3]).toMatchObject({ status: "unscored", signals: { tableAccess: 0 } });
+    expect(verdicts[3]!.signals.infraError).toBeUndefined();
   });
 
   it("uses β = 0.1 by default and rejects unknown flags", async () => {
     const [verdict] = await finqaGradeVerifier.gradeRows([FinqaRowSchema.parse(rows[0])], { flags: {} });
-    expect(verdict.reward).toBeCloseTo(1.1, 12);
+    expect(verdict!.value).toBeCloseTo(1.1, 12);
     await expect(finqaGradeVerifier.gradeRows([], { flags: { betta: 1 } })).rejects.toThrow(/--set .*betta/);
   });
 
@@ -43,8 +44,8 @@ describe("finqa GradeVerifier", () => {
       [packagePath("bin/rllm.js"), "grade", "--verifier", "finqa", "--input", input, "--output", output, "--set", "beta=0"],
       { cwd: packagePath() },
     );
-    expect(stdout).toContain("accuracy 66.7% (2/3 graded) | timed out 0 | infra errors 1");
+    expect(stdout).toContain("accuracy 66.7% (2/3 scored) | unscored 1 | timed out 0 | infra errors 0");
     const verdicts = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line));
-    expect(verdicts.map((verdict) => verdict.reward)).toEqual([1, 0, 1, 0]);
+    expect(verdicts.map((verdict) => [verdict.value, verdict.status])).toEqual([[1, "scored"], [0, "scored"], [1, "scored"], [0, "unscored"]]);
   }, 60_000);
 });

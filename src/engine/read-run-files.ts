@@ -1,0 +1,28 @@
+/** Readers of a run folder's config.json and summary.json, of any format version (older files are upgraded on the way in). */
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { describeIssues, InputError } from "../core/errors/input-error.js";
+import { RunConfigSchema, type RunConfig } from "../core/run-config.js";
+import { RunSummarySchema, type RunSummary } from "../core/run-summary.js";
+
+/** config.json of a run; a file without formatVersion is format 1. */
+export function readRunConfig(file: string): RunConfig {
+  return readJsonFile(file, RunConfigSchema);
+}
+
+/** summary.json of a run; a format 1 file reads with `counts.unscored` 0. */
+export function readRunSummary(file: string): RunSummary {
+  return readJsonFile(file, RunSummarySchema);
+}
+
+function readJsonFile<Schema extends z.ZodType>(file: string, schema: Schema): z.infer<Schema> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InputError(describeIssues(file, undefined, parsed.error));
+  return parsed.data;
+}

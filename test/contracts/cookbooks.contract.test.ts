@@ -1,0 +1,59 @@
+// Every built-in cookbook, on its benchmark's bundled tasks, runs the Score contract with the replies in cookbook-cases.json.
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { describe, expect, it } from "vitest";
+import { loadBenchmark } from "../../benchmarks/registry.js";
+import { cookbookNames, loadCookbook } from "../../cookbooks/registry.js";
+import { EpisodeSchema } from "../../src/core/episode.js";
+import type { Task } from "../../src/core/task.js";
+import { runScoreContract } from "./score-contract.js";
+
+interface CookbookCase {
+  benchmark: string;
+  cookbook: string;
+  taskId: string;
+  /** Replies; `{metadata.field}` stands for the task's metadata field (a reference solution). */
+  gold: string;
+  nearMiss: string;
+  /** Metadata that makes the task ungradable (no gold answer, a free-text one, tests that do not decode). */
+  ungradable: Record<string, unknown>;
+}
+
+const cases = JSON.parse(readFileSync(new URL("./cookbook-cases.json", import.meta.url), "utf8")) as CookbookCase[];
+
+describe("cookbook contract cases", () => {
+  it("cover every built-in cookbook", () => {
+    expect(new Set(cases.map((entry) => entry.cookbook))).toEqual(new Set(cookbookNames));
+  });
+});
+
+for (const entry of cases) {
+  const load = async () => {
+    const benchmark = await loadBenchmark(entry.benchmark);
+    const cookbook = await loadCookbook(entry.cookbook);
+    const tasks = await benchmark!.loadTasks({ home: os.tmpdir() });
+    const task = tasks.find((candidate) => candidate.id === entry.taskId);
+    if (!task) throw new Error(`${entry.benchmark} has no bundled task "${entry.taskId}"`);
+    return { cookbook: cookbook!, task };
+  };
+  const score = (template: string, metadata: Record<string, unknown> = {}) => async () => {
+    const { cookbook, task } = await load();
+    const changed: Task = { ...task, metadata: { ...task.metadata, ...metadata } };
+    const reply = template.replace(/\{metadata\.(\w+)\}/g, (_, field: string) => String(task.metadata[field]));
+    const episode = EpisodeSchema.parse({
+      id: `${task.id}:0`,
+      taskId: task.id,
+      attempt: 0,
+      trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
+      artifacts: { answer: reply },
+    });
+    return cookbook.evaluate(changed, episode);
+  };
+  runScoreContract({
+    name: `${entry.cookbook} cookbook on ${entry.benchmark}`,
+    gold: score(entry.gold),
+    nearMiss: score(entry.nearMiss),
+    ungradable: score(entry.gold, entry.ungradable),
+    timeoutMs: 30_000,
+  });
+}

@@ -1,0 +1,20 @@
+// Every `rllm grade` verifier runs the Score contract on its rows from grade-verifier-cases.json.
+import { readFileSync } from "node:fs";
+import { gradeVerifiers } from "../../verifiers/index.js";
+import { runScoreContract } from "./score-contract.js";
+
+type Case = "gold" | "nearMiss" | "ungradable";
+const cases = JSON.parse(readFileSync(new URL("./grade-verifier-cases.json", import.meta.url), "utf8")) as Record<
+  string,
+  { flags: Record<string, unknown> } & Record<Case, unknown>
+>;
+
+for (const verifier of gradeVerifiers.values()) {
+  const rows = cases[verifier.name];
+  if (!rows) throw new Error(`grade-verifier-cases.json has no cases for the "${verifier.name}" verifier`);
+  const grade = (name: Case) => async () => {
+    const [score] = await verifier.gradeRows([verifier.rowSchema.parse(rows[name])], { concurrency: 1, flags: rows.flags });
+    return score!;
+  };
+  runScoreContract({ name: `${verifier.name} grade verifier`, gold: grade("gold"), nearMiss: grade("nearMiss"), ungradable: grade("ungradable"), timeoutMs: 30_000 });
+}
