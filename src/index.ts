@@ -18,7 +18,7 @@ export { ModelError } from "./core/errors/model-error.js";
 export { InputError } from "./core/errors/input-error.js";
 
 // LLM client.
-export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm/llm-client.js";
+export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./core/llm-client.js";
 export { createOpenAiClient, type OpenAiClientOptions } from "./llm/openai-client.js";
 export { stepFromChat } from "./llm/step-from-chat.js";
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Evaluator } from "../../src/core/cookbook.js";
 import type { EvalOutputInput } from "../../src/core/eval-output.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
-import type { LlmClient } from "../../src/llm/llm-client.js";
+import type { LlmClient } from "../../src/core/llm-client.js";
 import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
 import { gradeFinqaAnswer } from "../../verifiers/finqa/grade-finqa-answer.js";
 import { defaultTableAccessBeta, finqaReward } from "../../verifiers/finqa/finqa-reward.js";

@@ -5,7 +5,7 @@ import type { Episode } from "../core/episode.js";
 import { describeIssues } from "../core/errors/input-error.js";
 import type { Task } from "../core/task.js";
 import { TrajectorySchema } from "../core/trajectory.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import type { RunSummary } from "../metrics/summarize-run.js";
 import type { JudgeKind } from "./judge-prompts.js";
 import { rerankMetrics } from "./rerank-metrics.js";

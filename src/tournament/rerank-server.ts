@@ -5,7 +5,7 @@ import { z } from "zod";
 import { describeIssues } from "../core/errors/input-error.js";
 import { InfraError } from "../core/errors/infra-error.js";
 import { ChatMessageSchema, messageText } from "../core/message.js";
-import type { ChatChoice, LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { ChatChoice, LlmClient, SamplingParams } from "../core/llm-client.js";
 import { createOpenAiClient } from "../llm/openai-client.js";
 import type { JudgeKind } from "./judge-prompts.js";
 import { createLlmJudge } from "./llm-judge.js";
