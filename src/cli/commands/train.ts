@@ -7,8 +7,7 @@ import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { packagePath } from "../../core/package-root.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { openRunDirectory } from "../../engine/run-directory.js";
-import { createTrainingBackend, TRAINING_BACKENDS } from "../../training/backends/create-training-backend.js";
-import { runTraining } from "../../training/loop/run-training.js";
+import { TRAINING_BACKENDS } from "../../training/backends/training-backends.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
@@ -60,6 +59,9 @@ export function registerTrainCommand(program: Command): void {
       const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
       const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
       openRunDirectory(directory, { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined }, flags.resume);
+      // Imported here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
+      const { createTrainingBackend } = await import("../../training/backends/create-training-backend.js");
+      const { runTraining } = await import("../../training/loop/run-training.js");
       const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
 
       const controller = new AbortController();
