@@ -8,22 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLoadRecorder } from "../helpers/record-loads.js";
 import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const folder = mkdtempSync(path.join(tmpdir(), "rllm-packed-"));
 const project = path.join(folder, "project");
-
-// A resolve hook that logs every module URL the process loads, to assert on what an import pulls in.
-const recordLoads = `import { register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(\`
-import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(process.env.RLLM_LOAD_LOG, result.url + "\\\\n");
-  return result;
-}\`));
-`;
 
 /**
  * Unpacks the tarball as node_modules/rllm-ts, as npm install would. The dependencies are links to the repository's
@@ -56,7 +46,6 @@ beforeAll(async () => {
   const tarball = execFileSync("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: repository, encoding: "utf8" }).trim();
   mkdirSync(project);
   installTarball(path.join(folder, tarball.split("\n").at(-1)!), project);
-  writeFileSync(path.join(project, "record-loads.mjs"), recordLoads);
   server = await startScriptedServer(() => ({ text: "the answer is 4" }));
 }, 300_000);
 
@@ -76,13 +65,12 @@ describe("the packed package", () => {
   });
 
   it("imports with plain Node, with no tsx and no TensorFlow loaded by the root entry", async () => {
-    const log = path.join(folder, "root-loads.txt");
-    writeFileSync(log, "");
+    const recorder = createLoadRecorder(folder, "root");
     const script = 'const m = await import("rllm-ts"); console.log(typeof m.runEval, typeof m.createOpenAiClient, typeof m.stepFromChat);';
-    const result = await runNode(["--import", "./record-loads.mjs", "--input-type=module", "-e", script], { RLLM_LOAD_LOG: log });
+    const result = await runNode([...recorder.args, "--input-type=module", "-e", script], recorder.environment);
     expect(result.stderr).toBe("");
     expect(result.stdout.trim()).toBe("function function function");
-    const loaded = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    const loaded = recorder.loaded();
     expect(loaded.some((url) => url.includes("/node_modules/rllm-ts/dist/src/index.js"))).toBe(true);
     expect(loaded.filter((url) => url.includes("@tensorflow"))).toEqual([]);
     expect(loaded.filter((url) => url.includes("/tsx/"))).toEqual([]);

@@ -4,11 +4,12 @@
  * loaded TensorFlow (help must not). Figures depend on the machine's load: compare runs on a quiet machine.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { percentile } from "../../src/metrics/percentile.js";
+import { createLoadRecorder } from "../helpers/record-loads.js";
 
 const runs = Number(process.env.CLI_STARTUP_RUNS ?? 7);
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -16,21 +17,6 @@ const bin = path.join(repository, "bin/rllm.js");
 const folder = mkdtempSync(path.join(tmpdir(), "rllm-startup-"));
 const rows = path.join(folder, "rows.jsonl");
 writeFileSync(rows, `${JSON.stringify({ id: 1, response: "\\boxed{4}", ground_truth: "4" })}\n`);
-
-// A resolve hook that logs each module URL, to tell whether TensorFlow was loaded.
-const hook = path.join(folder, "record-loads.mjs");
-writeFileSync(
-  hook,
-  `import { register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(\`
-import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(process.env.RLLM_LOAD_LOG, result.url + "\\\\n");
-  return result;
-}\`));
-`,
-);
 
 const commands: [string, string[]][] = [
   ["rllm --help", ["--help"]],
@@ -47,10 +33,9 @@ for (const [label, args] of commands) {
     if (result.status !== 0) throw new Error(`${label} exited ${result.status}: ${result.stderr}`);
     if (run > 0) times.push(performance.now() - started);
   }
-  const log = path.join(folder, "loads.txt");
-  writeFileSync(log, "");
-  spawnSync(process.execPath, ["--import", hook, bin, ...args], { env: { ...process.env, RLLM_LOAD_LOG: log } });
-  const loadsTensorFlow = readFileSync(log, "utf8").includes("@tensorflow");
+  const recorder = createLoadRecorder(folder, "command");
+  spawnSync(process.execPath, [...recorder.args, bin, ...args], { env: { ...process.env, ...recorder.environment } });
+  const loadsTensorFlow = recorder.loaded().some((url) => url.includes("@tensorflow"));
   const sorted = [...times].sort((a, b) => a - b);
   console.log(
     `${label.padEnd(36)} median ${percentile(sorted, 50).toFixed(0).padStart(5)} ms  min ${sorted[0]!.toFixed(0).padStart(5)} ms  ` +
