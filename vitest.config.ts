@@ -1,12 +1,30 @@
 import { defineConfig } from "vitest/config";
 
+// End-to-end tests: they spawn the CLI, run programs in bwrap sandboxes, serve HTTP, or pack and install the package.
+// Everything else under test/ is a unit test: in process and fast. Chosen by file so that no test has to move.
+const endToEnd = [
+  "test/cli/**/*.test.ts",
+  "test/package/**/*.test.ts",
+  "test/**/*-eval.test.ts",
+  "test/tournament/eval-rerank.test.ts",
+  "test/tournament/rerank-end-to-end.test.ts",
+  "test/verifiers/code/{code-dev-agreement,code-grade-verifier,sandbox-hostile}.test.ts",
+  "test/verifiers/finqa/finqa-grade-verifier.test.ts",
+  "test/benchmarks/deepcoder/deepcoder-benchmark.test.ts",
+  "test/models/tiny/server.test.ts",
+  "test/training/gateway/**/*.test.ts",
+];
+const excluded = ["test/perf/**", "node_modules/**"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/perf/**", "node_modules/**"],
     // Sandboxed programs, worker pools and local servers are slow to start on a loaded 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...excluded, ...endToEnd] } },
+      { extends: true, test: { name: "e2e", include: endToEnd, exclude: excluded } },
+    ],
   },
 });

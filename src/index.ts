@@ -1,4 +1,9 @@
-/** The public API of rllm-ts: everything not listed here is internal and may change. */
+/**
+ * The public API of rllm-ts (the package's root entry): the data model, the plugin and LLM contracts, the OpenAI-style
+ * client, the engine and the metrics. It loads no TensorFlow. Verifiers, tournaments, training, the tiny model and
+ * test fakes are the subpaths `rllm-ts/verifiers`, `/tournament`, `/training`, `/tiny` and `/test`. Everything not
+ * listed in an entry is internal and may change.
+ */
 
 // Data model (zod schemas and the types inferred from them).
 export { TaskSchema, type Task } from "./core/task.js";
@@ -19,9 +24,10 @@ export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./core/bench
 export { InfraError } from "./core/errors/infra-error.js";
 export { ModelError } from "./core/errors/model-error.js";
 export { InputError } from "./core/errors/input-error.js";
+export { EndpointConfigurationError } from "./core/errors/endpoint-configuration-error.js";
 
-// LLM client.
-export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm/llm-client.js";
+// The LLM contract and the OpenAI-compatible client.
+export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./core/llm-client.js";
 export { createOpenAiClient, type OpenAiClientOptions } from "./llm/openai-client.js";
 export { stepFromChat } from "./llm/step-from-chat.js";
 
@@ -32,29 +38,10 @@ export { runPaths, openRunDirectory } from "./engine/run-directory.js";
 export { readEpisodes } from "./engine/episode-log.js";
 export { readRunConfig, readRunSummary } from "./engine/read-run-files.js";
 
+// Seeded randomness.
+export { createRng, type Rng } from "./core/random.js";
+
 // Metrics.
 export { passAtK } from "./metrics/pass-at-k.js";
 export { accuracyStats, wilsonInterval } from "./metrics/accuracy.js";
 export { summarizeRun } from "./metrics/summarize-run.js";
-
-// Verifiers.
-export { gradeMath, gradeMathBatch, extractMathAnswer, MathPolicySchema, defaultMathPolicy } from "../verifiers/math/index.js";
-export { CodeGrader, normalizeTests, SandboxUnavailableError } from "../verifiers/code/index.js";
-export { gradeFinqaAnswer, tableAccess, finqaReward } from "../verifiers/finqa/index.js";
-
-// Tournaments and reranking.
-export { SelectionMethodSchema, runSelection, createLlmJudge, parsePairRatings, rerankCandidates, rerankTaskEpisodes, startRerankServer, simulateTournament, createRng } from "./tournament/index.js";
-export type { Judge, SelectionConfig, SelectionMethod, TournamentRecord } from "./tournament/index.js";
-
-// The embedded model.
-export { loadTinyModel } from "./models/tiny/index.js";
-export { startTinyServer } from "./models/tiny/server.js";
-
-// Training.
-export { grpoAdvantages, drGrpoAdvantages, rlooAdvantages, reinforceAdvantages, reinforcePlusPlusAdvantages } from "./training/advantages/index.js";
-export { transformEpisodes } from "./training/transforms/index.js";
-export { pairVerifierReward } from "./training/joint-reward.js";
-export type { TrainingBackend } from "./training/backend.js";
-export { startGateway } from "./training/gateway/gateway-server.js";
-export { runTraining } from "./training/loop/run-training.js";
-export { TrainConfigSchema } from "./training/train-config.js";

@@ -1,5 +1,5 @@
 /** Synthetic arithmetic problems: a seeded generator, the step-by-step solution, and the split each problem belongs to. */
-import { randomInt, type Random } from "../../src/models/tiny/random.js";
+import { randomIntBetween, type Rng } from "../../src/core/random.js";
 
 export interface ArithProblem {
   /** The expression without spaces, e.g. `12+7*3`. */
@@ -12,15 +12,15 @@ export interface ArithProblem {
 export type Operator = "+" | "-" | "*";
 
 /** One problem of 2 or 3 one-digit operands (a product's right operand is 2..9), sized for a model trained in minutes on a CPU. */
-export function generateArithProblem(random: Random): ArithProblem {
+export function generateArithProblem(random: Rng): ArithProblem {
   const operandCount = random() < 0.5 ? 2 : 3;
-  const operands = [randomInt(random, 1, 9)];
+  const operands = [randomIntBetween(random, 1, 9)];
   const operators: Operator[] = [];
   for (let index = 1; index < operandCount; index++) {
     const roll = random();
     const operator: Operator = roll < 0.38 ? "+" : roll < 0.7 ? "-" : "*";
     operators.push(operator);
-    operands.push(operator === "*" ? randomInt(random, 2, 9) : randomInt(random, 1, 9));
+    operands.push(operator === "*" ? randomIntBetween(random, 2, 9) : randomIntBetween(random, 1, 9));
   }
   return solveArith(operands, operators);
 }

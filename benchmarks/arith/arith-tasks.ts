@@ -1,6 +1,6 @@
 /** The arith splits as Tasks: a fixed seed per split, unique expressions, and a hash split so train and test never share a problem. */
 import type { Task } from "../../src/core/task.js";
-import { seededRandom } from "../../src/models/tiny/random.js";
+import { createRng } from "../../src/core/random.js";
 import { arithQuestion, arithSplitOf, generateArithProblem } from "./arith-problem.js";
 
 /**
@@ -18,7 +18,7 @@ export type ArithSplit = keyof typeof ARITH_SPLITS;
 /** The tasks of `split`: `{id: "arith-<split>-0001", instruction: question, metadata: {expression, ground_truth, split}}`. */
 export function arithTasks(split: ArithSplit): Task[] {
   const { size, seed, side } = ARITH_SPLITS[split];
-  const random = seededRandom(seed);
+  const random = createRng(seed);
   // The rl split shares the test side's hash bucket, so it leaves out the test problems themselves.
   const seen = new Set<string>(split === "rl" ? arithTasks("test").map((task) => String(task.metadata.expression)) : []);
   const tasks: Task[] = [];

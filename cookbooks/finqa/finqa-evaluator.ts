@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Evaluator } from "../../src/core/cookbook.js";
 import { episodeAnswer } from "../../src/core/episode-answer.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
-import type { LlmClient } from "../../src/llm/llm-client.js";
+import type { LlmClient } from "../../src/core/llm-client.js";
 import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
 import { finqaScore } from "../../verifiers/finqa/finqa-score.js";
 import { gradeFinqaAnswer, type FinqaGrade } from "../../verifiers/finqa/grade-finqa-answer.js";

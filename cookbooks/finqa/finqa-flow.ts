@@ -5,7 +5,7 @@ import type { ChatMessage, ToolCall } from "../../src/core/message.js";
 import type { Step } from "../../src/core/step.js";
 import type { Task } from "../../src/core/task.js";
 import { InputError } from "../../src/core/errors/input-error.js";
-import type { ChatRequest } from "../../src/llm/llm-client.js";
+import type { ChatRequest } from "../../src/core/llm-client.js";
 import { stepFromChat } from "../../src/llm/step-from-chat.js";
 import { TableSourceSchema } from "../../benchmarks/finqa/table-source.js";
 import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";

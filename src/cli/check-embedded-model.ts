@@ -6,7 +6,7 @@ import type { Cookbook } from "../core/cookbook.js";
 import type { ChatMessage } from "../core/message.js";
 import type { Task } from "../core/task.js";
 import { InputError } from "../core/errors/input-error.js";
-import type { LlmClient } from "../llm/llm-client.js";
+import type { LlmClient } from "../core/llm-client.js";
 
 // Enough prompts to tell a benchmark the model cannot read from one odd task, few enough to stay instant.
 const probedTasks = 8;

@@ -1,6 +1,6 @@
 /** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
 import { Command, CommanderError } from "commander";
-import { commandLoaders } from "./commands/index.js";
+import { commandEntries } from "./commands/index.js";
 import { InputError } from "../core/errors/input-error.js";
 
 const program = new Command("rllm")
@@ -19,10 +19,13 @@ const program = new Command("rllm")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-// `rllm eval ...` loads only eval; anything else (help, a typo) loads every command so help and suggestions are complete.
-const requested = process.argv[2];
-const names = requested !== undefined && Object.hasOwn(commandLoaders, requested) ? [requested] : Object.keys(commandLoaders);
-for (const name of names) (await commandLoaders[name]!())(program);
+// `rllm eval ...` (and `rllm help eval`) loads only eval. Anything else (the command list, a typo) loads no command
+// module: each command is listed by its summary, which is all the list and commander's suggestions need.
+const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
+for (const [name, entry] of Object.entries(commandEntries)) {
+  if (name === requested) (await entry.load())(program);
+  else program.command(name).summary(entry.summary);
+}
 
 try {
   await program.parseAsync(process.argv);

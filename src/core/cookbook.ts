@@ -3,7 +3,7 @@ import type { Episode } from "./episode.js";
 import type { Score } from "./score.js";
 import type { Task } from "./task.js";
 import type { Trajectory } from "./trajectory.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { LlmClient, SamplingParams } from "./llm-client.js";
 
 export interface FlowContext {
   client: LlmClient;

@@ -8,9 +8,9 @@ import type { Task } from "../core/task.js";
 import type { Trajectory } from "../core/trajectory.js";
 import { InfraError } from "../core/errors/infra-error.js";
 import { ModelError } from "../core/errors/model-error.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
-import { EndpointConfigurationError } from "../llm/openai-client.js";
-import { deriveSeed } from "./derive-seed.js";
+import type { LlmClient, SamplingParams } from "../core/llm-client.js";
+import { EndpointConfigurationError } from "../core/errors/endpoint-configuration-error.js";
+import { deriveSeed } from "../core/random.js";
 
 export interface EpisodeRunOptions {
   cookbook: Cookbook;

@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import type { Cookbook } from "../core/cookbook.js";
 import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import { summarizeRun, type RunSummary } from "../metrics/summarize-run.js";
 import { openEpisodeLog, readEpisodes } from "./episode-log.js";
 import { writeJsonAtomically, type RunPaths } from "./run-directory.js";

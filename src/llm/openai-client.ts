@@ -1,11 +1,12 @@
 /** An LlmClient for any OpenAI-compatible endpoint (OpenAI, vLLM, SGLang, Tinker, the embedded model), with retries and error classes. */
 import OpenAI from "openai";
 import { InfraError } from "../core/errors/infra-error.js";
+import { EndpointConfigurationError } from "../core/errors/endpoint-configuration-error.js";
 import { ModelError } from "../core/errors/model-error.js";
 import { describeIssues } from "../core/errors/input-error.js";
 import { ChatReplySchema, type ChatReply } from "./chat-reply.js";
 import { createNodeHttpFetch } from "./node-http-fetch.js";
-import type { ChatRequest, ChatResponse, LlmClient } from "./llm-client.js";
+import type { ChatRequest, ChatResponse, LlmClient } from "../core/llm-client.js";
 import {
   backoffDelayMs,
   defaultRetryPolicy,
@@ -33,14 +34,6 @@ export interface OpenAiClientOptions {
   /** Injected for tests; Math.random otherwise. */
   random?: () => number;
   sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** 401/403/404: every later request will fail the same way, so the run should stop. */
-export class EndpointConfigurationError extends InfraError {
-  constructor(message: string, status: number) {
-    super(message, status);
-    this.name = "EndpointConfigurationError";
-  }
 }
 
 /** Creates an LlmClient on the `openai` package; the SDK's own retries are off, ours classify and budget them. */

@@ -1,6 +1,6 @@
 /** Builds the Step that records one chat call: the messages sent, the chosen reply, its token ids and logprobs. */
 import type { Step } from "../core/step.js";
-import type { ChatRequest, ChatResponse } from "./llm-client.js";
+import type { ChatRequest, ChatResponse } from "../core/llm-client.js";
 
 /** What a Step is built from: a reply's choices (a traced reply may lack a finish reason), prompt ids and usage. */
 export type StepSource = Pick<ChatResponse, "promptTokenIds" | "usage"> & {

@@ -1,8 +1,8 @@
 /** Baseline selection methods on the same judge protocol: pointwise, random pairing, knockout, league, majority vote. */
 import type { JudgeRequest, JudgeVerdict, SlotPolicy } from "./selection-process.js";
 import { callsPerPair, judgePairs, judgePoints, pickBest } from "./selection-process.js";
-import type { Rng } from "./seeded-rng.js";
-import { randomInt, shuffled } from "./seeded-rng.js";
+import type { Rng } from "../core/random.js";
+import { randomInt, shuffled } from "../core/random.js";
 import type { ComparisonRecord, PointRecord, Selection } from "./tournament-record.js";
 import { createWinRateStats, recordComparisons, slotAOutcome, winRates } from "./win-rate-stats.js";
 import { range } from "./v1-infer.js";

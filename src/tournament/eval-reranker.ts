@@ -5,7 +5,7 @@ import type { Task } from "../core/task.js";
 import { TrajectorySchema } from "../core/trajectory.js";
 import { JsonlAppender, readJsonl } from "../engine/append-only-jsonl.js";
 import type { SummaryExtension } from "../engine/run-eval.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import type { RunSummary } from "../metrics/summarize-run.js";
 import type { JudgeKind } from "./judge-prompts.js";
 import { rerankMetrics, rerankOutcome } from "./rerank-metrics.js";

@@ -10,8 +10,8 @@ export type { V1Options } from "./v1-infer.js";
 export { fitBradleyTerry } from "./bradley-terry.js";
 export { TournamentRecordSchema } from "./tournament-record.js";
 export type { ComparisonRecord, Selection, TournamentRecord } from "./tournament-record.js";
-export { createRng } from "./seeded-rng.js";
-export type { Rng } from "./seeded-rng.js";
+export { createRng } from "../core/random.js";
+export type { Rng } from "../core/random.js";
 
 // Judges
 export type { Judge, PairJudgement, PointJudgement } from "./judge.js";

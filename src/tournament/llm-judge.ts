@@ -1,9 +1,9 @@
 /** A Judge on an LLM: sends the pairwise or pointwise prompt through the shared client and parses the ratings. */
 import pLimit from "p-limit";
 import { ModelError } from "../core/errors/model-error.js";
-import { deriveSeed } from "../engine/derive-seed.js";
+import { deriveSeed } from "../core/random.js";
 import type { Step } from "../core/step.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import { stepFromChat } from "../llm/step-from-chat.js";
 import type { Judge, PairJudgement, PointJudgement } from "./judge.js";
 import type { JudgeKind } from "./judge-prompts.js";

@@ -6,7 +6,7 @@ import { judgeRequests } from "./judge.js";
 import type { SelectionConfig, SelectionMethod } from "./selection-methods.js";
 import { selectionProcess } from "./selection-methods.js";
 import { runSelection } from "./selection-process.js";
-import { createRng } from "./seeded-rng.js";
+import { createRng } from "../core/random.js";
 import type { TournamentRecord } from "./tournament-record.js";
 
 export interface RerankCandidatesOptions {

@@ -13,7 +13,7 @@ import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer } from "../http/start-http-server.js";
 import { upstreamHttpError } from "../http/upstream-http-error.js";
-import type { ChatChoice, LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { ChatChoice, LlmClient, SamplingParams } from "../core/llm-client.js";
 import { createOpenAiClient } from "../llm/openai-client.js";
 import type { JudgeKind } from "./judge-prompts.js";
 import { createLlmJudge } from "./llm-judge.js";

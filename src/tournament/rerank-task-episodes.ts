@@ -3,7 +3,7 @@ import type { Episode } from "../core/episode.js";
 import { episodeAnswer } from "../core/episode-answer.js";
 import type { TokenUsage } from "../core/step.js";
 import type { Trajectory } from "../core/trajectory.js";
-import type { LlmClient, SamplingParams } from "../llm/llm-client.js";
+import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import type { JudgeKind } from "./judge-prompts.js";
 import { createLlmJudge } from "./llm-judge.js";
 import { rerankCandidates } from "./rerank-candidates.js";

@@ -4,7 +4,7 @@ import { knockout, league, majorityVote, pointwise, randomPairing } from "./base
 import { fitBradleyTerry } from "./bradley-terry.js";
 import type { SelectionProcess, SlotPolicy } from "./selection-process.js";
 import { pickBest } from "./selection-process.js";
-import type { Rng } from "./seeded-rng.js";
+import type { Rng } from "../core/random.js";
 import type { V1Options } from "./v1-infer.js";
 import { V1OptionsSchema, v1Infer, v1Rounds } from "./v1-infer.js";
 

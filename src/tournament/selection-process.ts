@@ -1,6 +1,6 @@
 /** The protocol between a selection method and a judge: methods are generators that yield rounds of judge requests. */
-import type { Rng } from "./seeded-rng.js";
-import { randomInt } from "./seeded-rng.js";
+import type { Rng } from "../core/random.js";
+import { randomInt } from "../core/random.js";
 import type { ComparisonRecord, PointRecord, Selection, Winner } from "./tournament-record.js";
 
 /** A pairwise request (candidate indices in slot order) or a pointwise one. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { SelectionConfig, SelectionMethod } from "./selection-methods.js";
 import { SelectionMethodSchema, SlotPolicySchema, selectionProcess } from "./selection-methods.js";
 import { runSelectionSync } from "./selection-process.js";
-import { createRng } from "./seeded-rng.js";
+import { createRng } from "../core/random.js";
 import type { SimulatedWorld } from "./simulated-judge.js";
 import { SimulatedWorldSchema, calibrateRatings, createSimulatedJudge, drawInstance } from "./simulated-judge.js";
 import type { V1OptionsInput } from "./v1-infer.js";

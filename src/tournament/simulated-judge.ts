@@ -1,8 +1,8 @@
 /** The simulator's world (reference §6.1–6.2): candidates with latent correctness and quality, and judge models. */
 import { z } from "zod";
 import type { JudgeRequest, JudgeVerdict } from "./selection-process.js";
-import type { Rng } from "./seeded-rng.js";
-import { createRng, normal, randomInt, shuffled } from "./seeded-rng.js";
+import type { Rng } from "../core/random.js";
+import { createRng, normal, randomInt, shuffled } from "../core/random.js";
 import { pairKey } from "./win-rate-stats.js";
 
 export const SimulatedWorldSchema = z

@@ -1,11 +1,44 @@
-import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+/** `rllm --help` and `rllm <command> --help` print help without loading any command's heavy code (TensorFlow above all). */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createLoadRecorder } from "../helpers/record-loads.js";
+import { binPath } from "../helpers/run-cli.js";
 
-describe("rllm --help", () => {
-  it("says how to run the command outside a project that installs rllm-ts", { timeout: 30_000 }, async () => {
-    const result = await runCli(["--help"]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain("npx -p rllm-ts rllm <command>");
-    expect(result.stdout).toContain("npm i -g rllm-ts");
+const folder = mkdtempSync(path.join(tmpdir(), "rllm-help-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The module URLs `rllm ...args` loads, and its stdout. */
+function loadedBy(args: string[]): { loaded: string[]; stdout: string } {
+  const recorder = createLoadRecorder(folder, args.join("-"));
+  const result = spawnSync(process.execPath, [...recorder.args, binPath, ...args], { encoding: "utf8", env: { ...process.env, ...recorder.environment } });
+  expect(result.status, result.stderr).toBe(0);
+  return { loaded: recorder.loaded(), stdout: result.stdout };
+}
+
+describe("rllm help", () => {
+  it("lists every command without loading any command module", () => {
+    const { loaded, stdout } = loadedBy(["--help"]);
+    for (const command of ["eval", "grade", "dataset", "rerank", "simulate", "serve", "gateway", "train", "export"]) {
+      expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    }
+    expect(loaded.filter((url) => url.includes("/src/cli/commands/") && !url.endsWith("/index.ts"))).toEqual([]);
+    expect(loaded.filter((url) => url.includes("@tensorflow"))).toEqual([]);
+  });
+
+  for (const command of ["eval", "serve", "train"]) {
+    it(`prints \`rllm ${command} --help\` without loading TensorFlow`, () => {
+      const { loaded, stdout } = loadedBy([command, "--help"]);
+      expect(stdout).toContain(`Usage: rllm ${command}`);
+      expect(loaded.filter((url) => url.includes("@tensorflow"))).toEqual([]);
+    });
+  }
+
+  it("says how to run the command outside a project that installs rllm-ts", () => {
+    const { stdout } = loadedBy(["--help"]);
+    expect(stdout).toContain("npx -p rllm-ts rllm <command>");
+    expect(stdout).toContain("npm i -g rllm-ts");
   });
 });

@@ -2,7 +2,7 @@ import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { Cookbook, FlowContext } from "../../src/core/cookbook.js";
 import { scored, unscored } from "../../src/core/score.js";
-import type { LlmClient } from "../../src/llm/llm-client.js";
+import type { LlmClient } from "../../src/core/llm-client.js";
 import { EpisodeCancelledError, runEpisode } from "../../src/engine/run-episode.js";
 
 const task = { id: "t1", instruction: "2+2?", metadata: {} };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAiClient, EndpointConfigurationError } from "../../src/llm/openai-client.js";
+import { createOpenAiClient } from "../../src/llm/openai-client.js";
+import { EndpointConfigurationError } from "../../src/core/errors/endpoint-configuration-error.js";
 import { InfraError } from "../../src/core/errors/infra-error.js";
 import { ModelError } from "../../src/core/errors/model-error.js";
 import { RetryBudget } from "../../src/llm/retry-policy.js";

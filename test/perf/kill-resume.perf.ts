@@ -15,7 +15,7 @@ import { z } from "zod";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import { readJsonl } from "../../src/engine/append-only-jsonl.js";
 import { TournamentErrorLineSchema, TournamentLineSchema } from "../../src/tournament/eval-reranker.js";
-import { createRng, randomInt } from "../../src/tournament/seeded-rng.js";
+import { createRng, randomInt } from "../../src/core/random.js";
 import { binPath } from "../helpers/run-cli.js";
 
 const limit = Number(process.env.KILL_RESUME_LIMIT ?? 25);

@@ -1,7 +1,7 @@
 /** Speed of the shipped tiny model: sampling tokens per second (plain-JS KV-cache engine) and one training step (tfjs wasm). */
 import { applyChatTemplate } from "../../src/models/tiny/chat-template.js";
 import { SHIPPED_TRAINING } from "../../src/models/tiny/shipped-config.js";
-import { seededRandom } from "../../src/models/tiny/random.js";
+import { createRng } from "../../src/core/random.js";
 import { loadTinyModel } from "../../src/models/tiny/tiny-model.js";
 import { readCheckpoint } from "../../src/models/tiny/checkpoint.js";
 import { parameterCount } from "../../src/models/tiny/model-weights.js";
@@ -28,7 +28,7 @@ console.log(`sampling: ${tokens} tokens in ${seconds.toFixed(2)} s = ${(tokens /
 
 // Training: one supervised step of the shipped batch size on each kind of batch (after one warm-up step).
 const learner = await model.createLearner();
-const random = seededRandom(1);
+const random = createRng(1);
 const { batchSize } = SHIPPED_TRAINING[0];
 for (const [label, judgeFraction] of [["warm-up", 0], ["solve batch", 0], ["judge batch", 1]] as const) {
   const examples = trainingBatch(random, batchSize, { judgeFraction, judgeFormat: "residues" });

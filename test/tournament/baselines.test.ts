@@ -4,7 +4,7 @@ import { fitBradleyTerry } from "../../src/tournament/bradley-terry.js";
 import { defaultSelectionConfig, selectionProcess } from "../../src/tournament/selection-methods.js";
 import type { JudgeRequest, JudgeVerdict } from "../../src/tournament/selection-process.js";
 import { runSelectionSync } from "../../src/tournament/selection-process.js";
-import { createRng } from "../../src/tournament/seeded-rng.js";
+import { createRng } from "../../src/core/random.js";
 import type { ComparisonRecord } from "../../src/tournament/tournament-record.js";
 
 // A perfect judge on a strict order: the higher `strength` always wins; pointwise rates by strength.

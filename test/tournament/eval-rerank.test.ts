@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRng } from "../../src/tournament/seeded-rng.js";
+import { createRng } from "../../src/core/random.js";
 import { runCli } from "../helpers/run-cli.js";
 import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 

@@ -10,7 +10,7 @@ import { createLlmJudge } from "../../src/tournament/llm-judge.js";
 import { rerankCandidates } from "../../src/tournament/rerank-candidates.js";
 import { startRerankServer } from "../../src/tournament/rerank-server.js";
 import { defaultSelectionConfig } from "../../src/tournament/selection-methods.js";
-import { createRng, shuffled } from "../../src/tournament/seeded-rng.js";
+import { createRng, shuffled } from "../../src/core/random.js";
 import { correctAnswer, startScriptedJudge, wrongAnswer, type ScriptedJudgeServer } from "./scripted-judge.js";
 
 const servers: Array<{ close(): Promise<void> }> = [];

@@ -1,6 +1,6 @@
 /** A scripted OpenAI-compatible server that generates candidates and judges them with a chosen accuracy (tests only). */
 import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../helpers/scripted-openai-server.js";
-import { createRng } from "../../src/tournament/seeded-rng.js";
+import { createRng } from "../../src/core/random.js";
 
 export const correctAnswer = "The answer is 42.";
 export const wrongAnswer = (index: number) => `The answer is ${17 + (index % 3)}.`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { simulateTournament } from "../../src/tournament/simulate-tournament.js";
-import { createRng } from "../../src/tournament/seeded-rng.js";
+import { createRng } from "../../src/core/random.js";
 import { SimulatedWorldSchema, calibrateRatings, createSimulatedJudge, drawInstance } from "../../src/tournament/simulated-judge.js";
 
 // Monte-Carlo checks allow 3.5 standard errors, so a correct simulator fails about once in 2,000 runs of a check.

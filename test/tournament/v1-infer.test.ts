@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JudgeRequest, JudgeVerdict, SlotPolicy } from "../../src/tournament/selection-process.js";
 import { runSelectionSync } from "../../src/tournament/selection-process.js";
-import { createRng } from "../../src/tournament/seeded-rng.js";
+import { createRng } from "../../src/core/random.js";
 import type { ComparisonRecord } from "../../src/tournament/tournament-record.js";
 import { V1OptionsSchema, v1Infer, v1Rounds } from "../../src/tournament/v1-infer.js";
 import type { V1OptionsInput } from "../../src/tournament/v1-infer.js";

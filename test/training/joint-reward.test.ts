@@ -6,7 +6,7 @@ import {
   pointVerifierReward,
   verifierPairs,
 } from "../../src/training/joint-reward.js";
-import { createRng as seededRandom } from "../../src/tournament/seeded-rng.js";
+import { createRng } from "../../src/core/random.js";
 
 describe("verifier reward", () => {
   it("maps ratings 1..10 to [0, 1]", () => {
@@ -43,31 +43,31 @@ describe("verifier reward", () => {
 
 describe("pair selection", () => {
   it("never pairs two incorrect solutions", () => {
-    const pairs = verifierPairs([false, true, false, false], 10, seededRandom(1));
+    const pairs = verifierPairs([false, true, false, false], 10, createRng(1));
     expect(pairs).toHaveLength(3);
     for (const pair of pairs) expect(pair.indexA === 1 || pair.indexB === 1).toBe(true);
   });
 
   it("with pairing \"mixed\" keeps only correct–incorrect pairs", () => {
     const correctness = [true, true, false, true, false];
-    const pairs = verifierPairs(correctness, 100, seededRandom(3), "mixed");
+    const pairs = verifierPairs(correctness, 100, createRng(3), "mixed");
     // 3 correct × 2 incorrect
     expect(pairs).toHaveLength(6);
     for (const pair of pairs) expect(correctness[pair.indexA]).not.toBe(correctness[pair.indexB]);
     // the paper's rule also admits the 3 correct–correct pairs
-    expect(verifierPairs(correctness, 100, seededRandom(3))).toHaveLength(9);
-    expect(verifierPairs([true, true, true], 4, seededRandom(3), "mixed")).toEqual([]);
+    expect(verifierPairs(correctness, 100, createRng(3))).toHaveLength(9);
+    expect(verifierPairs([true, true, true], 4, createRng(3), "mixed")).toEqual([]);
   });
 
   it("forms no pair when every solution is wrong", () => {
-    expect(verifierPairs([false, false, false], 4, seededRandom(1))).toEqual([]);
+    expect(verifierPairs([false, false, false], 4, createRng(1))).toEqual([]);
   });
 
   it("samples at most maxPairs distinct pairs and replays exactly with the same seed", () => {
-    const first = verifierPairs([true, true, false, true, false], 4, seededRandom(7));
+    const first = verifierPairs([true, true, false, true, false], 4, createRng(7));
     expect(first).toHaveLength(4);
     const keys = first.map((pair) => [pair.indexA, pair.indexB].sort().join("-"));
     expect(new Set(keys).size).toBe(4);
-    expect(verifierPairs([true, true, false, true, false], 4, seededRandom(7))).toEqual(first);
+    expect(verifierPairs([true, true, false, true, false], 4, createRng(7))).toEqual(first);
   });
 });

@@ -51,7 +51,8 @@ interface Slot {
 // Jobs are sent in chunks (one message per chunk, one reply per job) to save messaging overhead on big batches.
 const maxChunk = 32;
 
-const workerModule = new URL("./math-worker.ts", import.meta.url);
+// ".js" so the build runs math-worker.js; from the sources tsx maps it to math-worker.ts.
+const workerModule = new URL("./math-worker.js", import.meta.url);
 
 /** Grades jobs on `size` worker threads; call `close()` when done. */
 export class MathWorkerPool {

@@ -13,7 +13,7 @@ import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Task } from "../../core/task.js";
-import type { SamplingParams } from "../../llm/llm-client.js";
+import type { SamplingParams } from "../../core/llm-client.js";
 import { assertInputFile } from "../check-paths.js";
 import { assertEmbeddedModelCanRun } from "../check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";

@@ -6,7 +6,6 @@ import { startRerankServer } from "../../tournament/rerank-server.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
-import { startTinyServer } from "../../models/tiny/server.js";
 
 const ServeFlagsSchema = z.object({
   rerank: SelectionMethodSchema.optional(),
@@ -54,6 +53,8 @@ export function registerServeCommand(program: Command): void {
 /** Serves the embedded tiny model (OpenAI-compatible, vLLM extensions) until Ctrl-C. */
 async function serveTiny(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
+  // Imported here, not at the top: the tiny model brings TensorFlow, which `rllm serve --help` must not load.
+  const { startTinyServer } = await import("../../models/tiny/server.js");
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
   await new Promise<void>((resolve) => process.once("SIGINT", resolve));

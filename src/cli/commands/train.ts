@@ -9,8 +9,8 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { checkRunDirectory, openRunDirectory } from "../../engine/run-directory.js";
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
-import { createTrainingBackend, TRAINING_BACKENDS } from "../../training/backends/create-training-backend.js";
-import { runTraining, type TrainingOptions } from "../../training/loop/run-training.js";
+import { TRAINING_BACKENDS } from "../../training/backends/training-backends.js";
+import type { TrainingOptions } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
@@ -67,6 +67,9 @@ export function registerTrainCommand(program: Command): void {
       const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
       const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined };
       checkRunDirectory(directory, runConfig, flags.resume);
+      // Imported here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
+      const { createTrainingBackend } = await import("../../training/backends/create-training-backend.js");
+      const { runTraining } = await import("../../training/loop/run-training.js");
       const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
       try {
         assertConfigSupported(backend.capabilities(), config, configFile);

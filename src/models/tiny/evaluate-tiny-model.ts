@@ -2,7 +2,7 @@
 import { arithQuestion, arithSolutionText, parseArithExpression, solveArith, type ArithProblem } from "../../../benchmarks/arith/arith-problem.js";
 import { arithTasks } from "../../../benchmarks/arith/arith-tasks.js";
 import { applyChatTemplate } from "./chat-template.js";
-import { seededRandom } from "./random.js";
+import { createRng } from "../../core/random.js";
 import type { TinyModel } from "./tiny-model.js";
 import { wrongSolution } from "./training-data.js";
 
@@ -39,7 +39,7 @@ export interface TinyModelMetrics {
  * the right solution sits in slot A on every other problem.
  */
 export async function evaluateTinyModel(model: TinyModel, options: { problems: number; temperature: number; seed: number }): Promise<TinyModelMetrics> {
-  const random = seededRandom(options.seed);
+  const random = createRng(options.seed);
   const problems: ArithProblem[] = arithTasks("test")
     .slice(0, options.problems)
     .map((task) => {

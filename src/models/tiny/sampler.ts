@@ -1,6 +1,6 @@
 /** Sampling from the tiny model: temperature, nucleus (top_p), stop strings, max tokens, seeded randomness, logprobs. */
 import type { InferenceEngine, KvCache } from "./inference-engine.js";
-import type { Random } from "./random.js";
+import type { Rng } from "../../core/random.js";
 import { sharedStepScheduler } from "./step-scheduler.js";
 import { decodeTokens, END_ID, isSpecialToken } from "./tokenizer.js";
 
@@ -41,7 +41,7 @@ export async function sampleChoice(
   cache: KvCache,
   promptLogits: Float32Array,
   options: SampleOptions,
-  random: Random,
+  random: Rng,
   onText?: OnText,
 ): Promise<SampledChoice> {
   const choice: SampledChoice = { tokenIds: [], text: "", finishReason: "length", logprobs: [], topLogprobs: [] };
@@ -95,7 +95,7 @@ export function logSoftmax(logits: Float32Array): Float64Array {
   return Float64Array.from(logits, (value) => value - logTotal);
 }
 
-function pickToken(logprobs: Float64Array, options: SampleOptions, random: Random): number {
+function pickToken(logprobs: Float64Array, options: SampleOptions, random: Rng): number {
   if (options.temperature === 0) return argmax(logprobs);
   // Tokens by descending probability at the requested temperature, cut to the smallest set with mass ≥ top_p.
   const scaled = Array.from(logprobs, (logprob, id) => ({ id, weight: Math.exp(logprob / options.temperature) }));

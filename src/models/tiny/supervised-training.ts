@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { TinyModelConfig } from "./model-config.js";
 import { initialWeights } from "./model-weights.js";
-import { seededRandom } from "./random.js";
+import { createRng } from "../../core/random.js";
 import { supervisedLoss, TrainableModel } from "./trainable-model.js";
 import type { ModelWeights } from "./model-weights.js";
 import { trainingBatch } from "./training-data.js";
@@ -52,7 +52,7 @@ export async function trainSupervised(
   startWeights?: ModelWeights,
 ): Promise<TrainableModel> {
   const model = await TrainableModel.fromWeights(config, startWeights ?? initialWeights(config, options.weightSeed));
-  const random = seededRandom(options.dataSeed);
+  const random = createRng(options.dataSeed);
   const started = performance.now();
   for (let step = 1; step <= options.steps; step++) {
     const judgeFraction = random() < options.judgeFraction ? 1 : 0;

@@ -4,7 +4,7 @@ import { readCheckpoint, writeCheckpoint, type CheckpointManifest } from "./chec
 import { InferenceEngine } from "./inference-engine.js";
 import type { TinyModelConfig } from "./model-config.js";
 import type { ModelWeights } from "./model-weights.js";
-import { seededRandom } from "./random.js";
+import { createRng } from "../../core/random.js";
 import { sharedStepScheduler } from "./step-scheduler.js";
 import { logSoftmax, sampleChoice, type OnText, type SampledChoice, type SampleOptions } from "./sampler.js";
 import { TrainableModel } from "./trainable-model.js";
@@ -57,7 +57,7 @@ export class TinyModel {
     for (let index = 0; index < options.n; index++) {
       const cache = index === options.n - 1 ? promptCache : engine.cloneCache(promptCache);
       // Each choice has its own stream, so choice i does not depend on n.
-      const random = seededRandom((baseSeed * 7919 + index * 104729) | 0);
+      const random = createRng((baseSeed * 7919 + index * 104729) | 0);
       const forward: OnText | undefined = onText ? (text) => onText(index, text) : undefined;
       choices.push(await sampleChoice(engine, cache, logits, sampleOptions, random, forward));
     }

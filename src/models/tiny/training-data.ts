@@ -14,7 +14,7 @@ import {
   type Operator,
 } from "../../../benchmarks/arith/arith-problem.js";
 import { encodeCompactPrompt } from "./chat-template.js";
-import { randomInt, type Random } from "./random.js";
+import { randomIntBetween, type Rng } from "../../core/random.js";
 import { END_ID, encodeText, tokenId } from "./tokenizer.js";
 
 /** One training sequence: prompt then completion, with loss weight 1 on completion tokens. */
@@ -24,7 +24,7 @@ export interface TrainingExample {
 }
 
 /** A problem drawn from the requested split (rejection sampling on the split hash). */
-export function drawProblem(random: Random, split: "train" | "test"): ArithProblem {
+export function drawProblem(random: Rng, split: "train" | "test"): ArithProblem {
   for (;;) {
     const problem = generateArithProblem(random);
     if (arithSplitOf(problem.expression) === split) return problem;
@@ -32,7 +32,7 @@ export function drawProblem(random: Random, split: "train" | "test"): ArithProbl
 }
 
 /** A wrong solution of the kinds a small model makes: a slipped step carried on, products out of order, or a miscopied answer. */
-export function wrongSolution(problem: ArithProblem, random: Random): string {
+export function wrongSolution(problem: ArithProblem, random: Rng): string {
   const { operands, operators } = parseArithExpression(problem.expression);
   const roll = random();
   if (roll < 0.15 && operators.includes("*") && operators.length > 1) {
@@ -41,12 +41,12 @@ export function wrongSolution(problem: ArithProblem, random: Random): string {
   }
   const delta = smallDelta(random);
   if (roll < 0.3) return `${problem.steps.join(" ")} \\boxed{${problem.answer + delta}}`;
-  const stepIndex = randomInt(random, 0, problem.steps.length - 1);
+  const stepIndex = randomIntBetween(random, 0, problem.steps.length - 1);
   return arithSolutionText(solveArith(operands, operators, { stepIndex, delta }));
 }
 
-function smallDelta(random: Random): number {
-  const size = random() < 0.75 ? randomInt(random, 1, 3) : 10;
+function smallDelta(random: Rng): number {
+  const size = random() < 0.75 ? randomIntBetween(random, 1, 3) : 10;
   return random() < 0.5 ? -size : size;
 }
 
@@ -86,12 +86,12 @@ function example(promptContent: number[], completion: string): TrainingExample {
  * probability on slips, so temperature-1 samples are wrong more often than its greedy answer (room for a judge to
  * pick the right sample and for RL to sharpen the policy).
  */
-export function solveExample(problem: ArithProblem, random?: Random, slipRate = 0): TrainingExample {
+export function solveExample(problem: ArithProblem, random?: Rng, slipRate = 0): TrainingExample {
   const prompt = encodeCompactPrompt({ kind: "solve", expression: problem.expression });
   if (!random || random() >= slipRate) return example(prompt, arithSolutionText(problem));
   const { operands, operators } = parseArithExpression(problem.expression);
-  const delta = randomInt(random, 1, 3) * (random() < 0.5 ? -1 : 1);
-  return example(prompt, arithSolutionText(solveArith(operands, operators, { stepIndex: randomInt(random, 0, problem.steps.length - 1), delta })));
+  const delta = randomIntBetween(random, 1, 3) * (random() < 0.5 ? -1 : 1);
+  return example(prompt, arithSolutionText(solveArith(operands, operators, { stepIndex: randomIntBetween(random, 0, problem.steps.length - 1), delta })));
 }
 
 /**
@@ -149,7 +149,7 @@ export function residueReply(expression: string, answerA: string, answerB: strin
  * solve examples: the judge then puts some probability on slips, so its temperature-1 verdicts are wrong more often
  * than its greedy ones, which is the room RL with the joint reward has to sharpen it.
  */
-export function judgeExample(problem: ArithProblem, random: Random, format: JudgeFormat, slipRate = 0): TrainingExample {
+export function judgeExample(problem: ArithProblem, random: Rng, format: JudgeFormat, slipRate = 0): TrainingExample {
   const isCorrectA = random() < 0.5;
   const isCorrectB = random() < 0.5;
   const solution = (isCorrect: boolean) => (isCorrect ? arithSolutionText(problem) : wrongSolution(problem, random));
@@ -172,8 +172,8 @@ export function judgeExample(problem: ArithProblem, random: Random, format: Judg
   return example(encodeCompactPrompt(prompt), residueReply(problem.expression, inside(answerA), inside(answerB), slip));
 }
 
-function residueSlip(problem: ArithProblem, random: Random): ResidueSlip {
-  return { stepIndex: randomInt(random, 0, problem.steps.length - 1), delta: randomInt(random, 1, 3) * (random() < 0.5 ? -1 : 1) };
+function residueSlip(problem: ArithProblem, random: Rng): ResidueSlip {
+  return { stepIndex: randomIntBetween(random, 0, problem.steps.length - 1), delta: randomIntBetween(random, 1, 3) * (random() < 0.5 ? -1 : 1) };
 }
 
 /** Options of a mixed batch: the share of judge examples, their format, and the slip rates of both skills. */
@@ -185,7 +185,7 @@ export interface BatchOptions {
 }
 
 /** A batch mixing both skills; `judgeFraction` of the examples are judge examples. */
-export function trainingBatch(random: Random, size: number, options: BatchOptions): TrainingExample[] {
+export function trainingBatch(random: Rng, size: number, options: BatchOptions): TrainingExample[] {
   return Array.from({ length: size }, () => {
     const problem = drawProblem(random, "train");
     if (random() < options.judgeFraction) return judgeExample(problem, random, options.judgeFormat, options.judgeSlipRate);

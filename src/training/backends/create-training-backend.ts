@@ -1,13 +1,11 @@
 /** Builds a training backend by name; only "local" exists today, and asking for another names what does. */
 import { InputError } from "../../core/errors/input-error.js";
 import type { TrainingBackend } from "../backend.js";
+import { TRAINING_BACKENDS } from "./training-backends.js";
 import { createLocalBackend } from "./local-backend.js";
 import { startTinySampler } from "./tiny-sampler.js";
 import { readCheckpoint } from "../../models/tiny/checkpoint.js";
 import { loadTinyModel, SHIPPED_CHECKPOINT_DIRECTORY } from "../../models/tiny/tiny-model.js";
-
-/** Backends `rllm train --backend` accepts. */
-export const TRAINING_BACKENDS = ["local"] as const;
 
 /** The backend and the base model it trains; `checkpoint` is a tiny-model checkpoint directory (default: the shipped one). */
 export async function createTrainingBackend(

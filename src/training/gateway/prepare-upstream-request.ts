@@ -1,5 +1,5 @@
 /** Rewrites a client's chat or completion request before it goes upstream: token capture on, the run's model and sampling pinned. */
-import type { SamplingParams } from "../../llm/llm-client.js";
+import type { SamplingParams } from "../../core/llm-client.js";
 import type { TracedEndpoint } from "./trace-record.js";
 
 export interface RequestPolicy {

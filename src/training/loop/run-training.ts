@@ -10,7 +10,7 @@ import type { Task } from "../../core/task.js";
 import { appendEpisode } from "../../engine/episode-log.js";
 import { writeJsonAtomically } from "../../engine/run-directory.js";
 import { accuracyStats } from "../../metrics/accuracy.js";
-import { createRng } from "../../tournament/seeded-rng.js";
+import { createRng } from "../../core/random.js";
 import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
 import { assignAdvantages, type AdvantageConfig } from "../assign-advantages.js";
 import type { PolicyRef, StepStatus, TrainingBackend } from "../backend.js";

@@ -4,7 +4,7 @@ import { arithBenchmark } from "../../../benchmarks/arith/index.js";
 import { arithCookbook } from "../../../cookbooks/arith/index.js";
 import type { Episode } from "../../../src/core/episode.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
-import { seededRandom } from "../../../src/models/tiny/random.js";
+import { createRng } from "../../../src/core/random.js";
 
 const home = "/nonexistent-rllm-home";
 
@@ -51,7 +51,7 @@ describe("arith benchmark", () => {
   it("writes products before sums in its steps and carries a slipped step on", () => {
     expect(solveArith([12, 7, 3], ["+", "*"]).steps).toEqual(["7*3=21", "12+21=33"]);
     expect(solveArith([12, 7, 3], ["+", "*"], { stepIndex: 0, delta: 1 }).steps).toEqual(["7*3=22", "12+22=34"]);
-    const problem = generateArithProblem(seededRandom(1));
+    const problem = generateArithProblem(createRng(1));
     expect(problem.steps.length).toBeGreaterThanOrEqual(1);
   });
 

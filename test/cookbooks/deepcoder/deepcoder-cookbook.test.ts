@@ -3,7 +3,7 @@ import { deepcoderCookbook } from "../../../cookbooks/deepcoder/index.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import type { Trajectory } from "../../../src/core/trajectory.js";
-import type { ChatRequest, ChatResponse, LlmClient } from "../../../src/llm/llm-client.js";
+import type { ChatRequest, ChatResponse, LlmClient } from "../../../src/core/llm-client.js";
 
 /** A client that answers every call with `reply` and records the requests. */
 function fakeClient(reply: string): LlmClient & { requests: ChatRequest[] } {

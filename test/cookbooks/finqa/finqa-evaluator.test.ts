@@ -4,7 +4,7 @@ import { createFinqaEvaluator } from "../../../cookbooks/finqa/finqa-evaluator.j
 import { readJudgeReply } from "../../../cookbooks/finqa/judge-answer.js";
 import { EpisodeSchema, type Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
-import type { ChatRequest, ChatResponse, LlmClient } from "../../../src/llm/llm-client.js";
+import type { ChatRequest, ChatResponse, LlmClient } from "../../../src/core/llm-client.js";
 
 /** An LlmClient that answers every call with `reply` and records the requests. */
 function fakeJudge(reply: string): LlmClient & { requests: ChatRequest[] } {

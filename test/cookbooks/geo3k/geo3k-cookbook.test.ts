@@ -5,7 +5,7 @@ import { mathCookbook } from "../../../cookbooks/math/index.js";
 import type { Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import type { Trajectory } from "../../../src/core/trajectory.js";
-import type { ChatRequest, LlmClient } from "../../../src/llm/llm-client.js";
+import type { ChatRequest, LlmClient } from "../../../src/core/llm-client.js";
 
 /** A fake client that records each request and answers with a fixed text. */
 function recordingClient(text: string): LlmClient & { requests: ChatRequest[] } {

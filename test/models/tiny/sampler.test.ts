@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InferenceEngine } from "../../../src/models/tiny/inference-engine.js";
 import { TinyModelConfigSchema } from "../../../src/models/tiny/model-config.js";
 import { initialWeights } from "../../../src/models/tiny/model-weights.js";
-import { seededRandom } from "../../../src/models/tiny/random.js";
+import { createRng } from "../../../src/core/random.js";
 import { logSoftmax, sampleChoice, type SampleOptions } from "../../../src/models/tiny/sampler.js";
 import { encodeText, VOCABULARY } from "../../../src/models/tiny/tokenizer.js";
 
@@ -15,7 +15,7 @@ const base: SampleOptions = { maxTokens: 10, temperature: 1, topP: 1, stop: [], 
 async function sample(options: Partial<SampleOptions>, seed: number) {
   const cache = engine.createCache();
   const logits = engine.prefill(encodeText("3+4"), cache);
-  return sampleChoice(engine, cache, logits, { ...base, ...options }, seededRandom(seed));
+  return sampleChoice(engine, cache, logits, { ...base, ...options }, createRng(seed));
 }
 
 describe("sampler", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { arithQuestion, arithSolutionText } from "../../../benchmarks/arith/arith-problem.js";
 import { applyChatTemplate } from "../../../src/models/tiny/chat-template.js";
-import { seededRandom } from "../../../src/models/tiny/random.js";
+import { createRng } from "../../../src/core/random.js";
 import { decodeTokens } from "../../../src/models/tiny/tokenizer.js";
 import { drawProblem, judgeExample, residueOf, residueReply, solveExample, trainingBatch, wrongSolution } from "../../../src/models/tiny/training-data.js";
 import { pairJudgeMessages } from "../../../src/tournament/judge-prompts.js";
@@ -9,7 +9,7 @@ import { boxedInteger, parseRatings } from "../../../src/models/tiny/evaluate-ti
 
 describe("tiny model training data", () => {
   it("never makes a wrong solution that is right", () => {
-    const random = seededRandom(1);
+    const random = createRng(1);
     for (let index = 0; index < 500; index++) {
       const problem = drawProblem(random, "train");
       expect(boxedInteger(wrongSolution(problem, random))).not.toBe(problem.answer);
@@ -26,7 +26,7 @@ describe("tiny model training data", () => {
   });
 
   it("slips one step of a solve example at about the requested rate, carrying the slip on to the answer", () => {
-    const random = seededRandom(9);
+    const random = createRng(9);
     let slipped = 0;
     for (let index = 0; index < 1000; index++) {
       const problem = drawProblem(random, "train");
@@ -47,7 +47,7 @@ describe("tiny model training data", () => {
       "6*3=17%7 5-7=-2%8 A:-16%4/8 no B:-13%7/8 no <rating_A>1</rating_A><rating_B>1</rating_B>",
     );
     expect(residueReply("5-6*3", "-16", "-13", { stepIndex: 1, delta: 2 })).toMatch(/^6\*3=18%8 5-8=-1%9 A:-16%4\/9 no B:-13%7\/9 no /);
-    const random = seededRandom(5);
+    const random = createRng(5);
     let slipped = 0;
     for (let index = 0; index < 1000; index++) {
       const problem = drawProblem(random, "train");
@@ -63,14 +63,14 @@ describe("tiny model training data", () => {
   });
 
   it("draws nothing extra for judge examples without slips, so earlier phases replay as they ran", () => {
-    const problem = drawProblem(seededRandom(6), "train");
-    const [plain, noSlip] = [seededRandom(7), seededRandom(7)];
+    const problem = drawProblem(createRng(6), "train");
+    const [plain, noSlip] = [createRng(7), createRng(7)];
     expect(judgeExample(problem, noSlip, "residues", 0)).toEqual(judgeExample(problem, plain, "residues"));
     expect(noSlip()).toBe(plain());
   });
 
   it("trains on exactly the prompt tokens the chat template serves for the tournament's judge prompt", () => {
-    const random = seededRandom(2);
+    const random = createRng(2);
     let missing = 0;
     for (let index = 0; index < 100; index++) {
       const problem = drawProblem(random, "train");
@@ -93,7 +93,7 @@ describe("tiny model training data", () => {
   });
 
   it("serves a solve prompt as trained and only trains on the reply", () => {
-    const problem = drawProblem(seededRandom(3), "train");
+    const problem = drawProblem(createRng(3), "train");
     const example = solveExample(problem);
     const promptLength = example.lossMask.indexOf(1);
     expect(example.tokens.slice(0, promptLength)).toEqual(applyChatTemplate([{ role: "user", content: arithQuestion(problem.expression) }]));
@@ -102,7 +102,7 @@ describe("tiny model training data", () => {
 
   it("replays a batch from its seed", () => {
     const options = { judgeFraction: 0.5, judgeFormat: "residues" as const, solveSlipRate: 0.2 };
-    const first = trainingBatch(seededRandom(4), 8, options);
-    expect(trainingBatch(seededRandom(4), 8, options)).toEqual(first);
+    const first = trainingBatch(createRng(4), 8, options);
+    expect(trainingBatch(createRng(4), 8, options)).toEqual(first);
   });
 });

@@ -1,6 +1,6 @@
 /** The one LLM interface that flows, judges and the trainer depend on (never a vendor SDK directly). */
-import type { ChatMessage, ToolCall, ToolDefinition } from "../core/message.js";
-import type { TokenUsage } from "../core/step.js";
+import type { ChatMessage, ToolCall, ToolDefinition } from "./message.js";
+import type { TokenUsage } from "./step.js";
 
 /** Sampling parameters of a run; undefined fields are left to the server's defaults. */
 export interface SamplingParams {

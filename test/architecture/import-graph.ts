@@ -1,0 +1,135 @@
+/** Reads the relative imports of every TypeScript file under some folders, and checks them against a table of layers. */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+/** One import: the importing file and the file it names, both relative to the repository root with `/` separators. */
+export interface ImportEdge {
+  from: string;
+  to: string;
+}
+
+/** A layer: a name, and the folders (or single files) whose files belong to it. */
+export interface Layer {
+  name: string;
+  paths: readonly string[];
+}
+
+/**
+ * Layers from lowest to highest. Each entry is a rank; the layers in one rank sit beside each other. A file may
+ * import its own layer and any layer of a lower rank, never a layer beside it or above it.
+ */
+export type LayerTable = readonly (readonly Layer[])[];
+
+/** Every relative import (static, `export … from`, `import type` and dynamic `import("…")`) of the .ts/.mts/.mjs files under `folders`. */
+export function scanImports(root: string, folders: readonly string[]): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const folder of folders) {
+    for (const file of listSourceFiles(path.join(root, folder))) {
+      const from = toPosix(path.relative(root, file));
+      const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+      for (const reference of info.importedFiles) {
+        if (!reference.fileName.startsWith(".")) continue; // packages are not layers
+        edges.push({ from, to: toPosix(path.normalize(path.join(path.dirname(from), reference.fileName))) });
+      }
+    }
+  }
+  return edges;
+}
+
+/** The layer a file belongs to (the longest matching path wins), or undefined when no layer claims it. */
+export function layerOf(table: LayerTable, file: string): { name: string; rank: number } | undefined {
+  let best: { name: string; rank: number; length: number } | undefined;
+  table.forEach((rank, rankIndex) => {
+    for (const layer of rank) {
+      for (const prefix of layer.paths) {
+        const matches = file === prefix || file.startsWith(`${prefix}/`);
+        if (matches && (best === undefined || prefix.length > best.length)) best = { name: layer.name, rank: rankIndex, length: prefix.length };
+      }
+    }
+  });
+  return best && { name: best.name, rank: best.rank };
+}
+
+/** One line per import that runs against the layers, or whose file no layer claims. */
+export function findLayerViolations(table: LayerTable, edges: readonly ImportEdge[]): string[] {
+  const violations: string[] = [];
+  for (const edge of edges) {
+    const from = layerOf(table, edge.from);
+    const to = layerOf(table, edge.to);
+    if (from === undefined) violations.push(`${edge.from}: no layer claims this file; add its folder to the layer table`);
+    else if (to === undefined) violations.push(`${edge.from} imports ${edge.to}: no layer claims that file`);
+    else if (from.name !== to.name && to.rank >= from.rank) {
+      const relation = to.rank === from.rank ? "beside" : "above";
+      violations.push(`${edge.from} imports ${edge.to}: layer "${from.name}" may not import "${to.name}", which sits ${relation} it`);
+    }
+  }
+  return [...new Set(violations)];
+}
+
+/**
+ * Cycles between folders, each as the folders it joins. An import between a folder and one of its own subfolders
+ * does not count: a folder's index.ts re-exports its subfolders, and they share the parent's contract file.
+ */
+export function findFolderCycles(edges: readonly ImportEdge[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const edge of edges) {
+    const from = path.posix.dirname(edge.from);
+    const to = path.posix.dirname(edge.to);
+    if (isSameOrNested(from, to)) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+  }
+  return stronglyConnectedComponents(graph).filter((component) => component.length > 1);
+}
+
+function isSameOrNested(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+// Tarjan's algorithm: every component with more than one folder is a cycle.
+function stronglyConnectedComponents(graph: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const lowLink = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    lowLink.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        lowLink.set(node, Math.min(lowLink.get(node)!, lowLink.get(next)!));
+      } else if (onStack.has(next)) {
+        lowLink.set(node, Math.min(lowLink.get(node)!, index.get(next)!));
+      }
+    }
+    if (lowLink.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      components.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return components;
+}
+
+function listSourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return listSourceFiles(full);
+    return /\.(m?ts|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : [];
+  });
+}
+
+function toPosix(file: string): string {
+  return file.split(path.sep).join("/");
+}

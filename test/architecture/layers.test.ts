@@ -1,0 +1,137 @@
+/**
+ * The architecture test: imports follow the data flow (dataset → task → flow → episode → verifier → scored
+ * episode → metrics / reranker / trainer) and no two folders import each other.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, type LayerTable } from "./import-graph.js";
+
+/**
+ * The allowed layers, lowest first. A file may import its own layer and every layer of a lower rank; layers in one
+ * rank sit beside each other and may not import each other. Where this differs from the first plan
+ * (core ← llm ← http ← benchmarks, verifiers ← cookbooks ← engine ← metrics ← tournament ← training ← cli):
+ * - `src/datasets` (hub downloads and the local cache) sits beside `src/llm`: benchmarks pull their data with it,
+ *   and it needs only core.
+ * - `src/metrics` sits below the engine: metrics are pure functions over episodes that need only core, and the
+ *   engine computes a run's summary.json with them.
+ * - `src/engine` sits below `cookbooks`: the engine runs any cookbook through the Cookbook contract in core and
+ *   imports none, while cookbooks build their flows on its `singleTurnFlow`.
+ * - `src/models/tiny` sits beside the engine, above benchmarks: the embedded model is trained and measured on the
+ *   arith benchmark's problems. It may not import the engine, cookbooks or anything above.
+ * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
+ * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
+ */
+const layers: LayerTable = [
+  [{ name: "core", paths: ["src/core"] }],
+  [
+    { name: "llm", paths: ["src/llm"] },
+    { name: "datasets", paths: ["src/datasets"] },
+  ],
+  [
+    { name: "http", paths: ["src/http"] },
+    { name: "testing", paths: ["src/testing"] },
+  ],
+  [
+    { name: "benchmarks", paths: ["benchmarks"] },
+    { name: "verifiers", paths: ["verifiers"] },
+  ],
+  [{ name: "metrics", paths: ["src/metrics"] }],
+  [
+    { name: "engine", paths: ["src/engine"] },
+    { name: "tiny", paths: ["src/models/tiny"] },
+  ],
+  [{ name: "cookbooks", paths: ["cookbooks"] }],
+  [{ name: "tournament", paths: ["src/tournament"] }],
+  [{ name: "training", paths: ["src/training"] }],
+  [{ name: "package entry", paths: ["src/index.ts"] }],
+  [{ name: "cli", paths: ["src/cli"] }],
+];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const edges = scanImports(root, ["src", "verifiers", "benchmarks", "cookbooks"]);
+
+describe("layers", () => {
+  it("finds the imports it checks", () => {
+    // Guards against a scanner that silently reads nothing and so passes everything.
+    expect(edges.length).toBeGreaterThan(300);
+    expect(edges).toContainEqual({ from: "src/engine/run-eval.ts", to: "src/core/task.js" });
+  });
+
+  it("has no import that runs against the layers", () => {
+    expect(findLayerViolations(layers, edges)).toEqual([]);
+  });
+
+  it("has no cycle between folders", () => {
+    expect(findFolderCycles(edges)).toEqual([]);
+  });
+});
+
+describe("the layer checker itself", () => {
+  const fixture: ImportEdge[] = [
+    { from: "src/engine/run-eval.ts", to: "src/core/task.js" },
+    { from: "cookbooks/math/index.ts", to: "src/engine/single-turn-flow.js" },
+  ];
+
+  it("accepts imports that flow downwards", () => {
+    expect(findLayerViolations(layers, fixture)).toEqual([]);
+  });
+
+  it("reports an import that runs against the flow, naming both files and layers", () => {
+    const backwards = [...fixture, { from: "src/core/episode.ts", to: "src/tournament/judge.js" }];
+    expect(findLayerViolations(layers, backwards)).toEqual([
+      'src/core/episode.ts imports src/tournament/judge.js: layer "core" may not import "tournament", which sits above it',
+    ]);
+  });
+
+  it("reports an import between two layers that sit beside each other", () => {
+    const sideways = [{ from: "src/models/tiny/server.ts", to: "src/engine/run-eval.js" }];
+    expect(findLayerViolations(layers, sideways)).toEqual([
+      'src/models/tiny/server.ts imports src/engine/run-eval.js: layer "tiny" may not import "engine", which sits beside it',
+    ]);
+  });
+
+  it("reports a file in a folder that no layer claims", () => {
+    const unclaimed = [{ from: "src/plugins/loader.ts", to: "src/core/task.js" }];
+    expect(findLayerViolations(layers, unclaimed)).toEqual([
+      "src/plugins/loader.ts: no layer claims this file; add its folder to the layer table",
+    ]);
+  });
+
+  it("reports a cycle between two folders, but not between a folder and its subfolder", () => {
+    const cycle = [
+      { from: "verifiers/math/grade-math.ts", to: "verifiers/code/extract-code.js" },
+      { from: "verifiers/code/code-grader.ts", to: "verifiers/math/normalize.js" },
+      { from: "verifiers/index.ts", to: "verifiers/math/index.js" },
+      { from: "verifiers/math/math-grade-verifier.ts", to: "verifiers/grade-verifier.js" },
+    ];
+    expect(findFolderCycles(cycle)).toEqual([["verifiers/code", "verifiers/math"]]);
+  });
+
+  describe("scanning files on disk", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "rllm-layers-"));
+    afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+    it("reads static, type-only, re-export and dynamic imports and skips packages", () => {
+      mkdirSync(path.join(folder, "src/core"), { recursive: true });
+      writeFileSync(
+        path.join(folder, "src/core/episode.ts"),
+        [
+          'import { z } from "zod";',
+          'import type { Task } from "./task.js";',
+          'export { judge } from "../tournament/judge.js";',
+          'const engine = await import("../engine/run-eval.js");',
+        ].join("\n"),
+      );
+      const scanned = scanImports(folder, ["src"]);
+      expect(scanned).toEqual([
+        { from: "src/core/episode.ts", to: "src/core/task.js" },
+        { from: "src/core/episode.ts", to: "src/tournament/judge.js" },
+        { from: "src/core/episode.ts", to: "src/engine/run-eval.js" },
+      ]);
+      expect(findLayerViolations(layers, scanned)).toHaveLength(2);
+    });
+  });
+});

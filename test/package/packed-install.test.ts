@@ -1,0 +1,104 @@
+/**
+ * The package as a user gets it: `npm pack`, unpacked into a project folder outside the repository, imported by plain
+ * Node (no tsx) and used by a cookbook of the user's own through `rllm eval`.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLoadRecorder } from "../helpers/record-loads.js";
+import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+
+const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const folder = mkdtempSync(path.join(tmpdir(), "rllm-packed-"));
+const project = path.join(folder, "project");
+
+/**
+ * Unpacks the tarball as node_modules/rllm-ts, as npm install would. The dependencies are links to the repository's
+ * own node_modules (same pinned versions): installing them would need the network, which tests may not use.
+ */
+function installTarball(tarball: string, into: string): void {
+  const modules = path.join(into, "node_modules");
+  mkdirSync(modules, { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", modules]);
+  renameSync(path.join(modules, "package"), path.join(modules, "rllm-ts"));
+  for (const entry of readdirSync(path.join(repository, "node_modules"))) {
+    if (entry.startsWith(".") || entry === "rllm-ts") continue;
+    symlinkSync(path.join(repository, "node_modules", entry), path.join(modules, entry));
+  }
+}
+
+function runNode(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd: project, env: { ...process.env, ...environment }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  // prepack builds dist/ first; --silent leaves only the tarball's file name on stdout.
+  const tarball = execFileSync("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: repository, encoding: "utf8" }).trim();
+  mkdirSync(project);
+  installTarball(path.join(folder, tarball.split("\n").at(-1)!), project);
+  server = await startScriptedServer(() => ({ text: "the answer is 4" }));
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe("the packed package", () => {
+  it("ships the build, the data and the bin, and no tests or sources", () => {
+    const root = path.join(project, "node_modules/rllm-ts");
+    const shipped = readdirSync(root).sort();
+    expect(shipped).toEqual(["README.md", "benchmarks", "bin", "cookbooks", "dist", "package.json", "src", "verifiers"]);
+    expect(readdirSync(path.join(root, "src"))).toEqual(["models"]); // only the tiny model's checkpoint
+    expect(readdirSync(path.join(root, "dist/src"))).not.toContain("testing.test.js");
+    expect(readdirSync(root, { recursive: true }).some((file) => String(file).startsWith("test"))).toBe(false);
+  });
+
+  it("imports with plain Node, with no tsx and no TensorFlow loaded by the root entry", async () => {
+    const recorder = createLoadRecorder(folder, "root");
+    const script = 'const m = await import("rllm-ts"); console.log(typeof m.runEval, typeof m.createOpenAiClient, typeof m.stepFromChat);';
+    const result = await runNode([...recorder.args, "--input-type=module", "-e", script], recorder.environment);
+    expect(result.stderr).toBe("");
+    expect(result.stdout.trim()).toBe("function function function");
+    const loaded = recorder.loaded();
+    expect(loaded.some((url) => url.includes("/node_modules/rllm-ts/dist/src/index.js"))).toBe(true);
+    expect(loaded.filter((url) => url.includes("@tensorflow"))).toEqual([]);
+    expect(loaded.filter((url) => url.includes("/tsx/"))).toEqual([]);
+  });
+
+  it("resolves every subpath to the build, with types beside it", async () => {
+    const subpaths = ["rllm-ts/verifiers", "rllm-ts/tournament", "rllm-ts/training", "rllm-ts/tiny", "rllm-ts/test"];
+    const script = `for (const name of ${JSON.stringify(subpaths)}) console.log(name, Object.keys(await import(name)).length > 0);`;
+    const result = await runNode(["--input-type=module", "-e", script]);
+    expect(result.stdout.trim().split("\n")).toEqual(subpaths.map((name) => `${name} true`));
+    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/rllm-ts/package.json"), "utf8"));
+    for (const entry of Object.values(manifest.exports as Record<string, { types?: string }>)) {
+      if (typeof entry === "object") readFileSync(path.join(project, "node_modules/rllm-ts", entry.types!));
+    }
+  });
+
+  for (const moduleType of ["module", "commonjs"] as const) {
+    it(`runs a cookbook of the user's own that imports rllm-ts under rllm eval (package type ${moduleType})`, async () => {
+      writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: moduleType }));
+      copyFileSync(path.join(repository, "test/fixtures/user-cookbook.ts"), path.join(project, "my-cookbook.ts"));
+      const out = path.join(folder, `run-${moduleType}`);
+      const bin = path.join(project, "node_modules/rllm-ts/bin/rllm.js");
+      const args = [bin, "eval", "qa", "--cookbook", "./my-cookbook.ts", "--base-url", server.url, "--model", "scripted", "--limit", "2", "--out", out];
+      const result = await runNode(args);
+      expect(result.code, result.stderr).toBe(0);
+      const episode = JSON.parse(readFileSync(path.join(out, "episodes.jsonl"), "utf8").split("\n")[0]!);
+      expect(episode.trajectories[0].name).toBe("shouter");
+      expect(episode.trajectories[0].output).toBe("THE ANSWER IS 4");
+    });
+  }
+});
