@@ -49,16 +49,20 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
     // Each problem runs its tests one after another; problems share the sandbox slots.
     const limit = pLimit(grader.concurrency);
     let done = 0;
-    return Promise.all(
-      rows.map((row) =>
-        limit(async () => {
-          const verdict = await gradeRow(grader, row);
-          done += 1;
-          options.onProgress?.(done, rows.length);
-          return verdict;
-        }),
-      ),
-    );
+    try {
+      return await Promise.all(
+        rows.map((row) =>
+          limit(async () => {
+            const verdict = await gradeRow(grader, row);
+            done += 1;
+            options.onProgress?.(done, rows.length);
+            return verdict;
+          }),
+        ),
+      );
+    } finally {
+      grader.close();
+    }
   },
 };
 

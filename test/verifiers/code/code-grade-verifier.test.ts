@@ -19,17 +19,20 @@ const rows: CodeRow[] = [
   { id: "bare", response: "def f(x):\n    return x + 1\n", tests: [{ input: "1", output: "2", testtype: "functional" }], fn_name: "f" },
   { id: "no-tests", response: "```python\nprint(1)\n```", tests: "[]" },
   { id: "bad-payload", response: "```python\nprint(1)\n```", tests: "{oops" },
+  { id: "unknown-type", response: "```python\nprint(1)\n```", tests: [{ input: "", output: "1\n", testtype: "weird" }] },
 ];
 
 describe("codeGradeVerifier", () => {
   it("gives the gold program full marks, a near miss none, and never passes an ungradable row", async () => {
     const verdicts = await codeGradeVerifier.gradeRows(rows, { concurrency: 2, flags: { timeout: 3 } });
-    expect(verdicts.map((verdict) => verdict.correct)).toEqual([true, false, true, false, false]);
-    expect(verdicts.map((verdict) => verdict.reward)).toEqual([1, 0, 1, 0, 0]);
+    expect(verdicts.map((verdict) => verdict.correct)).toEqual([true, false, true, false, false, false]);
+    expect(verdicts.map((verdict) => verdict.reward)).toEqual([1, 0, 1, 0, 0, 0]);
     expect(verdicts[0]!.extracted).toBe("print(int(input()) * 2)\n");
     expect(verdicts[1]!.details).toMatchObject({ verdict: "wrong_answer", passedTests: 0, totalTests: 1 });
     expect(verdicts[3]!.infraError).toBe(true);
     expect(verdicts[4]!.infraError).toBe(true);
+    // A program that prints the expected output under an unknown test type is never run as stdin.
+    expect(verdicts[5]).toMatchObject({ infraError: true, reason: expect.stringContaining('unknown test type "weird"') });
   });
 
   it("rejects unknown flags as a usage error", async () => {
@@ -65,6 +68,16 @@ describe("sandbox refusal", () => {
   it("refuses to run without a sandbox and says how to fix it", () => {
     expect(() => detectSandboxHost({ searchPath })).toThrow(SandboxUnavailableError);
     expect(() => detectSandboxHost({ searchPath })).toThrow(/apt-get install -y bubblewrap.*--unsafe-no-sandbox/);
+  });
+
+  it("names a bad Python path instead of blaming bubblewrap", () => {
+    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).toThrow(SandboxUnavailableError);
+    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).toThrow(/"\/nonexistent\/python3".*--set python=/);
+    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).not.toThrow(/bubblewrap/);
+  });
+
+  it("names a program that is not a Python interpreter", () => {
+    expect(() => detectSandboxHost({ python: "/bin/true" })).toThrow(/"\/bin\/true" is not a Python 3 interpreter.*--set python=/);
   });
 
   it("runs unsandboxed only when --unsafe-no-sandbox is given", () => {
