@@ -50,7 +50,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
     const limit = pLimit(grader.concurrency);
     let done = 0;
     try {
-      return await Promise.all(
+      const verdicts = await Promise.all(
         rows.map((row) =>
           limit(async () => {
             const verdict = await gradeRow(grader, row);
@@ -60,6 +60,9 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
           }),
         ),
       );
+      // Said once per run: without cgroups the memory and process caps hold per process, not per sandbox.
+      if (!grader.capsWholeSandbox && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.memoryPolicy };
+      return verdicts;
     } finally {
       grader.close();
     }
@@ -90,7 +93,8 @@ function verdictRow(program: string, verdict: ProgramVerdict): GradeVerdict {
     extracted: program,
     reason: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
     ...(timedOut ? { timedOut } : {}),
-    ...(verdict.verdict === "infra_error" ? { infraError: true } : {}),
+    // An unsupported test (it needs more of the program than the trusted checker exposes) cannot be scored; never a pass.
+    ...(verdict.verdict === "infra_error" || verdict.verdict === "unsupported" ? { infraError: true } : {}),
     details: { verdict: verdict.verdict, passedTests: verdict.passedTests, totalTests: verdict.totalTests, tests: verdict.tests },
   };
 }

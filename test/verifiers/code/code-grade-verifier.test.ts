@@ -57,9 +57,9 @@ describe("codeGradeVerifier", () => {
 });
 
 describe("sandbox refusal", () => {
-  // A PATH with prlimit (and setpriv) but no bwrap: a machine without bubblewrap.
+  // A PATH with setpriv but no bwrap: a machine without bubblewrap.
   const searchPath = mkdtempSync(path.join(os.tmpdir(), "rllm-nobwrap-"));
-  for (const name of ["prlimit", "setpriv"]) {
+  for (const name of ["setpriv"]) {
     const found = findExecutable(name);
     if (found) symlinkSync(found, path.join(searchPath, name));
   }

@@ -4,7 +4,8 @@ Function-call tests call the program's function through the call channel and rep
 compares it outside the sandbox). Assert tests (HumanEval `check(candidate)`) run here, in a namespace where each of
 the program's functions is a proxy: arguments go over the channel, a plain-data result comes back. The program cannot
 patch this process's builtins, walk its frames or write its records: fd 5, the record channel, exists only here.
-A test that needs more of the program than calling its functions is reported "unsupported", never passed.
+A test that needs more of the program than calling its functions is reported "unsupported", never passed. Program
+names that shadow builtins stay hidden from the tests, so a program cannot redefine abs() or isinstance() for them.
 
 fds: 3 calls to the program, 4 its replies, 5 records to the zygote, 6 the checker's part of the job ("<length>\\n<json>").
 """
@@ -111,9 +112,13 @@ def _opaque_type(state):
     def refuse(self, *_arguments, **_keywords):
         state.breach("unsupported", "trusted-checker policy: the test uses %s, a value in the program's namespace; only calls reach the program" % object.__getattribute__(self, "_name"))
 
-    members = {"__slots__": ("_name",), "__repr__": lambda self: "<program value %s>" % object.__getattribute__(self, "_name")}
+    def not_callable(self, *_arguments, **_keywords):
+        # The program defined this name as something other than a function: calling it fails as it would in-process.
+        raise TypeError("%s is not callable in the program" % object.__getattribute__(self, "_name"))
+
+    members = {"__slots__": ("_name",), "__repr__": lambda self: "<program value %s>" % object.__getattribute__(self, "_name"), "__call__": not_callable}
     for name in ("__getattr__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__", "__len__", "__iter__",
-                 "__contains__", "__getitem__", "__call__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                 "__contains__", "__getitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
                  "__truediv__", "__floordiv__", "__mod__", "__neg__", "__abs__", "__int__", "__float__", "__index__", "__str__", "__format__"):
         members[name] = refuse
     return type("ProgramValue", (), members)
@@ -185,7 +190,8 @@ def run(job_id):
     opaque = _opaque_type(state)
     namespace = {"__name__": "__check__", "__builtins__": builtins}
     for name, kind in names.items():
-        if type(name) is str and name.isidentifier():
+        # A program name never shadows a builtin the tests use (a program-defined abs() would answer every tolerance check).
+        if type(name) is str and name.isidentifier() and not hasattr(builtins, name):
             namespace[name] = ProgramFunction(name, channel) if kind == "function" else opaque.__new__(opaque)
             if kind != "function":
                 object.__setattr__(namespace[name], "_name", name)
