@@ -89,12 +89,14 @@ export async function gradeCallTests(
   if (checkerFault) throw new Error(checkerFault);
   if (ended) return results as TestResult[];
   // No end record: the first unreported test takes the blame (the program's failure, a time limit), the rest did not run.
-  const failure = programFailure(outcome, context, programEnded);
   let blamed = results.some((result) => result !== undefined && result.verdict !== "accepted");
+  const failure = programFailure(outcome, context, programEnded);
+  // The trusted checker died on its own (not the program, not a limit): that is the grader's failure, never the program's.
+  if (!blamed && failure === undefined) throw new Error(`the trusted checker ended without its end record${tail(outcome.checkerStderr)}`);
   return tests.map(({ index }, position): TestResult => {
     const result = results[position];
     if (result) return result;
-    if (!blamed) {
+    if (!blamed && failure) {
       blamed = true;
       return { index, ...failure };
     }
@@ -102,13 +104,11 @@ export async function gradeCallTests(
   });
 }
 
-/** Why the run ended before every test reported. */
-function programFailure(outcome: ProcessOutcome, context: RunContext, programEnded: boolean): OutcomeVerdict {
-  if (outcome.memoryCapHit || outcome.outputLimitExceeded || outcome.timedOut || programEnded) {
-    const failure = classifyOutcome({ ...outcome, stoppedEarly: false }, context.runner.deniedExitCode, context.limits.outputBytes);
-    return failure ?? { verdict: "runtime_error", detail: `the program ended before the tests finished (exit code ${outcome.exitCode})${tail(outcome.stderr)}` };
-  }
-  return { verdict: "runtime_error", detail: `the checker ended without its end record${tail(outcome.checkerStderr)}` };
+/** Why the run ended before every test reported, when the program or a limit is to blame (undefined: the checker died). */
+function programFailure(outcome: ProcessOutcome, context: RunContext, programEnded: boolean): OutcomeVerdict | undefined {
+  if (!(outcome.memoryCapHit || outcome.outputLimitExceeded || outcome.timedOut || programEnded)) return undefined;
+  const failure = classifyOutcome({ ...outcome, stoppedEarly: false }, context.runner.deniedExitCode, context.limits.outputBytes);
+  return failure ?? { verdict: "runtime_error", detail: `the program ended before the tests finished (exit code ${outcome.exitCode})${tail(outcome.stderr)}` };
 }
 
 function readRecord(line: string): CheckerRecord | undefined {
