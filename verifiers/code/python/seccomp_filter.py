@@ -61,8 +61,10 @@ def _assemble(instructions):
             body.append(item)
     packed = []
     for index, (code, value, when_true, when_false) in enumerate(body):
-        offset = lambda label: 0 if label is None else positions[label] - index - 1
-        packed.append(struct.pack("=HBBI", code, offset(when_true), offset(when_false), value))
+        # Jumps are forward offsets from the next instruction; None falls through.
+        true_offset = 0 if when_true is None else positions[when_true] - index - 1
+        false_offset = 0 if when_false is None else positions[when_false] - index - 1
+        packed.append(struct.pack("=HBBI", code, true_offset, false_offset, value))
     return b"".join(packed)
 
 

@@ -27,7 +27,6 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 sys.path.extend(CONFIG["site_packages"])
 
 import checker  # noqa: E402
-import plain_data  # noqa: E402,F401  (pre-imported for the forked processes)
 import program_host  # noqa: E402
 import seccomp_filter  # noqa: E402
 
