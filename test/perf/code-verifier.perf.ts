@@ -93,4 +93,4 @@ console.log(
   `\nbundled DeepCoder sample: ${sample.length} programs, ${sampleRun.tests} tests in ${sampleRun.seconds.toFixed(2)} s → ` +
     `${(sample.length / sampleRun.seconds).toFixed(1)} programs/s, ${(sampleRun.tests / sampleRun.seconds).toFixed(1)} tests/s (${sampleRun.passed}/${sample.length} passed)`,
 );
-grader.close();
+await grader.close();

@@ -64,7 +64,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
       if (!grader.capsWholeSandbox && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.memoryPolicy };
       return verdicts;
     } finally {
-      grader.close();
+      await grader.close();
     }
   },
 };

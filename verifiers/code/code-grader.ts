@@ -86,19 +86,18 @@ export class CodeGrader {
     try {
       await grader.probe();
     } catch (error) {
-      grader.close();
+      await grader.close();
       throw error;
     }
     return grader;
   }
 
-  /** Kills every sandbox of this grader and removes its cgroups and scratch directories. */
-  close(): void {
-    for (const slot of this.slots) slot.close();
-    if (this.cgroups.slots) {
-      const cgroups = this.cgroups;
-      // The killed sandboxes leave their cgroups a moment later.
-      setTimeout(() => cgroups.remove(), 200).unref();
+  /** Kills every sandbox of this grader, waits for them to exit, and removes its cgroups and scratch directories. */
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.close()));
+    // The sandbox's own processes leave its cgroup a moment after bubblewrap exits.
+    for (let attempt = 0; this.cgroups.slots && !this.cgroups.remove() && attempt < 20; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const directory of this.scratchDirectories) rmSync(directory, { recursive: true, force: true });
   }

@@ -7,7 +7,9 @@ import { createSlotCgroups } from "../../../verifiers/code/sandbox/sandbox-cgrou
 
 const mebibyte = 1024 ** 2;
 const cgroups = createSlotCgroups(1, 96 * mebibyte, 8);
-afterAll(() => cgroups.slots && setTimeout(() => cgroups.remove(), 100));
+afterAll(() => {
+  if (cgroups.slots) cgroups.remove();
+});
 
 /** Runs a Python script inside the slot's cgroups, joined the way sandbox slots join them. */
 function runInCgroup(script: string): { status: number | null; stdout: string } {
@@ -76,7 +78,7 @@ describe.skipIf(!cgroups.slots)("a program past the sandbox's memory cap", () =>
       expect(verdict.detail).toContain("memory policy");
       expect(grader.memoryPolicy).toMatch(/^cgroup v[12]: each sandbox capped at 160 MiB/);
     } finally {
-      grader.close();
+      await grader.close();
     }
   });
 });

@@ -96,7 +96,7 @@ describe("the host after the hostile programs", () => {
   });
 
   it("has no sandboxed process left running once the grader is closed, and can still start processes", async () => {
-    grader.close();
+    await grader.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(leftoverProcesses()).toEqual([]);
     expect(spawnSync("true").status).toBe(0);

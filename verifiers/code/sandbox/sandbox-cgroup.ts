@@ -15,7 +15,7 @@ export interface SlotCgroup {
 }
 
 /** Slot cgroups and the policy in words, or why there are none. */
-export type SlotCgroups = { slots: SlotCgroup[]; policy: string; remove(): void } | { slots?: undefined; unavailable: string };
+export type SlotCgroups = { slots: SlotCgroup[]; policy: string; remove(): boolean } | { slots?: undefined; unavailable: string };
 
 interface Hierarchy {
   version: 1 | 2;
@@ -129,17 +129,20 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** rmdir of each cgroup and its children (a cgroup directory cannot be removed recursively in one call). */
-function removeTree(directories: string[]): void {
+/** rmdir of each cgroup and its children (a cgroup directory cannot be removed recursively in one call); true when all are gone. */
+function removeTree(directories: string[]): boolean {
+  let isRemoved = true;
   for (const directory of directories) {
     if (!existsSync(directory)) continue;
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      if (entry.isDirectory()) removeTree([path.join(directory, entry.name)]);
+      if (entry.isDirectory()) isRemoved = removeTree([path.join(directory, entry.name)]) && isRemoved;
     }
     try {
       rmdirSync(directory);
     } catch {
-      // Still has a process (a sandbox being killed); the next grader's removeStale takes it.
+      // Still has a process (a sandbox being killed): the caller retries, or the next grader's removeStale takes it.
+      isRemoved = false;
     }
   }
+  return isRemoved;
 }

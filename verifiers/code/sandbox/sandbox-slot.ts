@@ -132,9 +132,21 @@ export class SandboxSlot {
     });
   }
 
-  /** Kills the sandbox (every process in it); the next run starts a fresh one. */
-  close(): void {
+  /** Kills the sandbox (every process in it) and resolves once it has exited (at most 2 s); a later run starts a fresh one. */
+  close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    // Held (ref'd) until the exit arrives: a caller awaiting close must not see its event loop run empty.
+    child.ref();
+    const exited = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     this.kill();
+    return exited;
   }
 
   private start(): Promise<void> {
