@@ -12,6 +12,7 @@ before its code loads; function-call and assert jobs add a forked checker (check
 Afterwards both are killed and reaped and the scratch directory is emptied, so nothing carries to the next job.
 """
 import atexit
+import fcntl
 import gc
 import json
 import os
@@ -59,7 +60,8 @@ def _wipe(directory):
 
 def _become(fds, cpu_seconds, memory_bytes):
     """In a forked child: only `fds` open (placed at 0..n-1), own process group, rlimits, fresh stdio, seccomp filter."""
-    moved = [os.dup(fd) for fd in fds]
+    # Copies above every target first, so no dup2 below overwrites a descriptor that is still to be placed.
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 64) for fd in fds]
     for target, source in enumerate(moved):
         os.dup2(source, target)
     os.closerange(len(fds), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
