@@ -7,11 +7,15 @@ patch this process's builtins, walk its frames or write its records: fd 5, the r
 A test that needs more of the program than calling its functions is reported "unsupported", never passed. Program
 names that shadow builtins stay hidden from the tests, so a program cannot redefine abs() or isinstance() for them.
 
-fds: 3 calls to the program, 4 its replies, 5 records to the zygote, 6 the checker's part of the job ("<length>\\n<json>").
+One checker serves a slot's jobs one after another (the zygote forks it once and again after it dies): fd 3 carries
+the checkers' parts of the jobs ("<length>\\n<json>"), fd 4 is a socket on which the zygote hands over each job's
+id and the two pipes to that job's program, fd 5 takes the records. Each job's tests run in a fresh namespace.
 """
 import builtins
 import json
 import os
+import random
+import socket
 
 import plain_data
 
@@ -37,10 +41,17 @@ class _State:
 
 
 class _Channel:
-    def __init__(self, state):
+    def __init__(self, state, requests_fd, replies_fd):
         self.state = state
-        self.requests = os.fdopen(3, "w", encoding="utf-8", errors="surrogatepass")
-        self.replies = os.fdopen(4, "r", encoding="utf-8", errors="surrogatepass")
+        self.requests = os.fdopen(requests_fd, "w", encoding="utf-8", errors="surrogatepass")
+        self.replies = os.fdopen(replies_fd, "r", encoding="utf-8", errors="surrogatepass")
+
+    def close(self):
+        for stream in (self.requests, self.replies):
+            try:
+                stream.close()
+            except OSError:
+                pass
 
     def receive(self):
         line = self.replies.readline(_REPLY_BYTES + 1)
@@ -143,13 +154,13 @@ def _tagged(value):
 def _read_part():
     length = b""
     while not length.endswith(b"\n"):
-        byte = os.read(6, 1)
+        byte = os.read(3, 1)
         if not byte:
             raise SystemExit("rllm-checker: no job part")
         length += byte
     data, remaining = [], int(length)
     while remaining > 0:
-        chunk = os.read(6, min(remaining, 1 << 20))
+        chunk = os.read(3, min(remaining, 1 << 20))
         if not chunk:
             raise SystemExit("rllm-checker: truncated job part")
         data.append(chunk)
@@ -161,20 +172,35 @@ def _describe(error):
     return type(error).__name__ + ": " + str(error)[:500]
 
 
-def run(job_id):
-    """Reads the checker's part of job `job_id`, runs its tests and writes one record per test, then {"end": true}."""
-    part = _read_part()
-    while part["id"] != job_id:  # the part of an earlier job whose checker was killed before it read it
-        part = _read_part()
-    os.close(6)
+def serve():
+    """Runs the tests of each job the zygote hands over, until the zygote closes the socket."""
+    control = socket.socket(fileno=4)
     records = os.fdopen(5, "w", encoding="utf-8", errors="surrogatepass")
 
     def report(record):
         records.write(json.dumps(record, allow_nan=True) + "\n")
         records.flush()
 
-    state = _State()
-    channel = _Channel(state)
+    while True:
+        message, fds, _, _ = socket.recv_fds(control, 64, 2)
+        if not message:
+            return
+        job_id = int(message)
+        part = _read_part()
+        while part["id"] != job_id:  # the part of an earlier job whose checker was killed before it read it
+            part = _read_part()
+        channel = _Channel(_State(), fds[0], fds[1])
+        random.seed()
+        try:
+            _run_tests(part, channel, report)
+        finally:
+            channel.close()
+            report({"checker_done": job_id})
+
+
+def _run_tests(part, channel, report):
+    """Writes one record per test of `part`, then {"end": true}; stops at the first failure unless run_all."""
+    state = channel.state
     names = None
     try:
         reply = channel.receive()

@@ -8,8 +8,9 @@ parts of the jobs (test code, arguments), which this process never reads: only t
 forked program can find test code in memory it shares with this process.
 
 Per job: the program runs in a forked child that gets its own pipes, rlimits, process group and seccomp filter
-before its code loads; function-call and assert jobs add a forked checker (checker.py) talking to it over pipes.
-Afterwards both are killed and reaped and the scratch directory is emptied, so nothing carries to the next job.
+before its code loads; for function-call and assert jobs the slot's checker (checker.py, forked from this process
+once and again whenever it dies) receives the program's two call pipes over a socket. Afterwards the program is
+killed and reaped and the scratch directory is emptied, so nothing of a program carries to the next job.
 """
 import atexit
 import fcntl
@@ -19,6 +20,7 @@ import os
 import resource
 import select
 import signal
+import socket
 import sys
 import time
 
@@ -105,6 +107,44 @@ def _kill(pid):
             pass
 
 
+class _Checker:
+    """The slot's trusted checker process and its channels (records, stderr, and the socket that hands over jobs)."""
+
+    def __init__(self):
+        control, control_child = socket.socketpair()
+        self.records, records_write = os.pipe()
+        self.stderr, stderr_write = os.pipe()
+        # The test code's own prints land in the checker's stderr tail.
+        null = os.memfd_create("checker-stdin")
+        fds = [null, stderr_write, stderr_write, _CHECKER_PARTS, control_child.fileno(), records_write]
+        self.pid = os.fork()
+        if self.pid == 0:
+            _run_child(fds, resource.RLIM_INFINITY, CONFIG["memory_bytes"], lambda: (checker.serve(), os._exit(0)))
+        for fd in (null, stderr_write, records_write):
+            os.close(fd)
+        control_child.close()
+        self.control = control
+
+    def is_alive(self):
+        return os.waitpid(self.pid, os.WNOHANG) == (0, 0)
+
+    def hand_over(self, job_id, calls_write, replies_read):
+        socket.send_fds(self.control, [str(job_id).encode()], [calls_write, replies_read])
+
+    def close(self):
+        _kill(self.pid)
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass  # already reaped by is_alive
+        for fd in (self.records, self.stderr):
+            os.close(fd)
+        self.control.close()
+
+
+_checker = None
+
+
 class _Job:
     def __init__(self, job):
         self.job = job
@@ -113,9 +153,10 @@ class _Job:
         self.stdout, self.stdout_length = [], 0
         self.stderr, self.checker_stderr, self.partial = b"", b"", b""
         self.timed_out = self.output_exceeded = self.stopped = False
-        self.program = self.checker = None
+        self.program = None
 
     def start(self):
+        global _checker
         job = self.job
         is_call = job["mode"] != "stdio"
         stdout_read, stdout_write = os.pipe()
@@ -127,6 +168,11 @@ class _Job:
         calls_read, calls_write = os.pipe() if is_call else (None, None)
         replies_read, replies_write = os.pipe() if is_call else (None, None)
         fds = [stdin, stdout_write, stderr_write] + ([calls_read, replies_write] if is_call else [])
+        if is_call and _checker is not None and not _checker.is_alive():
+            _checker.close()  # killed between jobs (the kernel's OOM killer during a stdin run picks any process of the sandbox)
+            _checker = None
+        if is_call and _checker is None:
+            _checker = _Checker()
         self.program = os.fork()
         if self.program == 0:
             _run_child(fds, job["cpu_seconds"], CONFIG["memory_bytes"], lambda: program_host.run(job))
@@ -134,17 +180,10 @@ class _Job:
             os.close(fd)
         self.streams = {stdout_read: "stdout", stderr_read: "stderr"}
         if is_call:
-            records_read, records_write = os.pipe()
-            checker_stderr_read, checker_stderr_write = os.pipe()
-            # The test code's own prints land in the checker's stderr tail.
-            null = os.memfd_create("checker-stdin")
-            fds = [null, checker_stderr_write, checker_stderr_write, calls_write, replies_read, records_write, _CHECKER_PARTS]
-            self.checker = os.fork()
-            if self.checker == 0:
-                _run_child(fds, job["cpu_seconds"], CONFIG["memory_bytes"], lambda: (checker.run(job["id"]), os._exit(0)))
-            for fd in (null, checker_stderr_write, calls_write, replies_read, records_write):
-                os.close(fd)
-            self.streams.update({records_read: "records", checker_stderr_read: "checker_stderr"})
+            _checker.hand_over(job["id"], calls_write, replies_read)
+            os.close(calls_write)
+            os.close(replies_read)
+            self.streams.update({_checker.records: "records", _checker.stderr: "checker_stderr"})
 
     def relay(self):
         while self.streams:
@@ -158,15 +197,32 @@ class _Job:
                 if fd == _CONTROL_IN:
                     self.control()
                     continue
+                if fd not in self.streams:
+                    continue  # the checker finished this job earlier in this round
                 data = os.read(fd, 1 << 16)
                 name = self.streams[fd]
                 if not data:
-                    os.close(fd)
-                    del self.streams[fd]
-                    if name == "records":
-                        _kill(self.program)  # the checker is done; the program is only waiting for calls
+                    if name in ("records", "checker_stderr"):
+                        self.checker_gone()
+                    else:
+                        os.close(fd)
+                        del self.streams[fd]
                     continue
                 self.take(name, data)
+
+    def checker_gone(self):
+        """The checker died (killed on a limit, or crashed): reap it; the next call job forks a new one."""
+        global _checker
+        self.release_checker()
+        _checker.close()
+        _checker = None
+        _kill(self.program)
+
+    def release_checker(self):
+        """This job stops listening to the checker's channels (they stay open for the next job)."""
+        for fd, name in list(self.streams.items()):
+            if name in ("records", "checker_stderr"):
+                del self.streams[fd]
 
     def take(self, name, data):
         if name == "stdout":
@@ -184,6 +240,10 @@ class _Job:
             lines = (self.partial + data).split(b"\n")
             self.partial = lines.pop()
             for line in lines:
+                if line.startswith(b'{"checker_done":'):
+                    self.release_checker()
+                    _kill(self.program)  # the checker is done; the program is only waiting for calls
+                    continue
                 self.last_record = time.monotonic()
                 _send({"type": "record", "line": line.decode("utf-8", "surrogateescape")})
 
@@ -197,18 +257,18 @@ class _Job:
             self.kill()
 
     def kill(self):
+        """Ends the job at once: the program, and the checker if it is working on this job."""
         _kill(self.program)
-        _kill(self.checker)
+        if any(name == "records" for name in self.streams.values()):
+            _kill(_checker.pid)
 
     def finish(self):
         self.kill()
         exit_code, signal_name = _status(os.waitpid(self.program, 0)[1])
-        checker_exit_code, checker_signal = _status(os.waitpid(self.checker, 0)[1]) if self.checker else (None, None)
         _wipe(CONFIG["scratch"])
         stdout = b"".join(self.stdout)
         _send({
-            "type": "done", "exit_code": exit_code, "signal": signal_name, "checker_exit_code": checker_exit_code,
-            "checker_signal": checker_signal, "timed_out": self.timed_out, "output_exceeded": self.output_exceeded,
+            "type": "done", "exit_code": exit_code, "signal": signal_name, "timed_out": self.timed_out, "output_exceeded": self.output_exceeded,
             "stopped": self.stopped, "wall_ms": (time.monotonic() - self.started) * 1000,
             "stderr": self.stderr.decode("utf-8", "replace"), "checker_stderr": self.checker_stderr.decode("utf-8", "replace"),
             "stdout_bytes": len(stdout),
