@@ -10,6 +10,8 @@ import { fileURLToPath } from "node:url";
 import pLimit from "p-limit";
 import { CodeGrader } from "../../verifiers/code/code-grader.js";
 import { normalizeTests, type TestCase } from "../../verifiers/code/normalize-tests.js";
+import { sandboxCommand } from "../../verifiers/code/sandbox/sandbox-command.js";
+import { SandboxLimitsSchema } from "../../verifiers/code/sandbox/sandbox-limits.js";
 
 interface Problem {
   id: string;
@@ -80,6 +82,11 @@ for (const [label, figures] of [["before", referenceFirst], ["after", referenceS
 console.log("\nwhere the time goes (mean wall time, this machine, now):");
 console.log(`  grader start (bwrap sandbox + interpreter + pre-imports + seccomp self-test + first run), once per slot: ${createMs.toFixed(0)} ms`);
 console.log(`  interpreter start alone (python -I -S -c pass): ${meanMs(python, ["-I", "-S", "-c", "pass"]).toFixed(0)} ms`);
+// What every run paid before the fork server: the same sandbox set-up around a fresh interpreter.
+const sandboxed = sandboxCommand({ host: grader.host, limits: SandboxLimitsSchema.parse({}), slotUid: 199_999, mounts: [], argv: [python, "-I", "-S", "-c", "pass"] });
+const sandboxedStarted = performance.now();
+for (let run = 0; run < 10; run += 1) spawnSync(sandboxed.file, sandboxed.args, { env: sandboxed.env });
+console.log(`  bubblewrap set-up + interpreter start (the sandbox a run used to start each time): ${((performance.now() - sandboxedStarted) / 10).toFixed(0)} ms`);
 const imports = "import json, ctypes, typing, collections, math, itertools, functools, heapq, bisect, string, re, random, copy, fractions, decimal";
 console.log(`  interpreter start + the imports the fork server does once (${imports.split(",").length} modules): ${meanMs(python, ["-I", "-S", "-c", imports]).toFixed(0)} ms`);
 console.log(`  per problem now (sandboxed, steady state, per slot): ${((ours.seconds * 1000 * grader.concurrency) / humanEval.length).toFixed(1)} ms`);
