@@ -36,6 +36,8 @@ export const deepcoderCookbook: Cookbook = {
     if (program === undefined || program.trim() === "") return scored(0, false, { explanation: "no fenced code block in the reply" });
     const verdict = await (await sharedCodeGrader()).grade({ program, tests: tests.tests, fnName: tests.fnName });
     if (verdict.verdict === "infra_error") throw new InfraError(`task ${task.id}: ${verdict.detail ?? "sandbox failure"}`);
+    // A test the trusted checker cannot run (it needs more of the program than its functions) grades nothing.
+    if (verdict.verdict === "unsupported") return unscored(`task ${task.id}: ${verdict.detail ?? "unsupported test"}`, { answer: program });
     return scored(verdict.passed ? 1 : 0, verdict.passed, {
       answer: program,
       signals: { passedTests: verdict.passedTests, totalTests: verdict.totalTests },

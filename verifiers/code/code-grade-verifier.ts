@@ -50,16 +50,23 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
     // Each problem runs its tests one after another; problems share the sandbox slots.
     const limit = pLimit(grader.concurrency);
     let done = 0;
-    return Promise.all(
-      rows.map((row) =>
-        limit(async () => {
-          const verdict = await gradeRow(grader, row);
-          done += 1;
-          options.onProgress?.(done, rows.length);
-          return verdict;
-        }),
-      ),
-    );
+    try {
+      const verdicts = await Promise.all(
+        rows.map((row) =>
+          limit(async () => {
+            const verdict = await gradeRow(grader, row);
+            done += 1;
+            options.onProgress?.(done, rows.length);
+            return verdict;
+          }),
+        ),
+      );
+      // Said once per run: without cgroups the memory and process caps hold per process, not per sandbox.
+      if (!grader.capsWholeSandbox && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.memoryPolicy };
+      return verdicts;
+    } finally {
+      await grader.close();
+    }
   },
 };
 
@@ -78,11 +85,16 @@ async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<Score> {
   return verdictScore(program, verdict);
 }
 
-/** The Score of one program verdict: signals passedTests, totalTests, timedOut; a sandbox failure is unscored with infraError. */
+/**
+ * The Score of one program verdict: signals passedTests, totalTests, timedOut. A sandbox failure is unscored with
+ * infraError; an unsupported test (it needs more of the program than the trusted checker exposes) is unscored too,
+ * never a pass and never a 0.
+ */
 function verdictScore(program: string, verdict: ProgramVerdict): Score {
   const signals = { passedTests: verdict.passedTests, totalTests: verdict.totalTests, timedOut: verdict.verdict === "time_limit" ? 1 : 0 };
   const details = { verdict: verdict.verdict, tests: verdict.tests };
   const explanation = verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict);
   if (verdict.verdict === "infra_error") return unscored(explanation, { answer: program, signals: { ...signals, infraError: 1 }, details });
+  if (verdict.verdict === "unsupported") return unscored(explanation, { answer: program, signals, details });
   return scored(verdict.passed ? 1 : 0, verdict.passed, { answer: program, explanation, signals, details });
 }

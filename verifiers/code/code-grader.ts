@@ -1,4 +1,4 @@
-/** The code grader: runs one program against its tests in fresh sandboxes and returns per-test verdicts (reward 1 only if all pass). */
+/** The code grader: runs one program against its tests in sandbox slots (a fresh forked run per job) and returns per-test verdicts (reward 1 only if all pass). */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,10 +6,11 @@ import { z } from "zod";
 import { classifyOutcome } from "./classify-outcome.js";
 import type { LanguageRunner, RunJob } from "./language-runner.js";
 import { pythonRunner } from "./python-runner.js";
-import { runProcess, type ProcessOutcome } from "./sandbox/run-process.js";
+import { createSlotCgroups, type SlotCgroups } from "./sandbox/sandbox-cgroup.js";
 import { sandboxCommand } from "./sandbox/sandbox-command.js";
 import { detectSandboxHost, type SandboxHost } from "./sandbox/sandbox-host.js";
 import { SandboxLimitsSchema, type SandboxLimits } from "./sandbox/sandbox-limits.js";
+import { SandboxSlot, type ProcessOutcome } from "./sandbox/sandbox-slot.js";
 import { SandboxUnavailableError } from "./sandbox/sandbox-unavailable-error.js";
 import { SlotPool } from "./sandbox/slot-pool.js";
 import type { TestCase } from "./normalize-tests.js";
@@ -46,27 +47,59 @@ export interface CodeProblem {
 
 // Per-slot uids start here; the offset keeps two graders on one machine (two test workers) on different uids.
 const slotUidBase = 200_000 + (process.pid % 4_000) * 64;
+// Processes of the sandbox itself in its pids cgroup: bwrap, its pid-namespace init, the fork server and the checker.
+const sandboxOwnProcesses = 4;
 
-/** Grades programs in sandboxes; create it with `CodeGrader.create`, which checks the sandbox really works. */
+/** Grades programs in sandboxes; create it with `CodeGrader.create`, which checks the sandbox really works, and `close` it when done. */
 export class CodeGrader {
   private readonly pool: SlotPool;
+  private readonly slots: SandboxSlot[];
+  private readonly scratchDirectories: string[] = [];
+  /** How the whole sandbox's memory and processes are capped, in words (cgroups, or the rlimit fallback and why). */
+  readonly memoryPolicy: string;
+  /** False when no cgroup could be created and each process is capped on its own (RLIMIT_AS, RLIMIT_NPROC). */
+  readonly capsWholeSandbox: boolean;
 
   private constructor(
     readonly host: SandboxHost,
     private readonly options: z.infer<typeof CodeGraderOptionsSchema>,
     private readonly limits: SandboxLimits,
     private readonly runner: LanguageRunner,
+    private readonly cgroups: SlotCgroups,
   ) {
     this.pool = new SlotPool(options.concurrency ?? os.availableParallelism());
+    this.capsWholeSandbox = cgroups.slots !== undefined;
+    this.memoryPolicy = cgroups.slots
+      ? cgroups.policy
+      : `fallback: each process capped at ${Math.round(limits.memoryBytes / 1024 ** 2)} MiB of address space (RLIMIT_AS) and the user's processes by RLIMIT_NPROC, with no cap on the sandbox as a whole (${cgroups.unavailable})`;
+    this.slots = Array.from({ length: this.pool.size }, (_, slot) => this.createSlot(slot));
   }
 
   /** Detects and probes the sandbox; throws SandboxUnavailableError when it does not work (unless unsafe mode was asked for). */
   static async create(options: CodeGraderOptions = {}, runner: LanguageRunner = pythonRunner): Promise<CodeGrader> {
     const parsed = CodeGraderOptionsSchema.parse(options);
     const host = detectSandboxHost({ unsafeNoSandbox: parsed.unsafeNoSandbox, python: parsed.python });
-    const grader = new CodeGrader(host, parsed, SandboxLimitsSchema.parse(parsed.limits), runner);
-    await grader.probe();
+    const limits = SandboxLimitsSchema.parse(parsed.limits);
+    const size = parsed.concurrency ?? os.availableParallelism();
+    const cgroups = createSlotCgroups(size, limits.memoryBytes, limits.processes + sandboxOwnProcesses);
+    const grader = new CodeGrader(host, parsed, limits, runner, cgroups);
+    try {
+      await grader.probe();
+    } catch (error) {
+      await grader.close();
+      throw error;
+    }
     return grader;
+  }
+
+  /** Kills every sandbox of this grader, waits for them to exit, and removes its cgroups and scratch directories. */
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.close()));
+    // The sandbox's own processes leave its cgroup a moment after bubblewrap exits.
+    for (let attempt = 0; this.cgroups.slots && !this.cgroups.remove() && attempt < 20; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const directory of this.scratchDirectories) rmSync(directory, { recursive: true, force: true });
   }
 
   /** How many sandboxes run at once. */
@@ -111,35 +144,41 @@ export class CodeGrader {
     };
   }
 
+  private createSlot(slot: number): SandboxSlot {
+    const scratchDirectory = this.host.kind === "unsafe" ? mkdtempSync(path.join(os.tmpdir(), "rllm-code-")) : undefined;
+    if (scratchDirectory) this.scratchDirectories.push(scratchDirectory);
+    // Without a pids cgroup, RLIMIT_NPROC counts every process of the user: with root's slot uids that is one sandbox,
+    // otherwise leave room for the processes the user already runs.
+    const processes = this.capsWholeSandbox ? null : this.host.dropsToSlotUser ? this.limits.processes : this.host.existingProcesses + 256 + this.limits.processes;
+    const config = { scratch: scratchDirectory ?? "/tmp", memoryBytes: this.limits.memoryBytes, fileBytes: this.limits.fileBytes, openFiles: this.limits.openFiles, processes };
+    const command = sandboxCommand({
+      host: this.host,
+      limits: this.limits,
+      slotUid: slotUidBase + slot,
+      mounts: this.runner.mounts,
+      argv: this.runner.argv(this.host, config),
+      scratchDirectory,
+    });
+    return new SandboxSlot(command, this.cgroups.slots?.[slot]);
+  }
+
   private run(job: RunJob, budget: RunBudget, onRecord?: (line: string) => "continue" | "stop"): Promise<ProcessOutcome> {
-    return this.pool.withSlot(async (slot) => {
-      const scratchDirectory = this.host.kind === "unsafe" ? mkdtempSync(path.join(os.tmpdir(), "rllm-code-")) : undefined;
-      try {
-        const command = sandboxCommand({
-          host: this.host,
-          limits: this.limits,
-          slotUid: slotUidBase + slot,
-          cpuSeconds: budget.cpuSeconds,
-          mounts: this.runner.mounts,
-          argv: this.runner.argv(this.host),
-          scratchDirectory,
-        });
-        const outcome = await runProcess({
-          ...command,
-          stdin: this.runner.encodeStdin(job),
-          idleTimeoutMs: budget.idleTimeoutMs,
+    return this.pool.withSlot((slot) =>
+      this.slots[slot]!.run(
+        {
+          mode: job.mode,
+          program: job.program,
+          stdin: job.stdin,
+          idleMs: budget.idleTimeoutMs,
           deadlineMs: budget.deadlineMs,
+          cpuSeconds: budget.cpuSeconds,
           outputBytes: budget.outputBytes ?? this.limits.outputBytes,
           stderrBytes: this.limits.stderrBytes,
-          onRecord,
-        });
-        if (outcome.spawnError) throw new SandboxUnavailableError(`cannot start ${command.file}: ${outcome.spawnError}`);
-        if (/^bwrap: /m.test(outcome.stderr) && outcome.exitCode === 1) throw new SandboxUnavailableError(`bubblewrap failed: ${outcome.stderr.trim()}`);
-        return outcome;
-      } finally {
-        if (scratchDirectory) rmSync(scratchDirectory, { recursive: true, force: true });
-      }
-    });
+        },
+        job.mode === "stdio" ? undefined : { mode: job.mode, inputs: job.inputs ?? [], asserts: job.asserts ?? [], fn_name: job.fnName ?? null, run_all: this.options.runAllTests },
+        onRecord,
+      ),
+    );
   }
 
   /** Runs a trivial program once so a broken sandbox fails loudly at start, not as a wall of wrong answers. */

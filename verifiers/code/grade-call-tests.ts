@@ -1,20 +1,24 @@
 /**
- * Function-call and assert tests: one sandboxed process per problem. The launcher streams one record per test on fd 3 and
- * ends with the run's nonce; values are compared here, so expected outputs never enter the sandbox, and a program that
- * exits before the tests finish (sys.exit, os._exit) lacks the nonce and fails.
+ * Function-call and assert tests: one sandboxed job per problem. A trusted checker process, which never loads the
+ * program, calls the program's functions over a pipe and reports one record per test; values are compared here, so
+ * expected outputs never enter the sandbox, and the record channel never exists in the program's process.
  */
-import { classifyOutcome, failureFromError, failureFromStderr } from "./classify-outcome.js";
-import { randomBytes } from "node:crypto";
+import { classifyOutcome, failureFromError, type OutcomeVerdict } from "./classify-outcome.js";
 import type { RunContext } from "./run-context.js";
 import type { TestCase } from "./normalize-tests.js";
 import { parsePythonJson, pythonEquals, type PythonValue } from "./python-value.js";
-import type { TestResult } from "./test-verdict.js";
+import type { ProcessOutcome } from "./sandbox/sandbox-slot.js";
+import { TestVerdictKindSchema, type TestResult } from "./test-verdict.js";
 
-interface CallRecord {
+interface CheckerRecord {
   index?: number;
   value?: PythonValue;
   error?: string;
-  end?: string;
+  /** The checker's own verdict for a policy breach (unsupported, plain-data, call-channel). */
+  verdict?: string;
+  /** The program's process ended during this test. */
+  ended?: boolean;
+  end?: boolean;
 }
 
 /** Verdicts of functional or assert `tests` (with their indices in the problem) for `program`. */
@@ -36,31 +40,34 @@ export async function gradeCallTests(
       throw new Error(`test ${index + 1}: expected output is not JSON: ${(error as Error).message}`);
     }
   });
-  const nonce = randomBytes(16).toString("hex");
   const results: (TestResult | undefined)[] = tests.map(() => undefined);
   let ended = false;
-  let badRecord: string | undefined;
+  let programEnded = false;
+  let checkerFault: string | undefined;
   let lastReport = performance.now();
 
   const onRecord = (line: string): "continue" | "stop" => {
     const record = readRecord(line);
+    if (record?.end) {
+      ended = results.every((result) => result !== undefined);
+      return "continue"; // the checker exits by itself right after the end record
+    }
     const position = record?.index;
-    if (record?.end !== undefined) {
-      ended = record.end === nonce && results.every((result) => result !== undefined);
-      if (ended) return "continue"; // the launcher exits by itself right after the end record
-      badRecord = "end record before every test reported";
+    if (!record || position === undefined || position < 0 || position >= tests.length || results[position] !== undefined) {
+      checkerFault = `the trusted checker sent an unexpected record: ${line.slice(0, 200)}`;
       return "stop";
     }
-    if (!record || position === undefined || position < 0 || position >= tests.length || results[position] !== undefined) {
-      badRecord = `unexpected record on the result channel: ${line.slice(0, 120)}`;
+    if (record.ended) {
+      programEnded = true;
       return "stop";
     }
     const now = performance.now();
     const wallMs = Math.round(now - lastReport);
     lastReport = now;
     const index = tests[position]!.index;
+    const policyVerdict = TestVerdictKindSchema.safeParse(record.verdict);
     if (record.error !== undefined) {
-      results[position] = { index, ...failureFromError(record.error), wallMs };
+      results[position] = { index, ...(policyVerdict.success ? { verdict: policyVerdict.data, detail: record.error } : failureFromError(record.error)), wallMs };
     } else if (isAssert) {
       results[position] = { index, verdict: "accepted", wallMs };
     } else {
@@ -73,20 +80,20 @@ export async function gradeCallTests(
   const seconds = context.timeoutMs / 1000;
   const outcome = await context.run(
     isAssert
-      ? { mode: "assert", program, asserts: tests.map(({ test }) => (test.kind === "assert" ? test.code : "")), nonce }
-      : { mode: "functional", program, inputs: tests.map(({ test }) => (test.kind === "functional" ? test.input : "")), fnName, nonce },
+      ? { mode: "assert", program, asserts: tests.map(({ test }) => (test.kind === "assert" ? test.code : "")) }
+      : { mode: "functional", program, inputs: tests.map(({ test }) => (test.kind === "functional" ? test.input : "")), fnName },
     // The guard of LiveCodeBench: (timeout + 1) · n + 5 seconds for the whole process.
     { idleTimeoutMs: context.timeoutMs, deadlineMs: (context.timeoutMs + 1000) * tests.length + 5000, cpuSeconds: (seconds + 1) * tests.length + 1 },
     onRecord,
   );
+  if (checkerFault) throw new Error(checkerFault);
   if (ended) return results as TestResult[];
-  // The run ended without its nonce: the first unreported test takes the blame, the rest did not run.
-  const failure = badRecord
-    ? { verdict: "runtime_error" as const, detail: badRecord }
-    : (classifyOutcome(outcome, context.runner.deniedExitCode, context.limits.outputBytes) ??
-      (outcome.stoppedEarly ? undefined : { ...failureFromStderr(outcome.stderr, outcome.exitCode, context.runner.deniedExitCode), detail: `exited before the tests finished (exit code ${outcome.exitCode})${tail(outcome.stderr)}` }));
-  let blamed = outcome.stoppedEarly && !badRecord;
-  const final = tests.map(({ index }, position): TestResult => {
+  // No end record: the first unreported test takes the blame (the program's failure, a time limit), the rest did not run.
+  let blamed = results.some((result) => result !== undefined && result.verdict !== "accepted");
+  const failure = programFailure(outcome, context, programEnded);
+  // The trusted checker died on its own (not the program, not a limit): that is the grader's failure, never the program's.
+  if (!blamed && failure === undefined) throw new Error(`the trusted checker ended without its end record${tail(outcome.checkerStderr)}`);
+  return tests.map(({ index }, position): TestResult => {
     const result = results[position];
     if (result) return result;
     if (!blamed && failure) {
@@ -95,15 +102,16 @@ export async function gradeCallTests(
     }
     return { index, verdict: "not_run" };
   });
-  // Every test reported a pass but the end record never came (the program killed the launcher afterwards): not a pass.
-  if (final.every((result) => result.verdict === "accepted")) {
-    const last = final[final.length - 1]!;
-    final[final.length - 1] = { index: last.index, verdict: "runtime_error", detail: badRecord ?? "the run ended without its end record" };
-  }
-  return final;
 }
 
-function readRecord(line: string): CallRecord | undefined {
+/** Why the run ended before every test reported, when the program or a limit is to blame (undefined: the checker died). */
+function programFailure(outcome: ProcessOutcome, context: RunContext, programEnded: boolean): OutcomeVerdict | undefined {
+  if (!(outcome.memoryCapHit || outcome.outputLimitExceeded || outcome.timedOut || programEnded)) return undefined;
+  const failure = classifyOutcome({ ...outcome, stoppedEarly: false }, context.runner.deniedExitCode, context.limits.outputBytes);
+  return failure ?? { verdict: "runtime_error", detail: `the program ended before the tests finished (exit code ${outcome.exitCode})${tail(outcome.stderr)}` };
+}
+
+function readRecord(line: string): CheckerRecord | undefined {
   let parsed: PythonValue;
   try {
     parsed = parsePythonJson(line, { tagged: true });
@@ -111,13 +119,15 @@ function readRecord(line: string): CallRecord | undefined {
     return undefined;
   }
   if (parsed.type !== "dict") return undefined;
-  const record: CallRecord = {};
+  const record: CheckerRecord = {};
   for (const [key, value] of parsed.entries) {
     if (key.type !== "str") return undefined;
     if (key.value === "i" && value.type === "int") record.index = Number(value.value);
     else if (key.value === "value") record.value = value;
     else if (key.value === "error" && value.type === "str") record.error = value.value;
-    else if (key.value === "end" && value.type === "str") record.end = value.value;
+    else if (key.value === "verdict" && value.type === "str") record.verdict = value.value;
+    else if (key.value === "ended" && value.type === "bool") record.ended = value.value;
+    else if (key.value === "end" && value.type === "bool") record.end = value.value;
   }
   return record;
 }

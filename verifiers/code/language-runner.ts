@@ -1,8 +1,8 @@
-/** The language-pluggable part of the code verifier: how to start a program of one language inside the sandbox. */
+/** The language-pluggable part of the code verifier: how to start a language's fork server inside the sandbox. */
 import type { Mount } from "./sandbox/sandbox-command.js";
 import type { SandboxHost } from "./sandbox/sandbox-host.js";
 
-/** stdio: one process per test, stdin in, stdout out. functional / assert: one process per problem, results on fd 3. */
+/** stdio: one forked run per test, stdin in, stdout out. functional / assert: one run per problem, a trusted checker calls the program. */
 export type RunMode = "stdio" | "functional" | "assert";
 
 export interface RunJob {
@@ -10,23 +10,31 @@ export interface RunJob {
   program: string;
   /** stdio: the test's standard input. */
   stdin?: string;
-  /** functional: each test's arguments, one JSON value per line. */
+  /** functional: each test's arguments, one JSON value per line (sent to the checker, never to the program). */
   inputs?: string[];
-  /** assert: code blocks run after the program, in its namespace. */
+  /** assert: test code run by the checker, with the program's functions as proxies (never sent to the program). */
   asserts?: string[];
   fnName?: string;
-  /** functional / assert: the end record must carry this value. */
-  nonce?: string;
+}
+
+/** What the fork server applies to every run it forks. */
+export interface ForkServerConfig {
+  /** Working directory of every run, emptied after each. */
+  scratch: string;
+  /** RLIMIT_AS of each forked process, bytes. */
+  memoryBytes: number;
+  fileBytes: number;
+  openFiles: number;
+  /** RLIMIT_NPROC, or null when a pids cgroup caps the sandbox instead. */
+  processes: number | null;
 }
 
 export interface LanguageRunner {
   language: string;
   /** Host files the runner needs inside the sandbox (read-only). */
   mounts: Mount[];
-  /** The command run inside the sandbox. */
-  argv(host: SandboxHost): string[];
-  /** The bytes written to the process's stdin. */
-  encodeStdin(job: RunJob): Buffer;
-  /** Exit code the runner uses when the program tried something the policy denies (starting a process). */
+  /** The fork server's command inside the sandbox. */
+  argv(host: SandboxHost, config: ForkServerConfig): string[];
+  /** Exit code a run uses when the program tried something the policy denies (starting a process). */
   deniedExitCode: number;
 }

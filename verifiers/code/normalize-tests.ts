@@ -35,6 +35,10 @@ const TestEntrySchema = z
   })
   .passthrough();
 
+// Declared test types we know (testtype or type, lower-cased); "" is an entry that declares none.
+const stdinTypes = new Set(["stdin", "stdin_stdout", "stdio"]);
+const functionalTypes = new Set(["functional", "function_call"]);
+
 const TacoSchema = z.object({ inputs: z.array(z.unknown()), outputs: z.array(z.unknown()), fn_name: z.string().nullish() }).passthrough();
 
 /**
@@ -67,13 +71,17 @@ function fromList(entries: unknown[], fnName: string | undefined): NormalizedTes
     if (!parsed.success) throw new TestDecodeError(`test ${index}: expected an object with input/output or code`);
     const test = parsed.data;
     const declared = (test.testtype ?? test.type ?? "").toLowerCase();
+    if (declared !== "" && declared !== "assert" && !stdinTypes.has(declared) && !functionalTypes.has(declared)) {
+      const known = ["assert", ...stdinTypes, ...functionalTypes].join(", ");
+      throw new TestDecodeError(`test ${index}: unknown test type "${test.testtype ?? test.type}" (known: ${known})`);
+    }
     if (declared === "assert" || (test.code !== undefined && test.input === undefined)) {
       if (test.code === undefined) throw new TestDecodeError(`test ${index}: assert test without "code"`);
       return { kind: "assert", code: test.code };
     }
     name ??= test.fn_name ?? metadataFunctionName(test.metadata);
     if (test.input === undefined || test.output === undefined) throw new TestDecodeError(`test ${index}: missing "input" or "output"`);
-    const isFunctional = declared === "functional" || declared === "function_call" || (declared === "" && name !== undefined);
+    const isFunctional = functionalTypes.has(declared) || (declared === "" && name !== undefined);
     if (isFunctional) return { kind: "functional", input: argumentLines(test.input, index), output: jsonText(test.output, index, true) };
     return { kind: "stdin", input: stdioText(test.input, index, "input"), output: stdioText(test.output, index, "output") };
   });

@@ -1,8 +1,8 @@
 /** Per-test and per-program verdicts of the code verifier. */
 import { z } from "zod";
 
-/** not_run: skipped after an earlier failure (first-failure stop). */
-export const TestVerdictKindSchema = z.enum(["accepted", "wrong_answer", "time_limit", "memory_limit", "runtime_error", "not_run"]);
+/** not_run: skipped after an earlier failure (first-failure stop); unsupported: the test needs more of the program than the trusted checker exposes. */
+export const TestVerdictKindSchema = z.enum(["accepted", "wrong_answer", "time_limit", "memory_limit", "runtime_error", "unsupported", "not_run"]);
 export type TestVerdictKind = z.infer<typeof TestVerdictKindSchema>;
 
 export const TestResultSchema = z.object({

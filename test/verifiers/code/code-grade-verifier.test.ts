@@ -19,18 +19,21 @@ const rows: CodeRow[] = [
   { id: "bare", response: "def f(x):\n    return x + 1\n", tests: [{ input: "1", output: "2", testtype: "functional" }], fn_name: "f" },
   { id: "no-tests", response: "```python\nprint(1)\n```", tests: "[]" },
   { id: "bad-payload", response: "```python\nprint(1)\n```", tests: "{oops" },
+  { id: "unknown-type", response: "```python\nprint(1)\n```", tests: [{ input: "", output: "1\n", testtype: "weird" }] },
 ];
 
 describe("codeGradeVerifier", () => {
   it("gives the gold program full marks, a near miss none, and leaves an ungradable row unscored", async () => {
     const verdicts = await codeGradeVerifier.gradeRows(rows, { concurrency: 2, flags: { timeout: 3 } });
-    expect(verdicts.map((verdict) => verdict.isCorrect)).toEqual([true, false, true, false, false]);
-    expect(verdicts.map((verdict) => verdict.value)).toEqual([1, 0, 1, 0, 0]);
-    expect(verdicts.map((verdict) => verdict.status)).toEqual(["scored", "scored", "scored", "unscored", "unscored"]);
+    expect(verdicts.map((verdict) => verdict.isCorrect)).toEqual([true, false, true, false, false, false]);
+    expect(verdicts.map((verdict) => verdict.value)).toEqual([1, 0, 1, 0, 0, 0]);
+    expect(verdicts.map((verdict) => verdict.status)).toEqual(["scored", "scored", "scored", "unscored", "unscored", "unscored"]);
     expect(verdicts[0]!.answer).toBe("print(int(input()) * 2)\n");
     expect(verdicts[1]!.details).toMatchObject({ verdict: "wrong_answer" });
     expect(verdicts[1]!.signals).toEqual({ passedTests: 0, totalTests: 1, timedOut: 0 });
     expect(verdicts[3]!.signals.infraError).toBeUndefined();
+    // A program that prints the expected output under an unknown test type is never run as stdin: the row is unscored.
+    expect(verdicts[5]).toMatchObject({ status: "unscored", explanation: expect.stringContaining('unknown test type "weird"') });
   });
 
   it("rejects unknown flags as a usage error", async () => {
@@ -55,9 +58,9 @@ describe("codeGradeVerifier", () => {
 });
 
 describe("sandbox refusal", () => {
-  // A PATH with prlimit (and setpriv) but no bwrap: a machine without bubblewrap.
+  // A PATH with setpriv but no bwrap: a machine without bubblewrap.
   const searchPath = mkdtempSync(path.join(os.tmpdir(), "rllm-nobwrap-"));
-  for (const name of ["prlimit", "setpriv"]) {
+  for (const name of ["setpriv"]) {
     const found = findExecutable(name);
     if (found) symlinkSync(found, path.join(searchPath, name));
   }
@@ -66,6 +69,16 @@ describe("sandbox refusal", () => {
   it("refuses to run without a sandbox and says how to fix it", () => {
     expect(() => detectSandboxHost({ searchPath })).toThrow(SandboxUnavailableError);
     expect(() => detectSandboxHost({ searchPath })).toThrow(/apt-get install -y bubblewrap.*--unsafe-no-sandbox/);
+  });
+
+  it("names a bad Python path instead of blaming bubblewrap", () => {
+    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).toThrow(SandboxUnavailableError);
+    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).toThrow(/"\/nonexistent\/python3".*--set python=/);
+    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).not.toThrow(/bubblewrap/);
+  });
+
+  it("names a program that is not a Python interpreter", () => {
+    expect(() => detectSandboxHost({ python: "/bin/true" })).toThrow(/"\/bin\/true" is not a Python 3 interpreter.*--set python=/);
   });
 
   it("runs unsandboxed only when --unsafe-no-sandbox is given", () => {

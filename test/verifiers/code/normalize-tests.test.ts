@@ -42,7 +42,12 @@ describe("normalizeTests", () => {
     ["a dict without inputs", { cases: [] }],
     ["functional tests without a function name", [{ input: "1", output: "1", testtype: "functional" }]],
     ["unequal TACO inputs and outputs", { inputs: ["1"], outputs: [] }],
+    ["an unknown test type", [{ input: "", output: "1\n", testtype: "weird" }]],
   ])("refuses %s as an infrastructure error", (_name, raw) => {
     expect(() => normalizeTests(raw)).toThrow(TestDecodeError);
+  });
+
+  it("names the unknown test type instead of running the test as stdin", () => {
+    expect(() => normalizeTests([{ input: "", output: "1\n", testtype: "weird" }])).toThrow(/test 0: unknown test type "weird"/);
   });
 });

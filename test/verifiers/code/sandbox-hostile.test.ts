@@ -59,7 +59,7 @@ function leftoverProcesses(): string[] {
         const status = readFileSync(`/proc/${pid}/status`, "utf8");
         const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
         if (uids.size > 0) return uids.has(uid) ? [pid] : [];
-        const isLauncher = readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("/sandbox/rllm/launcher.py");
+        const isLauncher = readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("/sandbox/rllm/zygote.py");
         return isLauncher && (descendsFromUs(pid) || /^PPid:\s+1$/m.test(status)) ? [pid] : [];
       } catch {
         return [];
@@ -95,7 +95,8 @@ describe("the host after the hostile programs", () => {
     expect(connections).toBe(0);
   });
 
-  it("has no sandboxed process left running and can still start processes", async () => {
+  it("has no sandboxed process left running once the grader is closed, and can still start processes", async () => {
+    await grader.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(leftoverProcesses()).toEqual([]);
     expect(spawnSync("true").status).toBe(0);

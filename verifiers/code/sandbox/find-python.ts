@@ -15,16 +15,25 @@ export interface PythonInstallation {
 }
 
 const ProbeSchema = z.tuple([z.string(), z.string(), z.string(), z.array(z.string())]);
+const remedy = "Pass --set python=<path of a Python 3 interpreter> or set RLLM_PYTHON";
 const probe = "import sys, json, site; print(json.dumps([sys.executable, sys.base_prefix, sys.version.split()[0], site.getsitepackages()]))";
 
 /** Asks `command` (default `python3` on PATH, or $RLLM_PYTHON) where it really lives. */
 export function findPython(command = process.env.RLLM_PYTHON || "python3"): PythonInstallation {
   const result = spawnSync(command, ["-I", "-c", probe], { encoding: "utf8", timeout: 30_000 });
   if (result.status !== 0) {
-    throw new SandboxUnavailableError(`cannot run the Python interpreter "${command}": ${result.error?.message ?? result.stderr.trim()}`);
+    throw new SandboxUnavailableError(`cannot run the Python interpreter "${command}": ${result.error?.message ?? result.stderr.trim()}`, remedy);
   }
-  const parsed = ProbeSchema.safeParse(JSON.parse(result.stdout));
-  if (!parsed.success) throw new SandboxUnavailableError(`unexpected answer from "${command}": ${result.stdout.trim()}`);
+  const parsed = ProbeSchema.safeParse(safeJson(result.stdout));
+  if (!parsed.success) throw new SandboxUnavailableError(`"${command}" is not a Python 3 interpreter (it answered: ${result.stdout.trim().slice(0, 200)})`, remedy);
   const [executable, prefix, version, sitePackages] = parsed.data;
   return { executable: realpathSync(executable), prefix: realpathSync(prefix), version, sitePackages };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,8 +1,9 @@
-/** Builds the command line that runs an argv inside bubblewrap under rlimits (or, in unsafe mode, under rlimits alone). */
+/** Builds the command line that starts one sandbox slot: its cgroup join, bubblewrap (or, in unsafe mode, nothing) and the argv inside. */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { SandboxHost } from "./sandbox-host.js";
 import type { SandboxLimits } from "./sandbox-limits.js";
+import type { SlotCommand } from "./sandbox-slot.js";
 
 /** A host path made visible read-only inside the sandbox. */
 export interface Mount {
@@ -10,24 +11,15 @@ export interface Mount {
   destination: string;
 }
 
-export interface SandboxCommand {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
-}
-
 export interface SandboxCommandOptions {
   host: SandboxHost;
   limits: SandboxLimits;
   /** The unprivileged uid/gid this run uses when the host drops to slot users. */
   slotUid: number;
-  /** RLIMIT_CPU of the whole process, seconds. */
-  cpuSeconds: number;
   mounts: Mount[];
   /** Command inside the sandbox; paths refer to mount destinations. */
   argv: string[];
-  /** Unsafe mode only: the fresh scratch directory used as working directory. */
+  /** Unsafe mode only: the slot's scratch directory (working directory of every run, emptied after each). */
   scratchDirectory?: string;
 }
 
@@ -46,27 +38,21 @@ const programEnvironment: Record<string, string> = {
 // Shared libraries the interpreter links against (usrmerge layout; /lib and friends are symlinks or binds from rootEntries).
 const sharedLibraryDirectories = ["/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32"];
 
-/** The full command for one sandboxed run. */
-export function sandboxCommand(options: SandboxCommandOptions): SandboxCommand {
-  const { host, limits } = options;
-  // Without root, RLIMIT_NPROC counts every process of this user, so leave room for the ones already running.
-  const processes = host.dropsToSlotUser ? limits.processes : host.existingProcesses + 256 + limits.processes;
-  const limitArgs = [
-    `--as=${limits.memoryBytes}`,
-    `--nproc=${processes}`,
-    `--fsize=${limits.fileBytes}`,
-    `--nofile=${limits.openFiles}`,
-    "--core=0",
-    `--cpu=${Math.max(1, Math.ceil(options.cpuSeconds))}`,
-  ];
+// Joins the cgroups named in $RLLM_CGROUP_PROCS (if any) before starting the sandbox, so every process in it is counted.
+const joinCgroups = 'for file in $RLLM_CGROUP_PROCS; do echo $$ > "$file" || exit 97; done; exec "$@"';
+
+/** The command that starts one sandbox slot. */
+export function sandboxCommand(options: SandboxCommandOptions): SlotCommand {
+  const { host } = options;
   if (host.kind === "unsafe" || !host.bwrap) {
     const argv = options.argv.map((argument) => hostPath(argument, options.mounts));
-    return { file: host.prlimit, args: [...limitArgs, "--", ...argv], env: { ...programEnvironment, HOME: options.scratchDirectory ?? "/tmp" }, cwd: options.scratchDirectory };
+    const env = { ...programEnvironment, HOME: options.scratchDirectory ?? "/tmp", TMPDIR: options.scratchDirectory ?? "/tmp" };
+    return { file: "/bin/sh", args: ["-c", joinCgroups, "rllm-sandbox", ...argv], env, cwd: options.scratchDirectory };
   }
   const inner = host.dropsToSlotUser
     ? [host.setpriv!, `--reuid=${options.slotUid}`, `--regid=${options.slotUid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--", ...options.argv]
     : options.argv;
-  return { file: host.prlimit, args: [...limitArgs, "--", host.bwrap, ...bwrapArgs(options), ...inner], env: { PATH: "/usr/bin:/bin" } };
+  return { file: "/bin/sh", args: ["-c", joinCgroups, "rllm-sandbox", host.bwrap, ...bwrapArgs(options), ...inner], env: { PATH: "/usr/bin:/bin" } };
 }
 
 function bwrapArgs(options: SandboxCommandOptions): string[] {

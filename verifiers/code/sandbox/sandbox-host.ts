@@ -1,4 +1,4 @@
-/** What this machine offers for isolation: bubblewrap, prlimit, setpriv, the Python installation, and whether we run as root. */
+/** What this machine offers for isolation: bubblewrap, setpriv, the Python installation, and whether we run as root. */
 import { lstatSync, readlinkSync, readdirSync, readFileSync } from "node:fs";
 import { findExecutable } from "./find-executable.js";
 import { findPython, type PythonInstallation } from "./find-python.js";
@@ -8,10 +8,9 @@ import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
 export type RootEntry = { path: string; symlinkTarget: string } | { path: string; symlinkTarget?: undefined };
 
 export interface SandboxHost {
-  /** "bwrap": real isolation; "unsafe": rlimits and a scratch directory only (--unsafe-no-sandbox). */
+  /** "bwrap": real isolation; "unsafe": rlimits, the seccomp filter and a scratch directory only (--unsafe-no-sandbox). */
   kind: "bwrap" | "unsafe";
   python: PythonInstallation;
-  prlimit: string;
   bwrap?: string;
   setpriv?: string;
   /** True when we are root: each pool slot then runs as its own unprivileged uid, so RLIMIT_NPROC counts one sandbox. */
@@ -33,8 +32,6 @@ export interface DetectSandboxHostOptions {
 
 /** Inspects the machine; throws SandboxUnavailableError when no sandbox exists and unsafe mode was not asked for. */
 export function detectSandboxHost(options: DetectSandboxHostOptions = {}): SandboxHost {
-  const prlimit = findExecutable("prlimit", options.searchPath);
-  if (!prlimit) throw new SandboxUnavailableError("prlimit (util-linux) not found on PATH");
   const bwrap = findExecutable("bwrap", options.searchPath);
   const isRoot = process.getuid?.() === 0;
   const setpriv = isRoot ? findExecutable("setpriv", options.searchPath) : undefined;
@@ -45,7 +42,6 @@ export function detectSandboxHost(options: DetectSandboxHostOptions = {}): Sandb
   return {
     kind: bwrap ? "bwrap" : "unsafe",
     python: findPython(options.python),
-    prlimit,
     bwrap,
     setpriv,
     dropsToSlotUser: isRoot && setpriv !== undefined,

@@ -1,11 +1,11 @@
-/** Resource limits for one sandboxed process, with the defaults the code verifier uses. */
+/** Resource limits of one sandbox and of each process in it, with the defaults the code verifier uses. */
 import { z } from "zod";
 
 export const SandboxLimitsSchema = z
   .object({
-    /** Address space (RLIMIT_AS), bytes; 4 GiB as EvalPlus and rLLM's firejail path use. */
+    /** Memory of the whole sandbox (cgroup), and the address space of each process in it (RLIMIT_AS), bytes; 4 GiB as EvalPlus and rLLM's firejail path use. */
     memoryBytes: z.number().int().positive().default(4 * 1024 ** 3),
-    /** Processes and threads of the sandbox user (RLIMIT_NPROC). */
+    /** Processes and threads of the program (pids cgroup of the sandbox, or RLIMIT_NPROC without one). */
     processes: z.number().int().positive().default(32),
     /** Largest file the program may write (RLIMIT_FSIZE), bytes. */
     fileBytes: z.number().int().positive().default(16 * 1024 ** 2),

@@ -1,0 +1,247 @@
+"""The trusted checker: runs a problem's tests in a process that never loads the untrusted program.
+
+Function-call tests call the program's function through the call channel and report the plain value (the grader
+compares it outside the sandbox). Assert tests (HumanEval `check(candidate)`) run here, in a namespace where each of
+the program's functions is a proxy: arguments go over the channel, a plain-data result comes back. The program cannot
+patch this process's builtins, walk its frames or write its records: fd 5, the record channel, exists only here.
+A test that needs more of the program than calling its functions is reported "unsupported", never passed. Program
+names that shadow builtins stay hidden from the tests, so a program cannot redefine abs() or isinstance() for them.
+
+One checker serves a slot's jobs one after another (the zygote forks it once and again after it dies): fd 3 carries
+the checkers' parts of the jobs ("<length>\\n<json>"), fd 4 is a socket on which the zygote hands over each job's
+id and the two pipes to that job's program, fd 5 takes the records. Each job's tests run in a fresh namespace.
+"""
+import builtins
+import json
+import os
+import random
+import socket
+
+import plain_data
+
+# A reply longer than this is a channel violation (the grader's stdout cap is of the same order).
+_REPLY_BYTES = 16 * 1024 * 1024
+
+
+class _PolicyStop(BaseException):
+    """Raised into the test code when the program or the test steps outside the trusted-checker policy."""
+
+
+class _State:
+    """What went wrong in the current test, kept here where the program cannot reach it (tests may catch exceptions)."""
+
+    def __init__(self):
+        self.failure = None  # (verdict, detail) of the first policy breach in this test
+        self.ended = False  # the program's process ended
+
+    def breach(self, verdict, detail):
+        if self.failure is None:
+            self.failure = (verdict, detail)
+        raise _PolicyStop(detail)
+
+
+class _Channel:
+    def __init__(self, state, requests_fd, replies_fd):
+        self.state = state
+        self.requests = os.fdopen(requests_fd, "w", encoding="utf-8", errors="surrogatepass")
+        self.replies = os.fdopen(replies_fd, "r", encoding="utf-8", errors="surrogatepass")
+
+    def close(self):
+        for stream in (self.requests, self.replies):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def receive(self):
+        line = self.replies.readline(_REPLY_BYTES + 1)
+        if line == "":
+            self.state.ended = True
+            raise _PolicyStop("the program ended")
+        if len(line) > _REPLY_BYTES:
+            self.state.breach("runtime_error", "call-channel policy: a reply longer than %d bytes" % _REPLY_BYTES)
+        try:
+            return plain_data.decode(line)
+        except (plain_data.NotPlainData, ValueError) as error:
+            self.state.breach("runtime_error", "call-channel policy: the program sent something other than plain data (%s)" % str(error)[:200])
+
+    def call(self, name, arguments, keywords):
+        try:
+            line = plain_data.encode(("call", name, list(arguments), dict(keywords)))
+        except plain_data.NotPlainData as error:
+            self.state.breach("unsupported", "trusted-checker policy: the test passes a value the call channel cannot carry to %s (%s)" % (name, error))
+        try:
+            self.requests.write(line + "\n")
+            self.requests.flush()
+        except (BrokenPipeError, OSError):
+            self.state.ended = True
+            raise _PolicyStop("the program ended")
+        reply = self.receive()
+        if type(reply) is tuple and len(reply) == 2 and reply[0] == "value":
+            return reply[1]
+        if type(reply) is tuple and len(reply) == 3 and reply[0] == "error" and type(reply[1]) is str and type(reply[2]) is str:
+            if reply[1] == "$notplain":
+                self.state.breach("wrong_answer", "plain-data policy: %s returned a value that is not plain data (%s)" % (name, reply[2]))
+            raise _program_error(reply[1], reply[2])
+        self.state.breach("runtime_error", "call-channel policy: unexpected reply %r" % (str(reply)[:100],))
+
+
+class ProgramError(Exception):
+    """An exception the program raised whose type is not a builtin one."""
+
+
+def _program_error(type_name, message):
+    # A builtin exception type keeps tests that expect e.g. ValueError working; any other type is ProgramError.
+    kind = getattr(builtins, type_name, None)
+    if isinstance(kind, type) and issubclass(kind, Exception) and kind.__module__ == "builtins":
+        return kind(message)
+    return ProgramError("%s: %s" % (type_name, message))
+
+
+class ProgramFunction:
+    """A function of the program, callable by the tests and nothing more."""
+
+    __slots__ = ("_name", "_channel")
+
+    def __init__(self, name, channel):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_channel", channel)
+
+    def __call__(self, *arguments, **keywords):
+        return self._channel.call(self._name, arguments, keywords)
+
+    def __getattr__(self, attribute):
+        self._channel.state.breach("unsupported", "trusted-checker policy: the test reads %s.%s; only calls reach the program" % (self._name, attribute))
+
+    def __repr__(self):
+        return "<program function %s>" % self._name
+
+
+def _opaque_type(state):
+    """A stand-in for the program's non-function globals: any use of one is unsupported in trusted-checker mode."""
+
+    def refuse(self, *_arguments, **_keywords):
+        state.breach("unsupported", "trusted-checker policy: the test uses %s, a value in the program's namespace; only calls reach the program" % object.__getattribute__(self, "_name"))
+
+    def not_callable(self, *_arguments, **_keywords):
+        # The program defined this name as something other than a function: calling it fails as it would in-process.
+        raise TypeError("%s is not callable in the program" % object.__getattribute__(self, "_name"))
+
+    members = {"__slots__": ("_name",), "__repr__": lambda self: "<program value %s>" % object.__getattribute__(self, "_name"), "__call__": not_callable}
+    for name in ("__getattr__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__", "__len__", "__iter__",
+                 "__contains__", "__getitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                 "__truediv__", "__floordiv__", "__mod__", "__neg__", "__abs__", "__int__", "__float__", "__index__", "__str__", "__format__"):
+        members[name] = refuse
+    return type("ProgramValue", (), members)
+
+
+def _tagged(value):
+    """The grader's JSON form of a plain value: tuples as lists, dicts as {"$dict": pairs}, other types never equal."""
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return value
+    if kind is int:
+        return value if -(10 ** 4000) < value < 10 ** 4000 else {"$hex": hex(value)}
+    if kind is float:
+        return value
+    if kind is list or kind is tuple:
+        return [_tagged(item) for item in value]
+    if kind is dict:
+        return {"$dict": [[_tagged(key), _tagged(item)] for key, item in value.items()]}
+    return {"$other": kind.__name__}
+
+
+def _read_part():
+    length = b""
+    while not length.endswith(b"\n"):
+        byte = os.read(3, 1)
+        if not byte:
+            raise SystemExit("rllm-checker: no job part")
+        length += byte
+    data, remaining = [], int(length)
+    while remaining > 0:
+        chunk = os.read(3, min(remaining, 1 << 20))
+        if not chunk:
+            raise SystemExit("rllm-checker: truncated job part")
+        data.append(chunk)
+        remaining -= len(chunk)
+    return json.loads(b"".join(data).decode("utf-8", "surrogatepass"))
+
+
+def _describe(error):
+    return type(error).__name__ + ": " + str(error)[:500]
+
+
+def serve():
+    """Runs the tests of each job the zygote hands over, until the zygote closes the socket."""
+    control = socket.socket(fileno=4)
+    records = os.fdopen(5, "w", encoding="utf-8", errors="surrogatepass")
+
+    def report(record):
+        records.write(json.dumps(record, allow_nan=True) + "\n")
+        records.flush()
+
+    while True:
+        message, fds, _, _ = socket.recv_fds(control, 64, 2)
+        if not message:
+            return
+        job_id = int(message)
+        part = _read_part()
+        while part["id"] != job_id:  # the part of an earlier job whose checker was killed before it read it
+            part = _read_part()
+        channel = _Channel(_State(), fds[0], fds[1])
+        random.seed()
+        try:
+            _run_tests(part, channel, report)
+        finally:
+            channel.close()
+            report({"checker_done": job_id})
+
+
+def _run_tests(part, channel, report):
+    """Writes one record per test of `part`, then {"end": true}; stops at the first failure unless run_all."""
+    state = channel.state
+    names = None
+    try:
+        reply = channel.receive()
+        if type(reply) is tuple and len(reply) == 2 and reply[0] == "names" and type(reply[1]) is dict:
+            names = reply[1]
+        else:
+            state.breach("runtime_error", "call-channel policy: the program's first message is not its names")
+    except _PolicyStop:
+        pass
+    if names is None:
+        report({"i": 0, "ended": True} if state.ended else {"i": 0, "error": state.failure[1], "verdict": state.failure[0]})
+        return
+    opaque = _opaque_type(state)
+    namespace = {"__name__": "__check__", "__builtins__": builtins}
+    for name, kind in names.items():
+        # A program name never shadows a builtin the tests use (a program-defined abs() would answer every tolerance check).
+        if type(name) is str and name.isidentifier() and not hasattr(builtins, name):
+            namespace[name] = ProgramFunction(name, channel) if kind == "function" else opaque.__new__(opaque)
+            if kind != "function":
+                object.__setattr__(namespace[name], "_name", name)
+    tests = part["inputs"] if part["mode"] == "functional" else part["asserts"]
+    for index, test in enumerate(tests):
+        state.failure, error, value = None, None, None
+        try:
+            if part["mode"] == "functional":
+                arguments = [json.loads(line) for line in test.split("\n") if line.strip() != ""]
+                value = channel.call(part["fn_name"], arguments, {})
+            else:
+                exec(compile(test, "<test %d>" % index, "exec"), namespace)
+        except BaseException as caught:
+            error = caught
+        if state.ended:
+            report({"i": index, "ended": True})
+            return
+        if state.failure is not None:
+            record = {"i": index, "error": state.failure[1], "verdict": state.failure[0]}
+        elif error is not None:
+            record = {"i": index, "error": _describe(error)}
+        else:
+            record = {"i": index, "value": _tagged(value)}
+        report(record)
+        if "error" in record and not part["run_all"]:
+            return
+    report({"end": True})
