@@ -1,5 +1,6 @@
 // Every relative markdown link in the README, CONTRIBUTING.md, docs/ and the cookbook READMEs points at a file or
-// folder that exists, so a page moved or renamed during a restructure cannot leave a dead link behind.
+// folder that exists, and every #anchor at a heading of its page, so a page or heading moved or renamed during a
+// restructure cannot leave a dead link behind.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,24 +18,51 @@ function documentationFiles(): string[] {
   return ["README.md", "CONTRIBUTING.md", ...docs, ...cookbooks];
 }
 
-/** The targets of `[text](target)` and `![alt](target)` links outside fenced code, without their `#anchor`. */
-function relativeLinkTargets(markdown: string): string[] {
-  // Fenced blocks hold shell commands and code, where `[a](b)` is not a link.
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, "");
-  const targets: string[] = [];
-  for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-    const target = match[1] ?? "";
-    if (/^[a-z][a-z+.-]*:/i.test(target) || target.startsWith("#")) continue; // https:, mailto:, in-page anchors
-    targets.push(decodeURIComponent(target.split("#")[0] ?? ""));
-  }
-  return targets;
+/** Markdown with its fenced code blocks removed: there `[a](b)` is not a link and `# x` is not a heading. */
+function withoutFencedCode(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, "");
 }
 
-/** Links of `file` (relative to the root) whose target does not exist, as `file: target`. */
+/** The `[text](target)` and `![alt](target)` links outside fenced code that are not URLs, as `{file, anchor}`. */
+function relativeLinks(markdown: string): { file: string; anchor?: string }[] {
+  const links: { file: string; anchor?: string }[] = [];
+  for (const match of withoutFencedCode(markdown).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+    const target = match[1] ?? "";
+    if (/^[a-z][a-z+.-]*:/i.test(target)) continue; // https:, mailto:
+    const [file = "", anchor] = target.split("#");
+    links.push({ file: decodeURIComponent(file), ...(anchor ? { anchor } : {}) });
+  }
+  return links;
+}
+
+/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const match of withoutFencedCode(markdown).matchAll(/^#{1,6}\s+(.*)$/gm)) {
+    const slug = (match[1] ?? "").trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M}_\s-]/gu, "").replace(/\s/g, "-");
+    const count = seen.get(slug);
+    anchors.add(count === undefined ? slug : `${slug}-${count + 1}`);
+    seen.set(slug, (count ?? -1) + 1);
+  }
+  return anchors;
+}
+
+/** Links of `file` (relative to the root) whose target or heading anchor does not exist, as `file: target`. */
 function brokenLinks(file: string, markdown: string): string[] {
-  return relativeLinkTargets(markdown)
-    .filter((target) => !existsSync(path.resolve(root, path.dirname(file), target)))
-    .map((target) => `${file}: ${target}`);
+  return relativeLinks(markdown).flatMap((link) => {
+    const targetFile = link.file === "" ? file : path.normalize(path.join(path.dirname(file), link.file));
+    const shown = `${file}: ${link.file}${link.anchor ? `#${link.anchor}` : ""}`;
+    if (link.file !== "" && !existsSync(path.join(root, targetFile))) return [shown];
+    if (link.anchor === undefined || !targetFile.endsWith(".md")) return [];
+    const page = link.file === "" ? markdown : readRepositoryFile(targetFile);
+    return headingAnchors(page).has(link.anchor) ? [] : [shown];
+  });
+}
+
+/** A file of the repository, by its path from the root. */
+function readRepositoryFile(file: string): string {
+  return readFileSync(path.join(root, file), "utf8");
 }
 
 describe("documentation links", () => {
@@ -46,19 +74,36 @@ describe("documentation links", () => {
     expect(files.filter((file) => file.startsWith(`docs${path.sep}`)).length).toBeGreaterThan(5);
   });
 
-  it("resolves every relative link to an existing file or folder", () => {
-    const broken = documentationFiles().flatMap((file) => brokenLinks(file, readFileSync(path.join(root, file), "utf8")));
+  it("resolves every relative link to an existing file or folder, and every anchor to a heading of its page", () => {
+    const broken = documentationFiles().flatMap((file) => brokenLinks(file, readRepositoryFile(file)));
     expect(broken).toEqual([]);
   });
 
-  it("reports a link whose target is missing, and ignores URLs, anchors and fenced code", () => {
+  it("reports a link whose target or heading is missing, and ignores URLs and fenced code", () => {
     const markdown = [
+      "# Quick start",
       "[ok](docs/concepts.md#the-score-contract) [gone](docs/no-such-page.md) [web](https://example.com/x.md)",
-      "[here](#section) ![image](docs/missing.png)",
+      "[here](#quick-start) [nowhere](#no-such-heading) ![image](docs/missing.png)",
+      "[bad anchor](docs/concepts.md#no-such-heading)",
       "```",
       "[in code](docs/also-missing.md)",
       "```",
     ].join("\n");
-    expect(brokenLinks("README.md", markdown)).toEqual(["README.md: docs/no-such-page.md", "README.md: docs/missing.png"]);
+    expect(brokenLinks("README.md", markdown)).toEqual([
+      "README.md: docs/no-such-page.md",
+      "README.md: #no-such-heading",
+      "README.md: docs/missing.png",
+      "README.md: docs/concepts.md#no-such-heading",
+    ]);
+  });
+
+  it("names heading anchors as GitHub does", () => {
+    const page = "# `rllm eval --rerank`\n## Joint rewards (V1-PairRL, `src/training/joint-reward.ts`)\n## Data\n## Data\n";
+    expect([...headingAnchors(page)]).toEqual([
+      "rllm-eval---rerank",
+      "joint-rewards-v1-pairrl-srctrainingjoint-rewardts",
+      "data",
+      "data-1",
+    ]);
   });
 });
