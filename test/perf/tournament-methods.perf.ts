@@ -1,7 +1,7 @@
 /** Selection accuracy at equal judge calls: V1-Infer against the baselines and our variants, across judge accuracies (markdown tables). */
 import { simulateTournament, type SimulationInput, type SimulationRow } from "../../src/tournament/simulate-tournament.js";
 
-// TOURNAMENT_TRIALS=4000 reproduces the README figures; the default keeps `npm run bench` short.
+// TOURNAMENT_TRIALS=2000 reproduces docs/results/2026-12-tournament-simulation.md; the default keeps `npm run bench` short.
 const trials = Number(process.env.TOURNAMENT_TRIALS ?? 600);
 const accuracies = [0.6, 0.7, 0.8, 0.9];
 const budgets = [1, 2, 3];
