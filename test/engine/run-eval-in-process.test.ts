@@ -115,7 +115,8 @@ describe("runEval through a 429 storm", () => {
       const refused = refusals.get(key) ?? 0;
       if (refused < 2) {
         refusals.set(key, refused + 1);
-        return { status: 429, headers: stringHash(key) % 2 === 0 ? { "retry-after": "2" } : {} };
+        const headers: Record<string, string> = stringHash(key) % 2 === 0 ? { "retry-after": "2" } : {};
+        return { status: 429, headers };
       }
       return { text: answerTo(lastUserText(body)) };
     });
