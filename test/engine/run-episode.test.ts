@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Cookbook, FlowContext } from "../../src/core/cookbook.js";
 import { scored, unscored } from "../../src/core/score.js";
 import type { LlmClient } from "../../src/core/llm-client.js";
@@ -27,6 +27,14 @@ function cookbookWith(flow: (context: FlowContext) => Promise<unknown>): Cookboo
 const never = () => new Promise<never>(() => undefined);
 
 describe("runEpisode", () => {
+  // The episode's time limit is a timer: fake timers fire it when the test says, never because the machine was slow.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("scores a flow that finishes in time", async () => {
     const episode = await runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
     expect(episode).toMatchObject({ id: "t1:0", score: { value: 1, isCorrect: true, status: "scored" }, terminationReason: "done", error: null });
@@ -51,10 +59,14 @@ describe("runEpisode", () => {
       seen = context.signal;
       return never();
     });
-    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal });
+    const running = runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal });
+    await vi.advanceTimersByTimeAsync(29);
+    expect(seen?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const episode = await running;
     expect(episode).toMatchObject({ terminationReason: "timeout", error: "episode exceeded 30 ms", score: { value: 0, isCorrect: false, status: "scored" }, errorClass: null });
     expect(seen?.aborted).toBe(true);
-    expect((seen?.reason as Error).name).toBe("TimeoutError");
+    expect(seen?.reason).toMatchObject({ name: "TimeoutError" });
   });
 
   it("throws EpisodeCancelledError when the run is cancelled mid-flow, passing the run's reason to the flow", async () => {
@@ -64,9 +76,12 @@ describe("runEpisode", () => {
       seen = context.signal;
       return never();
     });
-    setTimeout(() => run.abort(new Error("ctrl-c")), 20);
-    await expect(runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 60_000, runSignal: run.signal })).rejects.toBeInstanceOf(EpisodeCancelledError);
-    expect((seen?.reason as Error).message).toBe("ctrl-c");
+    const running = runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 60_000, runSignal: run.signal });
+    const outcome = expect(running).rejects.toBeInstanceOf(EpisodeCancelledError);
+    await vi.advanceTimersByTimeAsync(20);
+    run.abort(new Error("ctrl-c"));
+    await outcome;
+    expect(seen?.reason).toMatchObject({ message: "ctrl-c" });
   });
 
   it("throws EpisodeCancelledError for a run cancelled before the episode starts", async () => {

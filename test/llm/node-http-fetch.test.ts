@@ -77,16 +77,23 @@ describe("createNodeHttpFetch", () => {
 
   it("closes an idle connection before the server's announced keep-alive limit, so it never reuses one being closed", async () => {
     const ports = new Set<number>();
+    let firstSocketClosed: Promise<void> | undefined;
     const url = await serve((request, response) => {
       ports.add(request.socket.remotePort!);
+      firstSocketClosed ??= new Promise((resolve) => request.socket.once("close", () => resolve()));
       // Node's agent closes a free socket one second before the announced limit: here after 1 s idle.
       response.writeHead(200, { "keep-alive": "timeout=2" }).end("{}");
     });
+    // The server would close idle sockets itself after 5 s; much later here, so only the client can close this one.
+    server!.keepAliveTimeout = 600_000;
     const fetchOverHttp = createNodeHttpFetch();
     await (await fetchOverHttp(url, { method: "POST", body: "{}" })).text();
     await (await fetchOverHttp(url, { method: "POST", body: "{}" })).text();
     expect(ports.size).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // Waits for the close itself, not a fixed time a loaded machine could overrun; it must come within the announced
+    // 2 s (the agent's own 4 s idle limit would be too late: the server would be closing a socket we reuse).
+    const announcedLimit = new Promise<string>((resolve) => setTimeout(() => resolve("still open at the announced limit"), 2_000).unref());
+    expect(await Promise.race([firstSocketClosed!.then(() => "closed"), announcedLimit])).toBe("closed");
     await (await fetchOverHttp(url, { method: "POST", body: "{}" })).text();
     expect(ports.size).toBe(2);
   });
@@ -136,13 +143,17 @@ describe("createNodeHttpFetch", () => {
   });
 
   it("rejects with an AbortError when the signal aborts while the reply is still coming", async () => {
+    let replyStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (replyStarted = resolve));
     const url = await serve((_, response) => {
       response.writeHead(200, { "content-type": "application/json" });
-      response.write('{"slow":');
+      response.write('{"slow":', () => replyStarted());
     });
     const controller = new AbortController();
     const pending = createNodeHttpFetch()(url, { method: "POST", body: "{}", signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once half a reply is on its way, not after a fixed delay.
+    await started;
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
   });
 
