@@ -46,7 +46,9 @@ export async function runRecordedStep(recorded: RecordedStepCase): Promise<Recor
     config: RECORDED_STEP_CONFIG,
     weights: recordedStepWeights(recorded.weightScale),
     microBatchPositions: recorded.microBatchPositions,
-    startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => void (latest = next), close: async () => {} }),
+    startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => {
+      latest = next;
+    }, close: async () => {} }),
   });
   await backend.open({ baseModel: "tiny-test" });
   const { stepId } = await backend.submit({

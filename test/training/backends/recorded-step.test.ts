@@ -17,7 +17,7 @@ describe("local backend steps match the recorded ones", () => {
     }
     for (const [name, update] of Object.entries(expected.updates)) {
       const got = actual.updates[name]!;
-      update.samples.forEach((value, index) => expect(got.samples[index], `${name}[${index}]`).toBeCloseTo(value, 6));
+      for (const [index, value] of update.samples.entries()) expect(got.samples[index], `${name}[${index}]`).toBeCloseTo(value, 6);
       expect(got.sum, `${name} sum`).toBeCloseTo(update.sum, 5);
       expect(got.absoluteSum, `${name} absolute sum`).toBeCloseTo(update.absoluteSum, 5);
     }
