@@ -1,15 +1,14 @@
 /**
- * The local training backend on the embedded tiny model: tfjs (wasm) autograd on CPU, Tinker-style losses, Adam,
- * and a sampler (an OpenAI-compatible server) that gets each published policy version. Every step reports how far
- * the learner's logprobs are from the sampler's on the same tokens.
+ * The local training backend: a thin adapter from the TrainingBackend contract to the embedded tiny model's learner
+ * (TrainableModel: tfjs on wasm, micro-batched gradients, Adam) with Tinker-style losses, and a sampler (an
+ * OpenAI-compatible server) that gets each published policy version. Every step reports how far the learner's
+ * logprobs are from the sampler's on the same tokens.
  */
 import * as tf from "@tensorflow/tfjs";
 import { parameterShapes, type TinyModelConfig } from "../../models/tiny/model-config.js";
 import type { ModelWeights } from "../../models/tiny/model-weights.js";
-import { applyAdam, createAdamState, type AdamState } from "../../models/tiny/adam.js";
-import { packTokenBatch } from "../../models/tiny/token-batch.js";
-import { nextTokenEntropy, nextTokenLogprobs, readVariables, toVariables, type ModelVariables } from "../../models/tiny/transformer.js";
-import { useWasmBackend } from "../../models/tiny/wasm-backend.js";
+import { packTargetValues } from "../../models/tiny/token-batch.js";
+import { TrainableModel, type MicroBatchLoss } from "../../models/tiny/trainable-model.js";
 import {
   assertBatchSupported,
   type BackendCapabilities,
@@ -27,6 +26,10 @@ import { LOCAL_LOSSES, lossDenominator, policyLoss } from "./policy-loss.js";
 import { readLocalCheckpoint, writeLocalCheckpoint } from "./local-checkpoint.js";
 import { sampleCompletions, type PolicySampler } from "./policy-sampler.js";
 
+// The learner's length-sorted micro-batching, whose budget `microBatchPositions` sets.
+export { microBatches } from "../../models/tiny/micro-batches.js";
+
+/** The model to train, its starting weights (also the KL reference), and how to start its sampler. */
 export interface LocalBackendOptions {
   config: TinyModelConfig;
   weights: ModelWeights;
@@ -62,10 +65,7 @@ const MICRO_BATCH_POSITIONS = 8192;
 export function createLocalBackend(options: LocalBackendOptions): TrainingBackend {
   const { config } = options;
   const shapes = parameterShapes(config);
-  let variables: ModelVariables | undefined;
-  // The weights training started from, for the KL penalty; created on first use and never trained.
-  let reference: ModelVariables | undefined;
-  let adam: AdamState | undefined;
+  let learner: TrainableModel | undefined;
   let sampler: PolicySampler | undefined;
   let version = 0;
   const steps = new Map<string, StepStatus>();
@@ -85,8 +85,8 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
   };
 
   const opened = () => {
-    if (!variables || !adam || !sampler) throw new Error("local backend: call open() first");
-    return { variables, adam, sampler };
+    if (!learner || !sampler) throw new Error("local backend: call open() first");
+    return { learner, sampler };
   };
   const policyRef = (): PolicyRef => ({
     backend: "local",
@@ -95,36 +95,14 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     openaiBaseUrl: opened().sampler.baseUrl,
   });
 
-  // One optimizer step on `sequences`: gradients are summed over micro-batches of a bounded number of padded
+  // One optimizer step on `sequences`; the learner sums gradients over micro-batches of a bounded number of padded
   // positions, so memory stays bounded however large the batch (the wasm heap cannot grow past a few GB).
   function trainChunk(sequences: readonly BatchSequence[], batch: TrainBatch, measureMismatch: boolean): Partial<StepMetrics> {
-    const state = opened();
     const denominator = lossDenominator(sequences.map((sequence) => sequence.lossMask), batch.lossAggregation);
-    const summed = new Map<string, tf.Tensor>();
-    // Learner-vs-sampler logprob differences summed over the trained tokens of every micro-batch.
-    const mismatchSums = { absolute: 0, signed: 0, max: 0 };
-    let trainedTokens = 0;
-    let loss = 0;
-    let clippedTokens = 0;
-    let klSum = 0;
-    let selectedTokens = 0;
-    for (const micro of microBatches(sequences, options.microBatchPositions ?? MICRO_BATCH_POSITIONS)) {
-      const result = microBatchGradients(state.variables, micro, batch, denominator);
-      loss += result.loss;
-      clippedTokens += result.clipFraction * result.trainedTokens;
-      klSum += result.klToReference * result.trainedTokens;
-      selectedTokens += result.selectedTokens;
-      for (const [name, gradient] of result.gradients) {
-        const previous = summed.get(name);
-        summed.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
-        if (previous) tf.dispose([previous, gradient]);
-      }
-      mismatchSums.absolute += result.mismatch.absolute;
-      mismatchSums.signed += result.mismatch.signed;
-      mismatchSums.max = Math.max(mismatchSums.max, result.mismatch.max);
-      trainedTokens += result.trainedTokens;
-    }
-    const gradNorm = applyAdam(state.variables, Object.fromEntries(summed), state.adam, {
+    const result = opened().learner.accumulatedStep(sequences, policyMicroBatchLoss(batch, denominator), {
+      microBatchPositions: options.microBatchPositions ?? MICRO_BATCH_POSITIONS,
+      referenceLogprobs: batch.loss.klCoef > 0,
+      minEntropy: batch.loss.minEntropy,
       learningRate: batch.optimizer.learningRate,
       beta1: batch.optimizer.beta1,
       beta2: batch.optimizer.beta2,
@@ -132,76 +110,25 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       weightDecay: batch.optimizer.weightDecay,
       clipNorm: batch.optimizer.gradClipNorm ?? Number.POSITIVE_INFINITY,
     });
-    tf.dispose([...summed.values()]);
-    const metrics: Partial<StepMetrics> = { loss, clipFraction: clippedTokens / Math.max(trainedTokens, 1), gradNorm };
-    if (batch.loss.klCoef > 0) metrics.klToReference = klSum / Math.max(trainedTokens, 1);
-    if (batch.loss.minEntropy > 0) metrics.selectedTokenFraction = selectedTokens / Math.max(trainedTokens, 1);
+    let trainedTokens = 0;
+    let clippedTokens = 0;
+    let klSum = 0;
+    let selectedTokens = 0;
+    for (const micro of result.microBatches) {
+      trainedTokens += micro.trainedTokens;
+      clippedTokens += micro.metrics.clipFraction! * micro.trainedTokens;
+      klSum += micro.metrics.klToReference! * micro.trainedTokens;
+      selectedTokens += micro.selectedTokens;
+    }
+    const count = Math.max(trainedTokens, 1);
+    const metrics: Partial<StepMetrics> = { loss: result.loss, clipFraction: clippedTokens / count, gradNorm: result.gradientNorm };
+    if (batch.loss.klCoef > 0) metrics.klToReference = klSum / count;
+    if (batch.loss.minEntropy > 0) metrics.selectedTokenFraction = selectedTokens / count;
     if (measureMismatch) {
-      const count = Math.max(trainedTokens, 1);
-      Object.assign(metrics, {
-        logprobMismatchMean: mismatchSums.absolute / count,
-        logprobMismatchMax: mismatchSums.max,
-        samplerLearnerKl: mismatchSums.signed / count,
-      });
+      const drift = mismatch(sequences, result.logprobs);
+      Object.assign(metrics, { logprobMismatchMean: drift.absolute / count, logprobMismatchMax: drift.max, samplerLearnerKl: drift.signed / count });
     }
     return metrics;
-  }
-
-  // The loss and gradients (by parameter name) of one micro-batch, and the learner-vs-sampler drift on its tokens.
-  function microBatchGradients(variables: ModelVariables, sequences: readonly BatchSequence[], batch: TrainBatch, denominator: number) {
-    const packed = packTokenBatch(sequences.map((sequence) => sequence.tokens), sequences.map((sequence) => sequence.lossMask));
-    const positions = packed.time - 1;
-    // Sampler logprob of target token t sits at position t − 1, like the mask.
-    const sampled = new Float32Array(packed.batch * positions);
-    sequences.forEach((sequence, row) => {
-      for (let token = 1; token < sequence.tokens.length; token++) sampled[row * positions + token - 1] = sequence.samplerLogprobs[token]!;
-    });
-    const ids = tf.tensor2d(packed.ids, [packed.batch, packed.time], "int32");
-    const samplerLogprobs = tf.tensor2d(sampled, [packed.batch, positions]);
-    const mask = tf.tensor2d(packed.targetWeights, [packed.batch, positions]);
-    const advantages = tf.tensor2d(sequences.map((sequence) => sequence.advantage), [packed.batch, 1]);
-    const referenceLogprobs = batch.loss.klCoef > 0 ? tf.tidy(() => nextTokenLogprobs(referenceVariables(), ids, config)) : undefined;
-    // Chosen from the weights before this update, outside the gradient: a token's selection is data, not a function to differentiate.
-    const selectedTokens =
-      batch.loss.minEntropy > 0
-        ? tf.tidy(() => nextTokenEntropy(variables, ids, config).greaterEqual(batch.loss.minEntropy).toFloat() as tf.Tensor2D)
-        : undefined;
-    let learner: tf.Tensor2D | undefined;
-    let clipFraction: tf.Scalar | undefined;
-    let klToReference: tf.Scalar | undefined;
-    const { value, grads } = tf.variableGrads(() => {
-      const learnerLogprobs = nextTokenLogprobs(variables, ids, config);
-      learner = tf.keep(learnerLogprobs.clone());
-      const result = policyLoss(
-        { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs, selectedTokens },
-        batch.loss,
-        batch.lossAggregation,
-        denominator,
-      );
-      clipFraction = tf.keep(result.clipFraction);
-      klToReference = tf.keep(result.klToReference);
-      return result.loss;
-    }, [...variables.values()]);
-    // variableGrads keys gradients by tfjs variable name; Adam wants them by parameter name.
-    const gradients = new Map([...variables].map(([name, variable]) => [name, grads[variable.name]!]));
-    const result = {
-      loss: value.dataSync()[0]!,
-      clipFraction: clipFraction!.dataSync()[0]!,
-      klToReference: klToReference!.dataSync()[0]!,
-      trainedTokens: packed.targetWeights.reduce((sum, weight) => sum + weight, 0),
-      selectedTokens: selectedTokens ? tf.tidy(() => selectedTokens.mul(mask).sum().dataSync()[0]!) : 0,
-      gradients,
-      mismatch: mismatch(learner!, samplerLogprobs, mask),
-    };
-    tf.dispose([ids, samplerLogprobs, mask, advantages, value, learner!, clipFraction!, klToReference!]);
-    if (referenceLogprobs) tf.dispose(referenceLogprobs);
-    if (selectedTokens) tf.dispose(selectedTokens);
-    return result;
-  }
-
-  function referenceVariables(): ModelVariables {
-    reference ??= toVariables(options.weights, shapes);
-    return reference;
   }
 
   return {
@@ -210,9 +137,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
 
     async open(request: OpenRequest): Promise<PolicyRef> {
       if (request.loraRank !== undefined) throw new UnsupportedRequestError("local", "option", "loraRank", ["full fine-tuning only"]);
-      await useWasmBackend();
-      variables = toVariables(options.weights, shapes);
-      adam = createAdamState(variables);
+      learner = await TrainableModel.fromWeights(config, options.weights);
       sampler = await options.startSampler(options.weights);
       return policyRef();
     },
@@ -258,36 +183,23 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     async publish(): Promise<PolicyRef> {
       const state = opened();
       version += 1;
-      await state.sampler.update(readVariables(state.variables));
+      await state.sampler.update(state.learner.weights());
       return policyRef();
     },
 
     async checkpoint(directory: string): Promise<{ path: string }> {
-      const state = opened();
-      const read = (map: Map<string, tf.Variable>) => new Map([...map].map(([name, variable]) => [name, variable.dataSync() as Float32Array]));
-      writeLocalCheckpoint(directory, config, {
-        manifest: { policyVersion: version, adamStep: state.adam.step, shapes },
-        weights: readVariables(state.variables),
-        firstMoment: read(state.adam.firstMoment),
-        secondMoment: read(state.adam.secondMoment),
-      });
+      const { weights, firstMoment, secondMoment, adamStep } = opened().learner.state();
+      writeLocalCheckpoint(directory, config, { manifest: { policyVersion: version, adamStep, shapes }, weights, firstMoment, secondMoment });
       return { path: directory };
     },
 
     async restore(directory: string): Promise<PolicyRef> {
       const state = opened();
       const checkpoint = readLocalCheckpoint(directory);
-      const expected = JSON.stringify(shapes);
-      if (JSON.stringify(checkpoint.manifest.shapes) !== expected) {
+      if (JSON.stringify(checkpoint.manifest.shapes) !== JSON.stringify(shapes)) {
         throw new Error(`${directory}: checkpoint shapes do not match the model config`);
       }
-      const assign = (targets: Map<string, tf.Variable>, values: Map<string, Float32Array>) => {
-        for (const [name, shape] of shapes) targets.get(name)!.assign(tf.tensor(values.get(name)!, shape));
-      };
-      assign(state.variables, checkpoint.weights);
-      assign(state.adam.firstMoment, checkpoint.firstMoment);
-      assign(state.adam.secondMoment, checkpoint.secondMoment);
-      state.adam.step = checkpoint.manifest.adamStep;
+      state.learner.restoreState({ ...checkpoint, adamStep: checkpoint.manifest.adamStep });
       version = checkpoint.manifest.policyVersion;
       await state.sampler.update(checkpoint.weights);
       return policyRef();
@@ -295,47 +207,43 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
 
     async close(): Promise<void> {
       await sampler?.close();
-      if (variables) tf.dispose([...variables.values()]);
-      if (adam) tf.dispose([...adam.firstMoment.values(), ...adam.secondMoment.values()]);
-      if (reference) tf.dispose([...reference.values()]);
-      variables = undefined;
-      reference = undefined;
-      adam = undefined;
+      learner?.dispose();
+      learner = undefined;
       sampler = undefined;
     },
   };
 }
 
-/** Sums of |sampler − learner| and (sampler − learner) over trained tokens, and the largest |difference|. */
-function mismatch(learner: tf.Tensor2D, sampler: tf.Tensor2D, mask: tf.Tensor2D): { absolute: number; signed: number; max: number } {
-  return tf.tidy(() => {
-    const difference = sampler.sub(learner).mul(mask);
-    return {
-      absolute: difference.abs().sum().dataSync()[0]!,
-      signed: difference.sum().dataSync()[0]!,
-      max: difference.abs().max().dataSync()[0]!,
-    };
-  });
+/**
+ * The batch's policy-gradient loss on one micro-batch, divided by the whole batch's `denominator` so that the
+ * micro-batches' losses and gradients add up to the batch's; reports the clip fraction and KL to the reference.
+ */
+function policyMicroBatchLoss(batch: TrainBatch, denominator: number): MicroBatchLoss<BatchSequence> {
+  return (learnerLogprobs, micro) => {
+    const { packed, rows } = micro;
+    // Sampler logprob of target token t sits at position t − 1, like the mask.
+    const samplerLogprobs = tf.tensor2d(packTargetValues(packed, rows.map((row) => row.samplerLogprobs)), [packed.batch, packed.time - 1]);
+    const advantages = tf.tensor2d(rows.map((row) => row.advantage), [packed.batch, 1]);
+    const { referenceLogprobs, selectedTokens, mask } = micro;
+    const inputs = { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs, selectedTokens };
+    const result = policyLoss(inputs, batch.loss, batch.lossAggregation, denominator);
+    return { loss: result.loss, metrics: { clipFraction: result.clipFraction, klToReference: result.klToReference } };
+  };
 }
 
-/**
- * Splits `sequences` into micro-batches of at most `maxPositions` padded positions (rows × longest row), after sorting
- * by length so that rows of like length share a block and little is padding. A row longer than the budget goes alone.
- */
-export function microBatches<T extends { tokens: readonly number[] }>(sequences: readonly T[], maxPositions: number): T[][] {
-  const sorted = [...sequences].sort((first, second) => first.tokens.length - second.tokens.length);
-  const batches: T[][] = [];
-  let current: T[] = [];
-  for (const sequence of sorted) {
-    // Sorted ascending, so this row is the longest of the block it joins.
-    if (current.length > 0 && (current.length + 1) * sequence.tokens.length > maxPositions) {
-      batches.push(current);
-      current = [];
+/** Sums of |sampler − learner| and (sampler − learner) over trained tokens (weighted by the loss mask), and the largest |difference|. */
+function mismatch(sequences: readonly BatchSequence[], learnerLogprobs: readonly (readonly number[])[]): { absolute: number; signed: number; max: number } {
+  const sums = { absolute: 0, signed: 0, max: 0 };
+  sequences.forEach((sequence, row) => {
+    // Token 0 is never predicted, like the mask.
+    for (let token = 1; token < sequence.tokens.length; token++) {
+      const difference = (sequence.samplerLogprobs[token]! - learnerLogprobs[row]![token]!) * sequence.lossMask[token]!;
+      sums.absolute += Math.abs(difference);
+      sums.signed += difference;
+      sums.max = Math.max(sums.max, Math.abs(difference));
     }
-    current.push(sequence);
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
+  });
+  return sums;
 }
 
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {
