@@ -1,5 +1,6 @@
 /** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
 import { Command, CommanderError } from "commander";
+import { addCommand } from "./add-command.js";
 import { commandEntries } from "./commands/index.js";
 import { InputError } from "../core/errors/input-error.js";
 
@@ -19,11 +20,11 @@ const program = new Command("rllm")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-// `rllm eval ...` (and `rllm help eval`) loads only eval. Anything else (the command list, a typo) loads no command
-// module: each command is listed by its summary, which is all the list and commander's suggestions need.
+// `rllm eval ...` (and `rllm help eval`) loads only eval's definition. Anything else (the command list, a typo) loads no
+// command module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
 for (const [name, entry] of Object.entries(commandEntries)) {
-  if (name === requested) (await entry.load())(program);
+  if (name === requested) addCommand(program, await entry.load());
   else program.command(name).summary(entry.summary);
 }
 

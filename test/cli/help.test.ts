@@ -29,10 +29,12 @@ describe("rllm help", () => {
   });
 
   for (const command of ["eval", "serve", "train"]) {
-    it(`prints \`rllm ${command} --help\` without loading TensorFlow`, () => {
+    it(`prints \`rllm ${command} --help\` without loading TensorFlow or the command's action module`, () => {
       const { loaded, stdout } = loadedBy([command, "--help"]);
       expect(stdout).toContain(`Usage: rllm ${command}`);
       expect(loaded.filter((url) => url.includes("@tensorflow"))).toEqual([]);
+      // Help needs only the definition (<command>-command.ts); the action module and the OpenAI SDK load to run.
+      expect(loaded.filter((url) => url.endsWith(`/src/cli/commands/${command}.ts`) || url.includes("/node_modules/openai/"))).toEqual([]);
     });
   }
 
