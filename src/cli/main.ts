@@ -1,6 +1,5 @@
 /** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
 import { Command, CommanderError } from "commander";
-import { addCommand } from "./add-command.js";
 import { commandEntries } from "./commands/index.js";
 import { InputError } from "../core/errors/input-error.js";
 
@@ -24,7 +23,8 @@ const program = new Command("rllm")
 // command module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
 for (const [name, entry] of Object.entries(commandEntries)) {
-  if (name === requested) addCommand(program, await entry.load());
+  // Imported here: building options from schemas needs zod, which the command list does not.
+  if (name === requested) (await import("./add-command.js")).addCommand(program, await entry.load());
   else program.command(name).summary(entry.summary);
 }
 

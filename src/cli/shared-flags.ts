@@ -18,6 +18,12 @@ export const samplingFlags = {
   maxTokens: z.coerce.number().int().positive().optional().describe("completion token limit per model call").meta({ value: "n" }),
 };
 
+/** Where a server listens: `--port`, `--host`; each server gives its default port. */
+export const listenFlags = {
+  port: z.coerce.number().int().min(0).max(65_535).describe("port to listen on (0 picks a free one)").meta({ value: "port" }),
+  host: z.string().default("127.0.0.1").describe("address to listen on").meta({ value: "host" }),
+};
+
 /** `--seed <n>`: an integer seed; each command says what it seeds and gives its default. */
 export const seedFlag = z.coerce.number().int().meta({ value: "n" });
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../training/gateway/trace-store.js";
 import { defineCommand } from "../command-definition.js";
-import { samplingFlags } from "../shared-flags.js";
+import { listenFlags, samplingFlags } from "../shared-flags.js";
 
 /** `rllm gateway`'s flags. */
 export const GatewayFlagsSchema = z.object({
@@ -11,8 +11,8 @@ export const GatewayFlagsSchema = z.object({
     .url()
     .describe("OpenAI-compatible server that returns token ids (vLLM, SGLang, rllm serve), e.g. http://127.0.0.1:8000/v1")
     .meta({ value: "url" }),
-  port: z.coerce.number().int().min(0).max(65_535).default(9090).describe("port to listen on (0 picks a free one)").meta({ value: "n" }),
-  host: z.string().default("127.0.0.1").describe("address to bind").meta({ value: "address" }),
+  port: listenFlags.port.default(9090),
+  host: listenFlags.host,
   model: z.string().optional().describe("pin every call to this model name").meta({ value: "name" }),
   temperature: samplingFlags.temperature.describe("override every call's temperature"),
   topP: samplingFlags.topP.describe("override every call's top_p"),

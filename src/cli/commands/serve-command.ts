@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 import { defineCommand } from "../command-definition.js";
-import { endpointFlags, seedFlag } from "../shared-flags.js";
+import { endpointFlags, listenFlags, seedFlag } from "../shared-flags.js";
 
 /** `rllm serve`'s flags. */
 export const ServeFlagsSchema = z.object({
@@ -12,8 +12,8 @@ export const ServeFlagsSchema = z.object({
   n: z.coerce.number().int().min(1).default(8).describe("candidates sampled per request").meta({ flags: "-n <count>" }),
   budget: z.coerce.number().positive().default(2).describe("judge calls as a multiple of n").meta({ value: "m" }),
   judgeKind: z.enum(["math", "code"]).default("math").describe("judge prompt: math (final answer only) or code (correct and robust)").meta({ value: "kind" }),
-  port: z.coerce.number().int().min(0).max(65535).default(8080).describe("port to listen on (0: any free port)").meta({ value: "port" }),
-  host: z.string().default("127.0.0.1").describe("interface to listen on").meta({ value: "host" }),
+  port: listenFlags.port.default(8080),
+  host: listenFlags.host,
   seed: seedFlag.default(0).describe("base seed of the pairings"),
   apiKeyEnv: endpointFlags.apiKeyEnv.describe("environment variable holding the upstream API key"),
   checkpoint: z.string().optional().describe("with --model tiny: serve this tiny-model checkpoint instead of the shipped one").meta({ value: "dir" }),
