@@ -19,11 +19,12 @@ const program = new Command("rllm")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-// `rllm eval ...` (and `rllm help eval`) loads only eval. Anything else (the command list, a typo) loads no command
-// module: each command is listed by its summary, which is all the list and commander's suggestions need.
+// `rllm eval ...` (and `rllm help eval`) loads only eval's definition. Anything else (the command list, a typo) loads no
+// command module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
 for (const [name, entry] of Object.entries(commandEntries)) {
-  if (name === requested) (await entry.load())(program);
+  // Imported here: building options from schemas needs zod, which the command list does not.
+  if (name === requested) (await import("./add-command.js")).addCommand(program, await entry.load());
   else program.command(name).summary(entry.summary);
 }
 

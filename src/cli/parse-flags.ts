@@ -2,14 +2,13 @@
 import type { Command } from "commander";
 import type { z } from "zod";
 import { InputError } from "../core/errors/input-error.js";
-
-const toFlag = (key: string) => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+import { kebabCase } from "./options-from-schema.js";
 
 /** `-n/--rows` when the command gives the option a short form (the user may have typed either), else `--rows`. */
 function flagLabel(key: string, command: Command | undefined): string {
   const option = command?.options.find((candidate) => candidate.attributeName() === key);
   if (option?.short && option.long) return `${option.short}/${option.long}`;
-  return option?.long ?? toFlag(key);
+  return option?.long ?? option?.short ?? `--${kebabCase(key)}`;
 }
 
 /** The parsed flags, or an InputError like `-n/--attempts: Too small: expected number to be >0`. */

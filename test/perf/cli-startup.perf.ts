@@ -1,7 +1,7 @@
 /**
- * `npm run bench -- cli-startup`: wall time from spawn to exit of `rllm --help`, `rllm eval --help` and
- * `rllm grade --verifier math` on a one-row file, through bin/rllm.js as a user runs it. Also says whether each
- * loaded TensorFlow (help must not). Figures depend on the machine's load: compare runs on a quiet machine.
+ * `npm run bench -- cli-startup`: wall time from spawn to exit of `rllm --help`, `rllm eval --help`, `rllm train --help`
+ * and `rllm grade --verifier math` on a one-row file, through bin/rllm.js as a user runs it. Also counts the modules
+ * each loads and says whether it loaded TensorFlow (help must not). Figures depend on the machine's load: compare runs on a quiet machine.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +21,7 @@ writeFileSync(rows, `${JSON.stringify({ id: 1, response: "\\boxed{4}", ground_tr
 const commands: [string, string[]][] = [
   ["rllm --help", ["--help"]],
   ["rllm eval --help", ["eval", "--help"]],
+  ["rllm train --help", ["train", "--help"]],
   ["rllm grade --verifier math (1 row)", ["grade", "--verifier", "math", "--input", rows, "--output", path.join(folder, "out.jsonl")]],
 ];
 
@@ -35,11 +36,15 @@ for (const [label, args] of commands) {
   }
   const recorder = createLoadRecorder(folder, "command");
   spawnSync(process.execPath, [...recorder.args, bin, ...args], { env: { ...process.env, ...recorder.environment } });
-  const loadsTensorFlow = recorder.loaded().some((url) => url.includes("@tensorflow"));
+  const loaded = recorder.loaded();
+  const loadsTensorFlow = loaded.some((url) => url.includes("@tensorflow"));
+  // Module counts do not depend on the machine's load, so they compare across runs where times cannot.
+  const ownModules = loaded.filter((url) => url.startsWith("file:") && !url.includes("/node_modules/")).length;
   const sorted = [...times].sort((a, b) => a - b);
   console.log(
     `${label.padEnd(36)} median ${percentile(sorted, 50).toFixed(0).padStart(5)} ms  min ${sorted[0]!.toFixed(0).padStart(5)} ms  ` +
-      `max ${sorted.at(-1)!.toFixed(0).padStart(5)} ms  loads TensorFlow: ${loadsTensorFlow ? "yes" : "no"}`,
+      `max ${sorted.at(-1)!.toFixed(0).padStart(5)} ms  modules ${String(loaded.length).padStart(4)} (${String(ownModules).padStart(3)} of rllm-ts)  ` +
+      `loads TensorFlow: ${loadsTensorFlow ? "yes" : "no"}`,
   );
 }
 rmSync(folder, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { registerSimulateCommand } from "../../src/cli/commands/simulate.js";
+import { addCommand } from "../../src/cli/add-command.js";
+import { simulateCommand } from "../../src/cli/commands/simulate-command.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -8,7 +9,7 @@ async function simulate(args: string[]): Promise<string> {
   const printed: string[] = [];
   vi.spyOn(console, "log").mockImplementation((text: string) => printed.push(text));
   const program = new Command("rllm").exitOverride();
-  registerSimulateCommand(program);
+  addCommand(program, simulateCommand);
   await program.parseAsync(["node", "rllm", "simulate", "tournament", ...args]);
   return printed.join("\n");
 }

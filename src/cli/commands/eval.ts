@@ -1,7 +1,5 @@
-/** `rllm eval <benchmark>`: runs a benchmark against an endpoint (or the embedded model), durably, and prints honest statistics. */
+/** `rllm eval <benchmark>`'s action: runs a benchmark against an endpoint (or the embedded model), durably, and prints honest statistics. */
 import path from "node:path";
-import { Command, Option } from "commander";
-import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { runEval } from "../../engine/run-eval.js";
@@ -18,85 +16,15 @@ import { assertInputFile } from "../check-paths.js";
 import { assertEmbeddedModelCanRun } from "../check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
 import { formatRerankMethod, formatSummary } from "../format-summary.js";
-import { parseFlags } from "../parse-flags.js";
-import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
+import type { EvalFlags } from "./eval-command.js";
 
-const EvalFlagsSchema = z.object({
-  model: z.string().optional(),
-  baseUrl: z.string().url().optional(),
-  apiKeyEnv: z.string().default("OPENAI_API_KEY"),
-  data: z.string().optional(),
-  split: z.string().default("test"),
-  cookbook: z.string().optional(),
-  limit: z.coerce.number().int().positive().optional(),
-  attempts: z.coerce.number().int().positive().default(1),
-  concurrency: z.coerce.number().int().positive().default(16),
-  temperature: z.coerce.number().min(0).max(2).optional(),
-  topP: z.coerce.number().gt(0).max(1).optional(),
-  maxTokens: z.coerce.number().int().positive().optional(),
-  seed: z.coerce.number().int().nonnegative().default(0),
-  timeout: z.coerce.number().positive().default(600),
-  maxRetries: z.coerce.number().int().nonnegative().default(8),
-  retryBudget: z.coerce.number().int().nonnegative().default(10_000),
-  out: z.string().optional(),
-  resume: z.boolean().default(false),
-  failUnder: z.coerce.number().min(0).max(1).optional(),
-  rerank: z
-    .string()
-    .transform((text, context) => {
-      const parsed = z.array(SelectionMethodSchema).min(1).safeParse(text.split(",").map((part) => part.trim()));
-      if (parsed.success) return parsed.data;
-      context.addIssue({ code: "custom", message: `"${text}": expected a comma list of ${SelectionMethodSchema.options.join(", ")}` });
-      return z.NEVER;
-    })
-    .optional(),
-  budget: z.coerce.number().positive().default(2),
-  judgeModel: z.string().optional(),
-  beta: z.coerce.number().min(0).optional(),
-});
-export type EvalFlags = z.infer<typeof EvalFlagsSchema>;
-
-/** Registers `rllm eval`. */
-export function registerEvalCommand(program: Command): void {
-  program
-    .command("eval")
-    .description(
-      "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
-        "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
-    )
-    .argument("<benchmark>", `benchmark name (${benchmarkNames.join(", ")})`)
-    .option("--model <name>", "model name at the endpoint (required with --base-url)")
-    .option("--base-url <url>", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)")
-    .option("--api-key-env <VAR>", "environment variable holding the API key", "OPENAI_API_KEY")
-    .option("--data <file.jsonl>", "your own rows {id, question, ground_truth, ...} instead of the benchmark's data")
-    .option("--split <name>", "dataset split to evaluate", "test")
-    .option("--cookbook <name|path>", "agent flow + evaluator: a built-in name or a module path (default: the benchmark's)")
-    .option("--limit <n>", "evaluate only the first n tasks")
-    .option("-n, --attempts <n>", "attempts per task (for pass@k and maj@k)", "1")
-    .option("--concurrency <n>", "episodes in flight at once", "16")
-    .option("--temperature <t>", "sampling temperature (server default if unset)")
-    .option("--top-p <p>", "nucleus sampling mass")
-    .option("--max-tokens <n>", "completion token limit per model call")
-    .option("--seed <n>", "run seed; each episode samples with a seed derived from it, the task id and the attempt", "0")
-    .option("--timeout <seconds>", "time limit per episode; an episode over it is scored wrong", "600")
-    .option("--max-retries <n>", "retries per model call on 429/408/409/5xx/timeouts/resets", "8")
-    .option("--retry-budget <n>", "retries allowed across the whole run", "10000")
-    .option("--out <dir>", "run directory (default runs/<benchmark>-<timestamp>)")
-    .option("--resume", "finish the run in --out: only missing (task, attempt) pairs run; refuses if the config differs")
-    .addOption(new Option("--fail-under <accuracy>", "exit 1 if accuracy (0..1) ends below this"))
-    .option("--judge-model <name>", "LLM judge (same endpoint) for answers no deterministic grader can check, e.g. FinQA free-text gold answers")
-    .option("--beta <x>", "weight of the cookbook's shaping bonus (FinQA table access; default 0.1, 0 reproduces rLLM)")
-    .option("--rerank <methods>", `after each task's attempts, pick one with these selection methods (comma list: ${SelectionMethodSchema.options.join(", ")}); reports rerank@1`)
-    .option("--budget <m>", "judge calls per task for --rerank, as a multiple of the attempts (V1's B = m·N)", "2")
-    .action(async (benchmarkName: string, rawFlags: Record<string, unknown>, command: Command) => {
-      const flags = parseFlags(EvalFlagsSchema, rawFlags, command);
-      const code = await evalCommand(benchmarkName, flags);
-      process.exitCode = code;
-    });
+/** Runs `rllm eval <benchmark>` and sets the exit code (0 ok, 1 failed or under --fail-under). */
+export async function evalAction(flags: EvalFlags, [benchmarkName]: [string]): Promise<void> {
+  process.exitCode = await runEvalCommand(benchmarkName, flags);
 }
 
 /** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
-async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
+async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
   const benchmark = await loadBenchmark(benchmarkName);
   if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${benchmarkNames.join(", ")}`);

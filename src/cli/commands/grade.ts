@@ -1,77 +1,43 @@
-/** `rllm grade --verifier <name> --input rows.jsonl`: grades rows with a verifier, writes verdict rows, prints accuracy. */
+/** `rllm grade --verifier <name> --input rows.jsonl`'s action: grades rows with a verifier, writes verdict rows, prints accuracy. */
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { z } from "zod";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
 import { gradeVerifiers } from "../../../verifiers/index.js";
 import { assertInputFile, assertWritableOutput } from "../check-paths.js";
-import { parseFlags } from "../parse-flags.js";
+import type { GradeFlags } from "./grade-command.js";
 
-const GradeFlagsSchema = z.object({
-  verifier: z.string().min(1),
-  input: z.string().min(1),
-  output: z.string().optional(),
-  concurrency: z.coerce.number().int().positive().optional(),
-  set: z.array(z.string()).default([]),
-  // Code verifier flags; passed through as verifier flags when given.
-  timeout: z.coerce.number().positive().optional(),
-  runAllTests: z.boolean().optional(),
-  floatTolerance: z.coerce.number().nonnegative().optional(),
-  unsafeNoSandbox: z.boolean().optional(),
-});
-
-/** Registers `rllm grade`. */
-export function registerGradeCommand(program: Command): void {
-  program
-    .command("grade")
-    .description(
-      "Grade rows of a JSONL file with a verifier. Each output row is the input row plus its Score\n" +
-        "(value, isCorrect, status scored|unscored, answer, explanation, signals; see docs/file-formats.md).\n" +
-        "Prints the accuracy of the scored rows, and counts unscored rows, timeouts and infrastructure\n" +
-        "errors apart (those are not counted in the accuracy).",
-    )
-    .requiredOption("--verifier <name>", `verifier (${[...gradeVerifiers.keys()].join(", ")})`)
-    .requiredOption("--input <rows.jsonl>", "rows to grade (math: {id?, response, ground_truth, choices?}; code: {id?, response, tests, fn_name?})")
-    .option("--output <verdicts.jsonl>", "where to write verdict rows (default: stdout)")
-    .option("--concurrency <n>", "worker threads or sandboxes at once (default: all cores)")
-    .option("--set <key=value>", "verifier flag, repeatable (math: policy flags and timeoutMs)", collect, [])
-    .option("--timeout <seconds>", "code: per-test time limit (default 6)")
-    .option("--run-all-tests", "code: run every test instead of stopping at the first failure")
-    .option("--float-tolerance <x>", "code: accept numbers within x·max(1,|expected|) (default: exact)")
-    .option("--unsafe-no-sandbox", "code: run programs without bubblewrap isolation (rlimits only) if no sandbox exists")
-    .action(async (rawFlags: Record<string, unknown>, command: Command) => {
-      const flags = parseFlags(GradeFlagsSchema, rawFlags, command);
-      const verifier = gradeVerifiers.get(flags.verifier);
-      if (!verifier) {
-        throw new InputError(`unknown verifier "${flags.verifier}"; available: ${[...gradeVerifiers.keys()].join(", ")}`);
-      }
-      assertCodeFlagsFit(verifier.name, flags, command);
-      assertInputFile("--input", flags.input);
-      if (flags.output) assertWritableOutput("--output", flags.output);
-      const rows = readJsonlRows(flags.input, verifier.rowSchema);
-      const progress = progressLine(rows.length);
-      const scores = await verifier.gradeRows(rows, {
-        concurrency: flags.concurrency,
-        flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) },
-        onProgress: progress,
-      });
-      progress(rows.length, rows.length, true);
-      const lines = rows.map((row, index) => JSON.stringify({ ...(row as object), ...scores[index] }));
-      const text = lines.join("\n") + "\n";
-      if (flags.output) writeFileSync(flags.output, text);
-      else process.stdout.write(text);
-      const summary = summarize(scores);
-      (flags.output ? console.log : console.error)(summary);
-    });
+/** Grades the rows, writes the verdict rows and prints the accuracy. */
+export async function gradeAction(flags: GradeFlags, _args: string[], command: Command): Promise<void> {
+  const verifier = gradeVerifiers.get(flags.verifier);
+  if (!verifier) {
+    throw new InputError(`unknown verifier "${flags.verifier}"; available: ${[...gradeVerifiers.keys()].join(", ")}`);
+  }
+  assertCodeFlagsFit(verifier.name, flags, command);
+  assertInputFile("--input", flags.input);
+  if (flags.output) assertWritableOutput("--output", flags.output);
+  const rows = readJsonlRows(flags.input, verifier.rowSchema);
+  const progress = progressLine(rows.length);
+  const scores = await verifier.gradeRows(rows, {
+    concurrency: flags.concurrency,
+    flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) },
+    onProgress: progress,
+  });
+  progress(rows.length, rows.length, true);
+  const lines = rows.map((row, index) => JSON.stringify({ ...(row as object), ...scores[index] }));
+  const text = lines.join("\n") + "\n";
+  if (flags.output) writeFileSync(flags.output, text);
+  else process.stdout.write(text);
+  const summary = summarize(scores);
+  (flags.output ? console.log : console.error)(summary);
 }
 
 /**
  * The code verifier's flags (--timeout...) given with another verifier: refused the way commander refuses an unknown
  * option, with the way to reach that verifier's own flags, instead of surfacing as a --set schema error.
  */
-function assertCodeFlagsFit(verifierName: string, flags: z.infer<typeof GradeFlagsSchema>, command: Command): void {
+function assertCodeFlagsFit(verifierName: string, flags: GradeFlags, command: Command): void {
   if (verifierName === "code") return;
   const [key] = Object.keys(codeFlags(flags));
   if (key === undefined) return;
@@ -83,13 +49,9 @@ function assertCodeFlagsFit(verifierName: string, flags: z.infer<typeof GradeFla
 }
 
 /** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */
-function codeFlags(flags: z.infer<typeof GradeFlagsSchema>): Record<string, unknown> {
+function codeFlags(flags: GradeFlags): Record<string, unknown> {
   const { timeout, runAllTests, floatTolerance, unsafeNoSandbox } = flags;
   return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox }).filter(([, value]) => value !== undefined));
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 /** `--set a=1 --set b=false` → `{a: 1, b: false}`; values that look like booleans or numbers are converted. */

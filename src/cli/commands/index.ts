@@ -1,55 +1,53 @@
 /**
  * Every `rllm` subcommand, in the order `rllm --help` lists them: a one-line summary for the command list, and a
- * loader for the module that defines its flags and runs it. `rllm --help` reads only the summaries, and
- * `rllm eval ...` loads only eval, so help never pays for TensorFlow, SQLite or the math libraries.
+ * loader for its definition (help text and flag schema). `rllm --help` reads only the summaries, `rllm eval --help`
+ * loads only eval's definition, and eval's action module is loaded only when eval runs, so help never pays for
+ * TensorFlow, SQLite, the OpenAI SDK or the math libraries.
  */
-import type { Command } from "commander";
+import type { CommandDefinition } from "../command-definition.js";
 
-/** Adds one subcommand, with its flags and action, to the program. */
-export type RegisterCommand = (program: Command) => void;
-
-/** A subcommand as the command list shows it, and how to load the rest of it. */
+/** A subcommand as the command list shows it, and how to load its definition. */
 export interface CommandEntry {
   summary: string;
-  load: () => Promise<RegisterCommand>;
+  load: () => Promise<CommandDefinition>;
 }
 
 /** The subcommands by name. */
 export const commandEntries: Record<string, CommandEntry> = {
   eval: {
     summary: "run a benchmark through a cookbook's agent flow and grade every episode",
-    load: async () => (await import("./eval.js")).registerEvalCommand,
+    load: async () => (await import("./eval-command.js")).evalCommand,
   },
   grade: {
     summary: "grade rows of a JSONL file with a verifier (math, code, finqa)",
-    load: async () => (await import("./grade.js")).registerGradeCommand,
+    load: async () => (await import("./grade-command.js")).gradeCommand,
   },
   dataset: {
     summary: "list, pull and show benchmark datasets",
-    load: async () => (await import("./dataset.js")).registerDatasetCommand,
+    load: async () => (await import("./dataset-command.js")).datasetCommand,
   },
   rerank: {
     summary: "rerank candidates produced elsewhere with pairwise tournaments and baselines",
-    load: async () => (await import("./rerank.js")).registerRerankCommand,
+    load: async () => (await import("./rerank-command.js")).rerankCommand,
   },
   simulate: {
     summary: "offline simulations (no model calls)",
-    load: async () => (await import("./simulate.js")).registerSimulateCommand,
+    load: async () => (await import("./simulate-command.js")).simulateCommand,
   },
   serve: {
     summary: "serve an OpenAI-compatible endpoint: the embedded tiny model, or reranking in front of another",
-    load: async () => (await import("./serve.js")).registerServeCommand,
+    load: async () => (await import("./serve-command.js")).serveCommand,
   },
   gateway: {
     summary: "record every chat call of an agent through an OpenAI-compatible proxy",
-    load: async () => (await import("./gateway.js")).registerGatewayCommand,
+    load: async () => (await import("./gateway-command.js")).gatewayCommand,
   },
   train: {
     summary: "train the policy on a cookbook's benchmark",
-    load: async () => (await import("./train.js")).registerTrainCommand,
+    load: async () => (await import("./train-command.js")).trainCommand,
   },
   export: {
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",
-    load: async () => (await import("./export.js")).registerExportCommand,
+    load: async () => (await import("./export-command.js")).exportCommand,
   },
 };

@@ -1,110 +1,76 @@
-/** `rllm train <cookbook> --backend local --config train.json`: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
+/** `rllm train <cookbook> --backend local --config train.json`'s action: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Command } from "commander";
-import { z } from "zod";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { packagePath } from "../../core/package-root.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { checkRunDirectory, openRunDirectory } from "../../engine/run-directory.js";
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
-import { TRAINING_BACKENDS } from "../../training/backends/training-backends.js";
 import type { TrainingOptions } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
 import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../check-paths.js";
-import { parseFlags } from "../parse-flags.js";
+import type { TrainFlags } from "./train-command.js";
 
-const TrainFlagsSchema = z.object({
-  backend: z.string().default("local"),
-  config: z.string().optional(),
-  steps: z.coerce.number().int().positive().optional(),
-  out: z.string().optional(),
-  resume: z.boolean().default(false),
-  checkpoint: z.string().optional(),
-});
+/** Runs `rllm train <cookbook>`. */
+export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): Promise<void> {
+  // Everything is checked before any work, and the run folder is written only once the run starts, so a refused
+  // start leaves nothing behind that a retry would mistake for a run.
+  const configFile = trainConfigFile(flags.config, cookbookName);
+  if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
+  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
+  if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
+  const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
+  if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
+  const cookbook = await resolveCookbook(cookbookName);
+  const benchmarkName = config.benchmark ?? cookbook.name;
+  const benchmark = await loadBenchmark(benchmarkName);
+  if (!benchmark) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarkNames.join(", ")})`);
+  const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
+  const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
+  const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined };
+  checkRunDirectory(directory, runConfig, flags.resume);
+  // Imported here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
+  const { createTrainingBackend } = await import("../../training/backends/create-training-backend.js");
+  const { runTraining } = await import("../../training/loop/run-training.js");
+  const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
+  try {
+    assertConfigSupported(backend.capabilities(), config, configFile);
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+  openRunDirectory(directory, runConfig, flags.resume);
 
-/** Registers `rllm train`. */
-export function registerTrainCommand(program: Command): void {
-  program
-    .command("train")
-    .description(
-      "Train the policy on a cookbook's benchmark: sample train tasks → rollouts (traced through the gateway) → score →\n" +
-        "group → advantages → update → publish, validating pass@1 on the test split. Writes <out>/metrics.jsonl (one line\n" +
-        "per step and per validation), <out>/steps/<n>/episodes.jsonl, <out>/checkpoints/. With joint.enabled the policy also\n" +
-        "judges pairs of its own solutions (V1-PairRL).",
-    )
-    .argument("<cookbook>", "cookbook name (its benchmark supplies the train and test splits) or module path")
-    .option("--backend <name>", `training backend (${TRAINING_BACKENDS.join(", ")})`, "local")
-    .option(
-      "--config <train.json>",
-      "training config (strict JSON; unknown keys are errors); default: the cookbook's shipped " +
-        "cookbooks/<name>/train.json when it has one (arith does), else the built-in defaults",
-    )
-    .option("--steps <n>", "policy updates (overrides the config)")
-    .option("--out <dir>", "run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)")
-    .option("--checkpoint <dir>", "starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)")
-    .option("--resume", "continue the run in --out from its last checkpoint; refuses if the config differs")
-    .action(async (cookbookName: string, rawFlags: Record<string, unknown>) => {
-      // Everything is checked before any work, and the run folder is written only once the run starts, so a refused
-      // start leaves nothing behind that a retry would mistake for a run.
-      const flags = parseFlags(TrainFlagsSchema, rawFlags);
-      const configFile = trainConfigFile(flags.config, cookbookName);
-      if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
-      const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
-      if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
-      const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
-      if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
-      const cookbook = await resolveCookbook(cookbookName);
-      const benchmarkName = config.benchmark ?? cookbook.name;
-      const benchmark = await loadBenchmark(benchmarkName);
-      if (!benchmark) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarkNames.join(", ")})`);
-      const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
-      const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
-      const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-      const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined };
-      checkRunDirectory(directory, runConfig, flags.resume);
-      // Imported here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
-      const { createTrainingBackend } = await import("../../training/backends/create-training-backend.js");
-      const { runTraining } = await import("../../training/loop/run-training.js");
-      const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
-      try {
-        assertConfigSupported(backend.capabilities(), config, configFile);
-      } catch (error) {
-        await backend.close();
-        throw error;
-      }
-      openRunDirectory(directory, runConfig, flags.resume);
-
-      const controller = new AbortController();
-      const onInterrupt = () => {
-        if (controller.signal.aborted) process.exit(130);
-        console.error("\nrllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
-        controller.abort(new Error("interrupted"));
-      };
-      process.on("SIGINT", onInterrupt);
-      console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
-      const progress = trainProgress(process.stderr, config);
-      try {
-        await runTraining({
-          config,
-          cookbook,
-          trainTasks,
-          testTasks,
-          backend,
-          baseModel,
-          directory,
-          resume: flags.resume,
-          signal: controller.signal,
-          ...progress,
-        });
-      } finally {
-        process.off("SIGINT", onInterrupt);
-      }
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    console.error("\nrllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", onInterrupt);
+  console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
+  const progress = trainProgress(process.stderr, config);
+  try {
+    await runTraining({
+      config,
+      cookbook,
+      trainTasks,
+      testTasks,
+      backend,
+      baseModel,
+      directory,
+      resume: flags.resume,
+      signal: controller.signal,
+      ...progress,
     });
+  } finally {
+    process.off("SIGINT", onInterrupt);
+  }
 }
 
 /** The config's loss, aggregation and merge checked against the backend, as a usage error naming the config file. */

@@ -1,0 +1,33 @@
+/** `rllm serve`: its help text and flag schema (light, for help); the servers are started by serve.ts. */
+import { z } from "zod";
+import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
+import { defineCommand } from "../command-definition.js";
+import { endpointFlags, listenFlags, seedFlag } from "../shared-flags.js";
+
+/** `rllm serve`'s flags. */
+export const ServeFlagsSchema = z.object({
+  rerank: SelectionMethodSchema.optional().describe("rerank with this selection method").meta({ value: "method" }),
+  upstream: z.string().url().optional().describe("the OpenAI-compatible endpoint that generates and judges, e.g. http://localhost:8000/v1").meta({ value: "url" }),
+  model: endpointFlags.model.describe("`tiny`: serve the embedded tiny model; with --rerank: the model name sent upstream"),
+  n: z.coerce.number().int().min(1).default(8).describe("candidates sampled per request").meta({ flags: "-n <count>" }),
+  budget: z.coerce.number().positive().default(2).describe("judge calls as a multiple of n").meta({ value: "m" }),
+  judgeKind: z.enum(["math", "code"]).default("math").describe("judge prompt: math (final answer only) or code (correct and robust)").meta({ value: "kind" }),
+  port: listenFlags.port.default(8080),
+  host: listenFlags.host,
+  seed: seedFlag.default(0).describe("base seed of the pairings"),
+  apiKeyEnv: endpointFlags.apiKeyEnv.describe("environment variable holding the upstream API key"),
+  checkpoint: z.string().optional().describe("with --model tiny: serve this tiny-model checkpoint instead of the shipped one").meta({ value: "dir" }),
+});
+/** `rllm serve`'s parsed flags. */
+export type ServeFlags = z.infer<typeof ServeFlagsSchema>;
+
+/** `rllm serve`. */
+export const serveCommand = defineCommand({
+  name: "serve",
+  description:
+    "Serve an OpenAI-compatible /v1/chat/completions. With --model tiny: the embedded tiny model (also /v1/completions,\n" +
+    "/tokenize, /detokenize, vLLM's return_token_ids). With --rerank: sample -n candidates from --upstream, run the tournament\n" +
+    "with the same model as judge, answer with the winner (scores in the `rerank` field and the x-rllm-rerank header).",
+  flags: ServeFlagsSchema,
+  loadAction: async () => (await import("./serve.js")).serveAction,
+});

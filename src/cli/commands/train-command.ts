@@ -1,0 +1,37 @@
+/** `rllm train <cookbook>`: its help text and flag schema (light, for help); the run itself is in train.ts. */
+import { z } from "zod";
+import { TRAINING_BACKENDS } from "../../training/backends/training-backends.js";
+import { defineCommand } from "../command-definition.js";
+import { outFlag } from "../shared-flags.js";
+
+/** `rllm train`'s flags. */
+export const TrainFlagsSchema = z.object({
+  backend: z.string().default("local").describe(`training backend (${TRAINING_BACKENDS.join(", ")})`).meta({ value: "name" }),
+  config: z
+    .string()
+    .optional()
+    .describe(
+      "training config (strict JSON; unknown keys are errors); default: the cookbook's shipped " +
+        "cookbooks/<name>/train.json when it has one (arith does), else the built-in defaults",
+    )
+    .meta({ value: "train.json" }),
+  steps: z.coerce.number().int().positive().optional().describe("policy updates (overrides the config)").meta({ value: "n" }),
+  out: outFlag.describe("run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)"),
+  checkpoint: z.string().optional().describe("starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)").meta({ value: "dir" }),
+  resume: z.boolean().default(false).describe("continue the run in --out from its last checkpoint; refuses if the config differs"),
+});
+/** `rllm train`'s parsed flags. */
+export type TrainFlags = z.infer<typeof TrainFlagsSchema>;
+
+/** `rllm train`. */
+export const trainCommand = defineCommand<typeof TrainFlagsSchema, [string]>({
+  name: "train",
+  description:
+    "Train the policy on a cookbook's benchmark: sample train tasks → rollouts (traced through the gateway) → score →\n" +
+    "group → advantages → update → publish, validating pass@1 on the test split. Writes <out>/metrics.jsonl (one line\n" +
+    "per step and per validation), <out>/steps/<n>/episodes.jsonl, <out>/checkpoints/. With joint.enabled the policy also\n" +
+    "judges pairs of its own solutions (V1-PairRL).",
+  arguments: [{ name: "<cookbook>", description: "cookbook name (its benchmark supplies the train and test splits) or module path" }],
+  flags: TrainFlagsSchema,
+  loadAction: async () => (await import("./train.js")).trainAction,
+});

@@ -1,0 +1,44 @@
+/**
+ * Flag schema pieces that several commands share, so that their spelling, type and range are written once. A command
+ * spreads a piece into its own schema, and may give a field its own wording with `.describe()` or its own `.default()`.
+ */
+import { z } from "zod";
+
+/** Where model calls go: `--base-url`, `--model`, `--api-key-env` (read by planEndpoint). */
+export const endpointFlags = {
+  model: z.string().optional().describe("model name at the endpoint (required with --base-url)").meta({ value: "name" }),
+  baseUrl: z.string().url().optional().describe("OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)").meta({ value: "url" }),
+  apiKeyEnv: z.string().default("OPENAI_API_KEY").describe("environment variable holding the API key").meta({ value: "VAR" }),
+};
+
+/** Sampling parameters sent with every model call; unset ones are left to the server. */
+export const samplingFlags = {
+  temperature: z.coerce.number().min(0).max(2).optional().describe("sampling temperature (server default if unset)").meta({ value: "t" }),
+  topP: z.coerce.number().gt(0).max(1).optional().describe("nucleus sampling mass").meta({ value: "p" }),
+  maxTokens: z.coerce.number().int().positive().optional().describe("completion token limit per model call").meta({ value: "n" }),
+};
+
+/** Where a server listens: `--port`, `--host`; each server gives its default port. */
+export const listenFlags = {
+  port: z.coerce.number().int().min(0).max(65_535).describe("port to listen on (0 picks a free one)").meta({ value: "port" }),
+  host: z.string().default("127.0.0.1").describe("address to listen on").meta({ value: "host" }),
+};
+
+/** `--seed <n>`: an integer seed; each command says what it seeds and gives its default. */
+export const seedFlag = z.coerce.number().int().meta({ value: "n" });
+
+/** `--concurrency <n>`: how much runs at once; each command says what and gives its default. */
+export const concurrencyFlag = z.coerce.number().int().positive().meta({ value: "n" });
+
+/** `--out <dir>`: where a command writes; each command says what it writes there. */
+export const outFlag = z.string().optional().meta({ value: "dir" });
+
+/** A comma list whose parts each parse with `item`: `--methods v1,random`. */
+export function commaList<Item extends z.ZodType>(item: Item) {
+  return z.string().transform((text, context) => {
+    const parsed = z.array(item).min(1).safeParse(text.split(",").map((part) => part.trim()).filter(Boolean));
+    if (parsed.success) return parsed.data as z.infer<Item>[];
+    for (const issue of parsed.error.issues) context.addIssue({ code: "custom", message: `"${text}": ${issue.message}` });
+    return z.NEVER;
+  });
+}
