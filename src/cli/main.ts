@@ -1,6 +1,6 @@
 /** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
 import { Command, CommanderError } from "commander";
-import { commandEntries } from "./commands/index.js";
+import { commands } from "./commands/index.js";
 import { InputError } from "../core/errors/input-error.js";
 
 const program = new Command("rllm")
@@ -22,9 +22,9 @@ const program = new Command("rllm")
 // `rllm eval ...` (and `rllm help eval`) loads only eval. Anything else (the command list, a typo) loads no command
 // module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
-for (const [name, entry] of Object.entries(commandEntries)) {
-  if (name === requested) (await entry.load())(program);
-  else program.command(name).summary(entry.summary);
+for (const name of commands.names()) {
+  if (name === requested) (await commands.load(name))(program);
+  else program.command(name).summary(commands.get(name).summary);
 }
 
 try {

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
-import { cookbookNames, loadCookbook } from "../../cookbooks/registry.js";
+import { cookbooks } from "../../cookbooks/registry.js";
 
 // Only the shape the engine relies on; a user module may carry more.
 const CookbookShapeSchema = z
@@ -24,11 +24,7 @@ export const looksLikeModulePath = (value: string) => /[\\/]/.test(value) || /\.
 
 /** The cookbook named `nameOrPath`; a module must export it as `default` or `cookbook`. */
 export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
-  if (!looksLikeModulePath(nameOrPath)) {
-    const builtIn = await loadCookbook(nameOrPath);
-    if (!builtIn) throw new InputError(`unknown cookbook "${nameOrPath}"; built-in: ${cookbookNames.join(", ")}; or give a module path`);
-    return builtIn;
-  }
+  if (!looksLikeModulePath(nameOrPath)) return cookbooks.load(nameOrPath);
   const file = path.resolve(nameOrPath);
   if (!existsSync(file)) throw new InputError(`--cookbook ${nameOrPath}: no such file`);
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

@@ -8,7 +8,7 @@ import { runEval } from "../../engine/run-eval.js";
 import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
-import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
+import { benchmarks } from "../../../benchmarks/registry.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
@@ -64,7 +64,7 @@ export function registerEvalCommand(program: Command): void {
       "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
         "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
     )
-    .argument("<benchmark>", `benchmark name (${benchmarkNames.join(", ")})`)
+    .argument("<benchmark>", `benchmark name (${benchmarks.names().join(", ")})`)
     .option("--model <name>", "model name at the endpoint (required with --base-url)")
     .option("--base-url <url>", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)")
     .option("--api-key-env <VAR>", "environment variable holding the API key", "OPENAI_API_KEY")
@@ -98,8 +98,7 @@ export function registerEvalCommand(program: Command): void {
 /** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
 async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
-  const benchmark = await loadBenchmark(benchmarkName);
-  if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${benchmarkNames.join(", ")}`);
+  const benchmark = await benchmarks.load(benchmarkName);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
   assertConfigurable(baseCookbook, flags);

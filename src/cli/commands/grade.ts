@@ -5,7 +5,7 @@ import { z } from "zod";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
-import { gradeVerifiers } from "../../../verifiers/index.js";
+import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { assertInputFile, assertWritableOutput } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
 
@@ -32,7 +32,7 @@ export function registerGradeCommand(program: Command): void {
         "Prints the accuracy of the scored rows, and counts unscored rows, timeouts and infrastructure\n" +
         "errors apart (those are not counted in the accuracy).",
     )
-    .requiredOption("--verifier <name>", `verifier (${[...gradeVerifiers.keys()].join(", ")})`)
+    .requiredOption("--verifier <name>", `verifier (${gradeVerifiers.names().join(", ")})`)
     .requiredOption("--input <rows.jsonl>", "rows to grade (math: {id?, response, ground_truth, choices?}; code: {id?, response, tests, fn_name?})")
     .option("--output <verdicts.jsonl>", "where to write verdict rows (default: stdout)")
     .option("--concurrency <n>", "worker threads or sandboxes at once (default: all cores)")
@@ -43,10 +43,7 @@ export function registerGradeCommand(program: Command): void {
     .option("--unsafe-no-sandbox", "code: run programs without bubblewrap isolation (rlimits only) if no sandbox exists")
     .action(async (rawFlags: Record<string, unknown>, command: Command) => {
       const flags = parseFlags(GradeFlagsSchema, rawFlags, command);
-      const verifier = gradeVerifiers.get(flags.verifier);
-      if (!verifier) {
-        throw new InputError(`unknown verifier "${flags.verifier}"; available: ${[...gradeVerifiers.keys()].join(", ")}`);
-      }
+      const verifier = await gradeVerifiers.load(flags.verifier);
       assertCodeFlagsFit(verifier.name, flags, command);
       assertInputFile("--input", flags.input);
       if (flags.output) assertWritableOutput("--output", flags.output);

@@ -4,18 +4,18 @@
  * `rllm eval ...` loads only eval, so help never pays for TensorFlow, SQLite or the math libraries.
  */
 import type { Command } from "commander";
+import { createRegistry, type RegistryEntry } from "../../core/registry.js";
 
 /** Adds one subcommand, with its flags and action, to the program. */
 export type RegisterCommand = (program: Command) => void;
 
 /** A subcommand as the command list shows it, and how to load the rest of it. */
-export interface CommandEntry {
+export interface CommandEntry extends RegistryEntry<RegisterCommand> {
   summary: string;
-  load: () => Promise<RegisterCommand>;
 }
 
 /** The subcommands by name. */
-export const commandEntries: Record<string, CommandEntry> = {
+export const commands = createRegistry<RegisterCommand, CommandEntry>("command", {
   eval: {
     summary: "run a benchmark through a cookbook's agent flow and grade every episode",
     load: async () => (await import("./eval.js")).registerEvalCommand,
@@ -52,4 +52,4 @@ export const commandEntries: Record<string, CommandEntry> = {
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",
     load: async () => (await import("./export.js")).registerExportCommand,
   },
-};
+});
