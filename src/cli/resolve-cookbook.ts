@@ -15,9 +15,15 @@ const CookbookShapeSchema = z
     flow: z.function(),
     evaluate: z.function(),
     extractAnswer: z.function().optional(),
-    judgeKind: z.enum(["math", "code"]).optional(),
+    // Shape-checked, not `instanceof`: a user's module may bring its own copy of zod.
+    optionsSchema: z.object({ shape: z.record(z.string(), z.unknown()), safeParse: z.function() }).passthrough().optional(),
+    configure: z.function().optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((cookbook) => (cookbook.optionsSchema === undefined) === (cookbook.configure === undefined), {
+    message: "optionsSchema and configure go together: a cookbook with options is configured with them",
+    path: ["configure"],
+  });
 
 /** Whether a cookbook argument names a user module (`./my-flow.ts`) rather than a built-in cookbook. */
 export const looksLikeModulePath = (value: string) => /[\\/]/.test(value) || /\.(m?[jt]s)$/.test(value);

@@ -1,7 +1,8 @@
 /** The `finqa` GradeVerifier behind `rllm grade --verifier finqa`: rows {id?, response, ground_truth, expected_tables?, accessed_tables?}. */
 import { z } from "zod";
 import type { Score } from "../../src/core/score.js";
-import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
+import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import type { GradeVerifier } from "../grade-verifier.js";
 import { defaultTableAccessBeta } from "./finqa-reward.js";
 import { finqaScore } from "./finqa-score.js";
 import { gradeFinqaAnswer } from "./grade-finqa-answer.js";
@@ -38,7 +39,7 @@ export const finqaGradeVerifier: GradeVerifier<FinqaRow> = {
     "reward = correctness + beta · table access (--set beta=0.1); free-text gold answers are unscored.",
   rowSchema: FinqaRowSchema,
   async gradeRows(rows, options) {
-    const flags = parseGradeFlags(FinqaFlagsSchema, options.flags);
+    const flags = parseSetOptions(FinqaFlagsSchema, options.flags, 'verifier "finqa"');
     return rows.map((row, index) => {
       const score = gradeFinqaRow(row, flags.beta);
       options.onProgress?.(index + 1, rows.length);

@@ -19,6 +19,9 @@ import { assertEmbeddedModelCanRun } from "../check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
 import { formatRerankMethod, formatSummary } from "../format-summary.js";
 import { parseFlags } from "../parse-flags.js";
+import { collectRepeated, parseSetFlags } from "../parse-set-flags.js";
+import { configureCookbook, parseCookbookOptions } from "../configure-cookbook.js";
+import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 
 const EvalFlagsSchema = z.object({
@@ -51,8 +54,7 @@ const EvalFlagsSchema = z.object({
     })
     .optional(),
   budget: z.coerce.number().positive().default(2),
-  judgeModel: z.string().optional(),
-  beta: z.coerce.number().min(0).optional(),
+  set: z.array(z.string()).default([]),
 });
 export type EvalFlags = z.infer<typeof EvalFlagsSchema>;
 
@@ -84,8 +86,7 @@ export function registerEvalCommand(program: Command): void {
     .option("--out <dir>", "run directory (default runs/<benchmark>-<timestamp>)")
     .option("--resume", "finish the run in --out: only missing (task, attempt) pairs run; refuses if the config differs")
     .addOption(new Option("--fail-under <accuracy>", "exit 1 if accuracy (0..1) ends below this"))
-    .option("--judge-model <name>", "LLM judge (same endpoint) for answers no deterministic grader can check, e.g. FinQA free-text gold answers")
-    .option("--beta <x>", "weight of the cookbook's shaping bonus (FinQA table access; default 0.1, 0 reproduces rLLM)")
+    .option("--set <key=value>", "a cookbook option, repeatable (finqa: beta, judgeModel); a cookbook without options refuses it", collectRepeated, [])
     .option("--rerank <methods>", `after each task's attempts, pick one with these selection methods (comma list: ${SelectionMethodSchema.options.join(", ")}); reports rerank@1`)
     .option("--budget <m>", "judge calls per task for --rerank, as a multiple of the attempts (V1's B = m·N)", "2")
     .action(async (benchmarkName: string, rawFlags: Record<string, unknown>, command: Command) => {
@@ -101,21 +102,19 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
   const benchmark = await benchmarks.load(benchmarkName);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
-  assertConfigurable(baseCookbook, flags);
+  const cookbookOptions = parseCookbookOptions(baseCookbook, flags.set);
   if (flags.data) assertInputFile("--data", flags.data);
   let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
   const plan = planEndpoint(flags);
-  if (plan.isEmbedded) {
-    if (flags.judgeModel !== undefined) throw new InputError(`--judge-model ${flags.judgeModel} needs --base-url (the judge runs on the same endpoint)`);
-    await assertEmbeddedModelCanRun(benchmark.name, baseCookbook, tasks);
-  }
+  const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
+  if (plan.isEmbedded) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
   const config = {
     benchmark: benchmark.name,
-    ...(flags.judgeModel !== undefined ? { judgeModel: flags.judgeModel } : {}),
-    ...(flags.beta !== undefined ? { beta: flags.beta } : {}),
-    cookbook: baseCookbook.name,
+    cookbook: cookbook.name,
+    // The options as given, so that --resume compares what the user typed, not defaults that may change.
+    ...(flags.set.length > 0 ? { cookbookOptions: parseSetFlags(flags.set) } : {}),
     model: plan.model,
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
@@ -133,7 +132,6 @@ async function evalCommand(benchmarkName: string, flags: EvalFlags): Promise<num
   const endpoint = await openEndpoint(plan);
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
-    const cookbook = configureCookbook(baseCookbook, flags, endpoint);
     const paths = openRunDirectory(directory, config, flags.resume);
     return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths });
   } finally {
@@ -172,7 +170,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
         budget: flags.budget,
         client,
         sampling,
-        judgeKind: cookbook.judgeKind ?? "math",
+        judgeKind: cookbookJudgeKind(cookbook.name),
         seed: flags.seed,
         file: path.join(paths.directory, "tournaments.jsonl"),
       })
@@ -242,20 +240,4 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     process.off("SIGINT", onInterrupt);
     reranker?.close();
   }
-}
-
-/** --judge-model / --beta given to a cookbook that takes neither is a usage error, never ignored. */
-function assertConfigurable(cookbook: Cookbook, flags: EvalFlags): void {
-  if ((flags.judgeModel !== undefined || flags.beta !== undefined) && !cookbook.configure) {
-    throw new InputError(`cookbook "${cookbook.name}" takes no --judge-model or --beta`);
-  }
-}
-
-/** Applies --judge-model / --beta to a cookbook that takes them (checked by assertConfigurable). */
-function configureCookbook(cookbook: Cookbook, flags: EvalFlags, endpoint: Endpoint): Cookbook {
-  if (!cookbook.configure || (flags.judgeModel === undefined && flags.beta === undefined)) return cookbook;
-  const judge = flags.judgeModel
-    ? createOpenAiClient({ baseUrl: endpoint.baseUrl, model: flags.judgeModel, apiKey: endpoint.apiKey })
-    : undefined;
-  return cookbook.configure({ judge, beta: flags.beta });
 }

@@ -8,6 +8,7 @@ import type { Score } from "../../core/score.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { assertInputFile, assertWritableOutput } from "../check-paths.js";
 import { parseFlags } from "../parse-flags.js";
+import { collectRepeated, parseSetFlags } from "../parse-set-flags.js";
 
 const GradeFlagsSchema = z.object({
   verifier: z.string().min(1),
@@ -36,7 +37,7 @@ export function registerGradeCommand(program: Command): void {
     .requiredOption("--input <rows.jsonl>", "rows to grade (math: {id?, response, ground_truth, choices?}; code: {id?, response, tests, fn_name?})")
     .option("--output <verdicts.jsonl>", "where to write verdict rows (default: stdout)")
     .option("--concurrency <n>", "worker threads or sandboxes at once (default: all cores)")
-    .option("--set <key=value>", "verifier flag, repeatable (math: policy flags and timeoutMs)", collect, [])
+    .option("--set <key=value>", "verifier flag, repeatable (math: policy flags and timeoutMs)", collectRepeated, [])
     .option("--timeout <seconds>", "code: per-test time limit (default 6)")
     .option("--run-all-tests", "code: run every test instead of stopping at the first failure")
     .option("--float-tolerance <x>", "code: accept numbers within x·max(1,|expected|) (default: exact)")
@@ -83,23 +84,6 @@ function assertCodeFlagsFit(verifierName: string, flags: z.infer<typeof GradeFla
 function codeFlags(flags: z.infer<typeof GradeFlagsSchema>): Record<string, unknown> {
   const { timeout, runAllTests, floatTolerance, unsafeNoSandbox } = flags;
   return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox }).filter(([, value]) => value !== undefined));
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-/** `--set a=1 --set b=false` → `{a: 1, b: false}`; values that look like booleans or numbers are converted. */
-export function parseSetFlags(entries: readonly string[]): Record<string, unknown> {
-  const flags: Record<string, unknown> = {};
-  for (const entry of entries) {
-    const separator = entry.indexOf("=");
-    if (separator <= 0) throw new InputError(`--set ${entry}: expected key=value`);
-    const key = entry.slice(0, separator).trim();
-    const value = entry.slice(separator + 1).trim();
-    flags[key] = value === "true" ? true : value === "false" ? false : value !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
-  }
-  return flags;
 }
 
 /**
