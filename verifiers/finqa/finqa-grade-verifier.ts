@@ -22,7 +22,7 @@ export type FinqaRow = z.infer<typeof FinqaRowSchema>;
 // `--set beta=0.2`: weight of the table-access bonus.
 const FinqaFlagsSchema = z.object({ beta: z.coerce.number().min(0).default(defaultTableAccessBeta) }).strict();
 
-/** Grades one row: reward = correctness + β · tableAccess; a free-text gold answer is unscored (only `rllm eval --judge-model` can grade it). */
+/** Grades one row: reward = correctness + β · tableAccess; a free-text gold answer is unscored (only `rllm eval finqa --set judgeModel=<model>` can grade it). */
 export function gradeFinqaRow(row: FinqaRow, beta: number): Score {
   return finqaScore({
     reply: row.response,
