@@ -11,7 +11,7 @@ export interface FinqaCookbookOptions extends FinqaEvaluatorOptions {
 }
 
 /** `rllm eval finqa --set beta=0.5 --set judgeModel=gpt-4o-mini`: the table-access β, and the judge for free-text gold answers. */
-export const FinqaOptionsSchema = z
+const FinqaOptionsSchema = z
   .object({
     // Weight of the table-access bonus (default 0.1; 0 reproduces rLLM's code, which only logs it).
     beta: z.number().min(0).optional(),
