@@ -17,7 +17,7 @@ export { RunConfigSchema, type RunConfig } from "./core/run-config.js";
 export { ChatMessageSchema, type ChatMessage, type ContentBlock, type ToolCall, type ToolDefinition, messageText } from "./core/message.js";
 
 // Plugin contracts.
-export type { AgentFlow, Evaluator, Cookbook, FlowContext } from "./core/cookbook.js";
+export type { AgentFlow, Evaluator, Cookbook, CookbookContext, FlowContext } from "./core/cookbook.js";
 export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./core/benchmark.js";
 
 // Errors a flow throws to classify a failure.

@@ -1,6 +1,5 @@
 /** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function returning Scores. */
 import type { z } from "zod";
-import { InputError } from "../src/core/errors/input-error.js";
 import type { Score } from "../src/core/score.js";
 
 export interface GradeOptions {
@@ -22,11 +21,4 @@ export interface GradeVerifier<Row> {
    * check failed for infrastructure reasons (a sandbox crash) is unscored with the signal `infraError: 1`.
    */
   gradeRows(rows: Row[], options: GradeOptions): Promise<Score[]>;
-}
-
-/** Parses a verifier's `--set key=value` flags with its schema; a bad one is a usage error naming the key. */
-export function parseGradeFlags<Schema extends z.ZodType>(schema: Schema, flags: Record<string, unknown>): z.infer<Schema> {
-  const parsed = schema.safeParse(flags);
-  if (parsed.success) return parsed.data;
-  throw new InputError(parsed.error.issues.map((issue) => `--set ${issue.path.join(".") || "(flags)"}: ${issue.message}`).join("; "));
 }

@@ -15,7 +15,6 @@ function boxedAnswer(text: string): string | undefined {
 export const arithCookbook: Cookbook = {
   name: "arith",
   description: "Arithmetic with short reasoning then \\boxed{n}; graded by the math verifier (integer match).",
-  judgeKind: "math",
   // The question alone: it already asks for steps and \boxed{n}, and the tiny model's template keeps a single user turn.
   flow: singleTurnFlow((task) => [{ role: "user", content: task.instruction }]),
   evaluate(task, episode) {

@@ -13,7 +13,6 @@ import { sharedCodeGrader } from "./shared-code-grader.js";
 export const deepcoderCookbook: Cookbook = {
   name: "deepcoder",
   description: "Single-turn code generation (LiveCodeBench prompt); the last fenced code block runs in a sandbox, reward 1 only if all tests pass.",
-  judgeKind: "code",
   flow: singleTurnFlow((task) => {
     const question = typeof task.instruction === "string" ? task.instruction : messageText(task.instruction);
     const starterCode = typeof task.metadata.starter_code === "string" ? task.metadata.starter_code : undefined;

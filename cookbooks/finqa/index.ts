@@ -1,4 +1,5 @@
 /** The `finqa` cookbook: the table-querying ReAct agent and its evaluator (deterministic grading + table-access bonus). */
+import { z } from "zod";
 import type { Cookbook } from "../../src/core/cookbook.js";
 import { episodeAnswer } from "../../src/core/episode-answer.js";
 import { finqaComparableAnswer } from "../../verifiers/finqa/comparable-answer.js";
@@ -9,6 +10,16 @@ export interface FinqaCookbookOptions extends FinqaEvaluatorOptions {
   maxTurns?: number;
 }
 
+/** `rllm eval finqa --set beta=0.5 --set judgeModel=gpt-4o-mini`: the table-access β, and the judge for free-text gold answers. */
+const FinqaOptionsSchema = z
+  .object({
+    // Weight of the table-access bonus (default 0.1; 0 reproduces rLLM's code, which only logs it).
+    beta: z.number().min(0).optional(),
+    // An LLM judge, on the run's endpoint, for gold answers that are free text; without one they stay unscored.
+    judgeModel: z.string().min(1).optional(),
+  })
+  .strict();
+
 /** A finqa cookbook with its own β, judge client and turn limit. */
 export function createFinqaCookbook(options: FinqaCookbookOptions = {}): Cookbook {
   return {
@@ -17,7 +28,14 @@ export function createFinqaCookbook(options: FinqaCookbookOptions = {}): Cookboo
     flow: createFinqaFlow(options.maxTurns),
     evaluate: createFinqaEvaluator(options),
     extractAnswer: (_task, episode) => finqaComparableAnswer(episodeAnswer(episode)),
-    configure: (flags) => createFinqaCookbook({ ...options, ...(flags.judge ? { judge: flags.judge } : {}), ...(flags.beta !== undefined ? { beta: flags.beta } : {}) }),
+    optionsSchema: FinqaOptionsSchema,
+    configure(given: z.infer<typeof FinqaOptionsSchema>, context) {
+      return createFinqaCookbook({
+        ...options,
+        ...(given.judgeModel !== undefined ? { judge: context.createClient(given.judgeModel) } : {}),
+        ...(given.beta !== undefined ? { beta: given.beta } : {}),
+      });
+    },
   };
 }
 

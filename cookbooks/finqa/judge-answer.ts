@@ -1,4 +1,4 @@
-/** The optional LLM judge (--judge-model) for free-text gold answers, asked through the same LlmClient interface as the agent. */
+/** The optional LLM judge (`--set judgeModel=<model>`) for free-text gold answers, asked through the same LlmClient interface as the agent. */
 import { z } from "zod";
 import type { LlmClient } from "../../src/core/llm-client.js";
 

@@ -13,5 +13,4 @@ export const geo3kCookbook: Cookbook = {
   flow: singleTurnFlow(systemThenInstruction(systemPrompt)),
   evaluate: evaluateMathEpisode,
   extractAnswer: mathAnswerOf,
-  judgeKind: "math",
 };

@@ -11,5 +11,4 @@ export const mathCookbook: Cookbook = {
   flow: singleTurnFlow(systemThenInstruction(systemPrompt)),
   evaluate: evaluateMathEpisode,
   extractAnswer: mathAnswerOf,
-  judgeKind: "math",
 };

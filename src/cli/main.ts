@@ -1,6 +1,6 @@
 /** The `rllm` command line: builds the commander program from every registered subcommand and maps errors to exit codes. */
 import { Command, CommanderError } from "commander";
-import { commandEntries } from "./commands/index.js";
+import { commands } from "./commands/index.js";
 import { InputError } from "../core/errors/input-error.js";
 
 const program = new Command("rllm")
@@ -22,10 +22,10 @@ const program = new Command("rllm")
 // `rllm eval ...` (and `rllm help eval`) loads only eval's definition. Anything else (the command list, a typo) loads no
 // command module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
-for (const [name, entry] of Object.entries(commandEntries)) {
+for (const name of commands.names()) {
   // Imported here: building options from schemas needs zod, which the command list does not.
-  if (name === requested) (await import("./add-command.js")).addCommand(program, await entry.load());
-  else program.command(name).summary(entry.summary);
+  if (name === requested) (await import("./add-command.js")).addCommand(program, await commands.load(name));
+  else program.command(name).summary(commands.get(name).summary);
 }
 
 try {

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
-import { cookbookNames, loadCookbook } from "../../cookbooks/registry.js";
+import { cookbooks } from "../../cookbooks/registry.js";
 
 // Only the shape the engine relies on; a user module may carry more.
 const CookbookShapeSchema = z
@@ -15,20 +15,22 @@ const CookbookShapeSchema = z
     flow: z.function(),
     evaluate: z.function(),
     extractAnswer: z.function().optional(),
-    judgeKind: z.enum(["math", "code"]).optional(),
+    // Shape-checked, not `instanceof`: a user's module may bring its own copy of zod.
+    optionsSchema: z.object({ shape: z.record(z.string(), z.unknown()), safeParse: z.function() }).passthrough().optional(),
+    configure: z.function().optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((cookbook) => (cookbook.optionsSchema === undefined) === (cookbook.configure === undefined), {
+    message: "optionsSchema and configure go together: a cookbook with options is configured with them",
+    path: ["configure"],
+  });
 
 /** Whether a cookbook argument names a user module (`./my-flow.ts`) rather than a built-in cookbook. */
 export const looksLikeModulePath = (value: string) => /[\\/]/.test(value) || /\.(m?[jt]s)$/.test(value);
 
 /** The cookbook named `nameOrPath`; a module must export it as `default` or `cookbook`. */
 export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
-  if (!looksLikeModulePath(nameOrPath)) {
-    const builtIn = await loadCookbook(nameOrPath);
-    if (!builtIn) throw new InputError(`unknown cookbook "${nameOrPath}"; built-in: ${cookbookNames.join(", ")}; or give a module path`);
-    return builtIn;
-  }
+  if (!looksLikeModulePath(nameOrPath)) return cookbooks.load(nameOrPath);
   const file = path.resolve(nameOrPath);
   if (!existsSync(file)) throw new InputError(`--cookbook ${nameOrPath}: no such file`);
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

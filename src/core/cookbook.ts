@@ -1,4 +1,5 @@
 /** The plugin contract: an AgentFlow produces an episode, an Evaluator scores it; a Cookbook bundles both. */
+import type { z } from "zod";
 import type { Episode } from "./episode.js";
 import type { Score } from "./score.js";
 import type { Task } from "./task.js";
@@ -20,14 +21,13 @@ export type AgentFlow = (task: Task, context: FlowContext) => Promise<Episode | 
 /** Scores one episode; an answer it cannot grade is `unscored(reason)`, never a silent 0. */
 export type Evaluator = (task: Task, episode: Episode) => Score | Promise<Score>;
 
-/** Options some cookbooks take from the command line. */
-export interface CookbookOptions {
-  /** An LLM judge for answers no deterministic grader can check (free-text gold answers). */
-  judge?: LlmClient;
-  /** Weight of a cookbook's shaping bonus in the reward (FinQA's table-access β). */
-  beta?: number;
+/** What a cookbook's `configure` may use besides its options: what only the run can provide. */
+export interface CookbookContext {
+  /** A client for `model` on the run's endpoint (e.g. an LLM judge); an InputError where the run has none to offer. */
+  createClient(model: string): LlmClient;
 }
 
+/** An agent flow and its evaluator under one name: what `--cookbook` selects. */
 export interface Cookbook {
   name: string;
   description: string;
@@ -35,8 +35,11 @@ export interface Cookbook {
   evaluate: Evaluator;
   /** A comparable answer for maj@k (e.g. the normalised boxed value); absent when answers are not comparable. */
   extractAnswer?: (task: Task, episode: Episode) => string | undefined;
-  /** A copy configured from eval flags (`--judge-model`, `--beta`); cookbooks without such options leave it out. */
-  configure?: (options: CookbookOptions) => Cookbook;
-  /** Which pairwise judge prompt suits this cookbook's answers when reranking. */
-  judgeKind?: "math" | "code";
+  /**
+   * The options `rllm eval --set key=value` may give, as a strict zod object (defaults included); absent when the
+   * cookbook takes none. A cookbook with options also has `configure`.
+   */
+  optionsSchema?: z.ZodObject;
+  /** A copy configured with options that passed `optionsSchema`. */
+  configure?(options: Record<string, unknown>, context: CookbookContext): Cookbook;
 }

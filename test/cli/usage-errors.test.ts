@@ -32,14 +32,23 @@ describe("rllm eval usage errors with the embedded model", () => {
     expect(result.stderr).toContain("different config");
   });
 
-  it("exits 2 on --beta or --judge-model for a cookbook that takes neither", exitsAtOnce, async () => {
-    for (const flag of [["--beta", "0.5"], ["--judge-model", "x"]]) {
-      const result = await runCli(["eval", "arith", "--limit", "2", "--out", fresh(`configured${flag[0]}`), ...flag]);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toContain('cookbook "arith" takes no --judge-model or --beta');
-      expect(existsSync(fresh(`configured${flag[0]}`))).toBe(false);
-    }
-  });
+  // Each cookbook checks its own --set options with its own schema, before the embedded model's server starts.
+  const setCases = [
+    { name: "any option for a cookbook that takes none", args: ["arith", "--set", "beta=0.5"], message: '--set beta: cookbook "arith" takes no options' },
+    { name: "an unknown option", args: ["finqa", "--set", "betta=0.5"], message: '--set betta: unknown key for cookbook "finqa"; known: beta, judgeModel' },
+    { name: "a bad value", args: ["finqa", "--set", "beta=high"], message: "--set beta: Invalid input: expected number, received string" },
+    { name: "a judge model without --base-url", args: ["finqa", "--set", "judgeModel=gpt-4o-mini"], message: 'model "gpt-4o-mini", which needs --base-url' },
+  ];
+  for (const [index, { name, args, message }] of setCases.entries()) {
+    it(`exits 2 on --set with ${name}`, exitsAtOnce, async () => {
+      const out = fresh(`set-${index}`);
+      const result = await runCli(["eval", ...args, "--limit", "1", "--out", out]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toContain("using the embedded tiny model");
+      expect(existsSync(out)).toBe(false);
+    });
+  }
 
   it("refuses a benchmark whose prompts do not fit the embedded model, saying to use --base-url", exitsAtOnce, async () => {
     const out = fresh("qa-embedded");

@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { loadBenchmark } from "../../benchmarks/registry.js";
-import { cookbookNames, loadCookbook } from "../../cookbooks/registry.js";
+import { benchmarks } from "../../benchmarks/registry.js";
+import { cookbooks } from "../../cookbooks/registry.js";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import type { Task } from "../../src/core/task.js";
 import { runScoreContract } from "./score-contract.js";
@@ -23,18 +23,18 @@ const cases = JSON.parse(readFileSync(new URL("./cookbook-cases.json", import.me
 
 describe("cookbook contract cases", () => {
   it("cover every built-in cookbook", () => {
-    expect(new Set(cases.map((entry) => entry.cookbook))).toEqual(new Set(cookbookNames));
+    expect(new Set(cases.map((entry) => entry.cookbook))).toEqual(new Set(cookbooks.names()));
   });
 });
 
 for (const entry of cases) {
   const load = async () => {
-    const benchmark = await loadBenchmark(entry.benchmark);
-    const cookbook = await loadCookbook(entry.cookbook);
-    const tasks = await benchmark!.loadTasks({ home: os.tmpdir() });
+    const benchmark = await benchmarks.load(entry.benchmark);
+    const cookbook = await cookbooks.load(entry.cookbook);
+    const tasks = await benchmark.loadTasks({ home: os.tmpdir() });
     const task = tasks.find((candidate) => candidate.id === entry.taskId);
     if (!task) throw new Error(`${entry.benchmark} has no bundled task "${entry.taskId}"`);
-    return { cookbook: cookbook!, task };
+    return { cookbook, task };
   };
   const score = (template: string, metadata: Record<string, unknown> = {}) => async () => {
     const { cookbook, task } = await load();

@@ -9,7 +9,7 @@ const cases = JSON.parse(readFileSync(new URL("./grade-verifier-cases.json", imp
   { flags: Record<string, unknown> } & Record<Case, unknown>
 >;
 
-for (const verifier of gradeVerifiers.values()) {
+for (const verifier of await gradeVerifiers.loadAll()) {
   const rows = cases[verifier.name];
   if (!rows) throw new Error(`grade-verifier-cases.json has no cases for the "${verifier.name}" verifier`);
   const grade = (name: Case) => async () => {

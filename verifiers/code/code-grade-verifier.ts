@@ -2,7 +2,8 @@
 import pLimit from "p-limit";
 import { z } from "zod";
 import { scored, unscored, type Score } from "../../src/core/score.js";
-import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
+import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import type { GradeVerifier } from "../grade-verifier.js";
 import { CodeGrader } from "./code-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { normalizeTests, TestDecodeError } from "./normalize-tests.js";
@@ -37,7 +38,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   description: "Programs run in a bubblewrap sandbox against stdin/stdout, function-call or assert tests; correct only if every test passes.",
   rowSchema: CodeRowSchema,
   async gradeRows(rows, options) {
-    const flags = parseGradeFlags(CodeFlagsSchema, options.flags);
+    const flags = parseSetOptions(CodeFlagsSchema, options.flags, 'verifier "code"');
     const grader = await CodeGrader.create({
       concurrency: options.concurrency,
       timeoutSeconds: flags.timeout,

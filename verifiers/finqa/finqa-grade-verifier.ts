@@ -1,7 +1,8 @@
 /** The `finqa` GradeVerifier behind `rllm grade --verifier finqa`: rows {id?, response, ground_truth, expected_tables?, accessed_tables?}. */
 import { z } from "zod";
 import type { Score } from "../../src/core/score.js";
-import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
+import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import type { GradeVerifier } from "../grade-verifier.js";
 import { defaultTableAccessBeta } from "./finqa-reward.js";
 import { finqaScore } from "./finqa-score.js";
 import { gradeFinqaAnswer } from "./grade-finqa-answer.js";
@@ -21,7 +22,7 @@ export type FinqaRow = z.infer<typeof FinqaRowSchema>;
 // `--set beta=0.2`: weight of the table-access bonus.
 const FinqaFlagsSchema = z.object({ beta: z.coerce.number().min(0).default(defaultTableAccessBeta) }).strict();
 
-/** Grades one row: reward = correctness + β · tableAccess; a free-text gold answer is unscored (only `rllm eval --judge-model` can grade it). */
+/** Grades one row: reward = correctness + β · tableAccess; a free-text gold answer is unscored (only `rllm eval finqa --set judgeModel=<model>` can grade it). */
 export function gradeFinqaRow(row: FinqaRow, beta: number): Score {
   return finqaScore({
     reply: row.response,
@@ -38,7 +39,7 @@ export const finqaGradeVerifier: GradeVerifier<FinqaRow> = {
     "reward = correctness + beta · table access (--set beta=0.1); free-text gold answers are unscored.",
   rowSchema: FinqaRowSchema,
   async gradeRows(rows, options) {
-    const flags = parseGradeFlags(FinqaFlagsSchema, options.flags);
+    const flags = parseSetOptions(FinqaFlagsSchema, options.flags, 'verifier "finqa"');
     return rows.map((row, index) => {
       const score = gradeFinqaRow(row, flags.beta);
       options.onProgress?.(index + 1, rows.length);

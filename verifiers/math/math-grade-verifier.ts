@@ -1,7 +1,8 @@
 /** The `math` GradeVerifier behind `rllm grade --verifier math`: rows {id?, response, ground_truth, choices?}. */
 import { z } from "zod";
 import { scored, unscored, type Score } from "../../src/core/score.js";
-import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
+import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import type { GradeVerifier } from "../grade-verifier.js";
 import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
 import type { MathGroundTruth } from "./grade-math.js";
 import { MathPolicySchema } from "./math-policy.js";
@@ -42,7 +43,7 @@ export const mathGradeVerifier: GradeVerifier<MathRow> = {
   description: "Math answers: last \\boxed{} (or answer phrase) against the ground truth, equivalent up to form, order, units and rounding policy.",
   rowSchema: MathRowSchema,
   async gradeRows(rows, options) {
-    const flags = parseGradeFlags(MathFlagsSchema, options.flags);
+    const flags = parseSetOptions(MathFlagsSchema, options.flags, 'verifier "math"');
     const { timeoutMs, ...policy } = flags;
     const gradable = rows.filter((row) => !isEmptyGroundTruth(row.ground_truth));
     const jobs = gradable.map((row) => ({ response: row.response, groundTruth: row.ground_truth, choices: row.choices }));

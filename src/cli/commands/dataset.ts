@@ -1,23 +1,23 @@
 /** `rllm dataset list | pull <name> | show <name>`'s actions: the benchmark catalogue, Hugging Face downloads, and a look at the rows. */
-import { InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
 import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
 import { messageText } from "../../core/message.js";
-import { benchmarkNames, loadAllBenchmarks, loadBenchmark } from "../../../benchmarks/registry.js";
+import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
+import { benchmarks } from "../../../benchmarks/registry.js";
 import { assertInputFile } from "../check-paths.js";
 import type { ShowFlags } from "./dataset-command.js";
 
+// The command says "dataset", so its unknown-name message does too.
 async function findBenchmark(name: string) {
-  const benchmark = await loadBenchmark(name);
-  if (!benchmark) throw new InputError(`unknown dataset "${name}"; available: ${benchmarkNames.join(", ")}`);
-  return benchmark;
+  if (!benchmarks.has(name)) throw new UnknownNameError("dataset", name, benchmarks.names());
+  return benchmarks.load(name);
 }
 
 /** `rllm dataset list`: every benchmark with its source, bundled sample and what is pulled. */
 export async function listDatasets(): Promise<void> {
   const home = rllmHome();
-  for (const benchmark of await loadAllBenchmarks()) {
+  for (const benchmark of await benchmarks.loadAll()) {
     const manifest = readPullManifest(home, benchmark.name);
     const pulled = manifest
       ? `pulled: ${Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ")}`

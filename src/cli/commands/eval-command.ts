@@ -1,6 +1,6 @@
 /** `rllm eval <benchmark>`: its help text and flag schema (light, for help); the run itself is in eval.ts. */
 import { z } from "zod";
-import { benchmarkNames } from "../../../benchmarks/registry.js";
+import { benchmarks } from "../../../benchmarks/registry.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 import { defineCommand } from "../command-definition.js";
 import { commaList, concurrencyFlag, endpointFlags, outFlag, samplingFlags, seedFlag } from "../shared-flags.js";
@@ -22,8 +22,7 @@ export const EvalFlagsSchema = z.object({
   out: outFlag.describe("run directory (default runs/<benchmark>-<timestamp>)"),
   resume: z.boolean().default(false).describe("finish the run in --out: only missing (task, attempt) pairs run; refuses if the config differs"),
   failUnder: z.coerce.number().min(0).max(1).optional().describe("exit 1 if accuracy (0..1) ends below this").meta({ value: "accuracy" }),
-  judgeModel: z.string().optional().describe("LLM judge (same endpoint) for answers no deterministic grader can check, e.g. FinQA free-text gold answers").meta({ value: "name" }),
-  beta: z.coerce.number().min(0).optional().describe("weight of the cookbook's shaping bonus (FinQA table access; default 0.1, 0 reproduces rLLM)").meta({ value: "x" }),
+  set: z.array(z.string()).default([]).describe("a cookbook option, repeatable (finqa: beta, judgeModel); a cookbook without options refuses it").meta({ value: "key=value" }),
   rerank: commaList(SelectionMethodSchema)
     .optional()
     .describe(`after each task's attempts, pick one with these selection methods (comma list: ${SelectionMethodSchema.options.join(", ")}); reports rerank@1`)
@@ -39,7 +38,7 @@ export const evalCommand = defineCommand<typeof EvalFlagsSchema, [string]>({
   description:
     "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
     "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
-  arguments: [{ name: "<benchmark>", description: `benchmark name (${benchmarkNames.join(", ")})` }],
+  arguments: [{ name: "<benchmark>", description: `benchmark name (${benchmarks.names().join(", ")})` }],
   flags: EvalFlagsSchema,
   loadAction: async () => (await import("./eval.js")).evalAction,
 });

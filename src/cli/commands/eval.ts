@@ -6,7 +6,7 @@ import { runEval } from "../../engine/run-eval.js";
 import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
-import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
+import { benchmarks } from "../../../benchmarks/registry.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
@@ -16,6 +16,9 @@ import { assertInputFile } from "../check-paths.js";
 import { assertEmbeddedModelCanRun } from "../check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
 import { formatRerankMethod, formatSummary } from "../format-summary.js";
+import { parseSetFlags } from "../parse-set-flags.js";
+import { configureCookbook, parseCookbookOptions } from "../configure-cookbook.js";
+import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import type { EvalFlags } from "./eval-command.js";
 
 /** Runs `rllm eval <benchmark>` and sets the exit code (0 ok, 1 failed or under --fail-under). */
@@ -26,25 +29,22 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: [string]): P
 /** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
 async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
-  const benchmark = await loadBenchmark(benchmarkName);
-  if (!benchmark) throw new InputError(`unknown benchmark "${benchmarkName}"; available: ${benchmarkNames.join(", ")}`);
+  const benchmark = await benchmarks.load(benchmarkName);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
-  assertConfigurable(baseCookbook, flags);
+  const cookbookOptions = parseCookbookOptions(baseCookbook, flags.set);
   if (flags.data) assertInputFile("--data", flags.data);
   let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
   const plan = planEndpoint(flags);
-  if (plan.isEmbedded) {
-    if (flags.judgeModel !== undefined) throw new InputError(`--judge-model ${flags.judgeModel} needs --base-url (the judge runs on the same endpoint)`);
-    await assertEmbeddedModelCanRun(benchmark.name, baseCookbook, tasks);
-  }
+  const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
+  if (plan.isEmbedded) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
   const config = {
     benchmark: benchmark.name,
-    ...(flags.judgeModel !== undefined ? { judgeModel: flags.judgeModel } : {}),
-    ...(flags.beta !== undefined ? { beta: flags.beta } : {}),
-    cookbook: baseCookbook.name,
+    cookbook: cookbook.name,
+    // The options as given, so that --resume compares what the user typed, not defaults that may change.
+    ...(flags.set.length > 0 ? { cookbookOptions: parseSetFlags(flags.set) } : {}),
     model: plan.model,
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
@@ -62,7 +62,6 @@ async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<
   const endpoint = await openEndpoint(plan);
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
-    const cookbook = configureCookbook(baseCookbook, flags, endpoint);
     const paths = openRunDirectory(directory, config, flags.resume);
     return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths });
   } finally {
@@ -101,7 +100,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
         budget: flags.budget,
         client,
         sampling,
-        judgeKind: cookbook.judgeKind ?? "math",
+        judgeKind: cookbookJudgeKind(cookbook.name),
         seed: flags.seed,
         file: path.join(paths.directory, "tournaments.jsonl"),
       })
@@ -171,20 +170,4 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     process.off("SIGINT", onInterrupt);
     reranker?.close();
   }
-}
-
-/** --judge-model / --beta given to a cookbook that takes neither is a usage error, never ignored. */
-function assertConfigurable(cookbook: Cookbook, flags: EvalFlags): void {
-  if ((flags.judgeModel !== undefined || flags.beta !== undefined) && !cookbook.configure) {
-    throw new InputError(`cookbook "${cookbook.name}" takes no --judge-model or --beta`);
-  }
-}
-
-/** Applies --judge-model / --beta to a cookbook that takes them (checked by assertConfigurable). */
-function configureCookbook(cookbook: Cookbook, flags: EvalFlags, endpoint: Endpoint): Cookbook {
-  if (!cookbook.configure || (flags.judgeModel === undefined && flags.beta === undefined)) return cookbook;
-  const judge = flags.judgeModel
-    ? createOpenAiClient({ baseUrl: endpoint.baseUrl, model: flags.judgeModel, apiKey: endpoint.apiKey })
-    : undefined;
-  return cookbook.configure({ judge, beta: flags.beta });
 }

@@ -1,12 +1,12 @@
 /** `rllm grade`: its help text and flag schema (for help); the grading itself is in grade.ts. */
 import { z } from "zod";
-import { gradeVerifiers } from "../../../verifiers/index.js";
+import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { defineCommand } from "../command-definition.js";
 import { concurrencyFlag } from "../shared-flags.js";
 
 /** `rllm grade`'s flags; the code verifier's own flags are passed through to it when given. */
 export const GradeFlagsSchema = z.object({
-  verifier: z.string().min(1).describe(`verifier (${[...gradeVerifiers.keys()].join(", ")})`).meta({ value: "name" }),
+  verifier: z.string().min(1).describe(`verifier (${gradeVerifiers.names().join(", ")})`).meta({ value: "name" }),
   input: z.string().min(1).describe("rows to grade (math: {id?, response, ground_truth, choices?}; code: {id?, response, tests, fn_name?})").meta({ value: "rows.jsonl" }),
   output: z.string().optional().describe("where to write verdict rows (default: stdout)").meta({ value: "verdicts.jsonl" }),
   concurrency: concurrencyFlag.optional().describe("worker threads or sandboxes at once (default: all cores)"),

@@ -4,16 +4,14 @@ import type { Command } from "commander";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
-import { gradeVerifiers } from "../../../verifiers/index.js";
+import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { assertInputFile, assertWritableOutput } from "../check-paths.js";
+import { parseSetFlags } from "../parse-set-flags.js";
 import type { GradeFlags } from "./grade-command.js";
 
 /** Grades the rows, writes the verdict rows and prints the accuracy. */
 export async function gradeAction(flags: GradeFlags, _args: string[], command: Command): Promise<void> {
-  const verifier = gradeVerifiers.get(flags.verifier);
-  if (!verifier) {
-    throw new InputError(`unknown verifier "${flags.verifier}"; available: ${[...gradeVerifiers.keys()].join(", ")}`);
-  }
+  const verifier = await gradeVerifiers.load(flags.verifier);
   assertCodeFlagsFit(verifier.name, flags, command);
   assertInputFile("--input", flags.input);
   if (flags.output) assertWritableOutput("--output", flags.output);
@@ -52,19 +50,6 @@ function assertCodeFlagsFit(verifierName: string, flags: GradeFlags, command: Co
 function codeFlags(flags: GradeFlags): Record<string, unknown> {
   const { timeout, runAllTests, floatTolerance, unsafeNoSandbox } = flags;
   return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox }).filter(([, value]) => value !== undefined));
-}
-
-/** `--set a=1 --set b=false` → `{a: 1, b: false}`; values that look like booleans or numbers are converted. */
-export function parseSetFlags(entries: readonly string[]): Record<string, unknown> {
-  const flags: Record<string, unknown> = {};
-  for (const entry of entries) {
-    const separator = entry.indexOf("=");
-    if (separator <= 0) throw new InputError(`--set ${entry}: expected key=value`);
-    const key = entry.slice(0, separator).trim();
-    const value = entry.slice(separator + 1).trim();
-    flags[key] = value === "true" ? true : value === "false" ? false : value !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
-  }
-  return flags;
 }
 
 /**

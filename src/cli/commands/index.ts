@@ -5,15 +5,15 @@
  * TensorFlow, SQLite, the OpenAI SDK or the math libraries.
  */
 import type { CommandDefinition } from "../command-definition.js";
+import { createRegistry, type RegistryEntry } from "../../core/registry.js";
 
 /** A subcommand as the command list shows it, and how to load its definition. */
-export interface CommandEntry {
+export interface CommandEntry extends RegistryEntry<CommandDefinition> {
   summary: string;
-  load: () => Promise<CommandDefinition>;
 }
 
 /** The subcommands by name. */
-export const commandEntries: Record<string, CommandEntry> = {
+export const commands = createRegistry<CommandDefinition, CommandEntry>("command", {
   eval: {
     summary: "run a benchmark through a cookbook's agent flow and grade every episode",
     load: async () => (await import("./eval-command.js")).evalCommand,
@@ -50,4 +50,4 @@ export const commandEntries: Record<string, CommandEntry> = {
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",
     load: async () => (await import("./export-command.js")).exportCommand,
   },
-};
+});

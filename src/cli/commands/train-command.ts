@@ -1,12 +1,12 @@
 /** `rllm train <cookbook>`: its help text and flag schema (light, for help); the run itself is in train.ts. */
 import { z } from "zod";
-import { TRAINING_BACKENDS } from "../../training/backends/training-backends.js";
+import { trainingBackends } from "../../training/backends/training-backends.js";
 import { defineCommand } from "../command-definition.js";
 import { outFlag } from "../shared-flags.js";
 
 /** `rllm train`'s flags. */
 export const TrainFlagsSchema = z.object({
-  backend: z.string().default("local").describe(`training backend (${TRAINING_BACKENDS.join(", ")})`).meta({ value: "name" }),
+  backend: z.string().default("local").describe(`training backend (${trainingBackends.names().join(", ")})`).meta({ value: "name" }),
   config: z
     .string()
     .optional()

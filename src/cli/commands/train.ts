@@ -7,10 +7,11 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { checkRunDirectory, openRunDirectory } from "../../engine/run-directory.js";
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
+import { trainingBackends } from "../../training/backends/training-backends.js";
 import type { TrainingOptions } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
-import { benchmarkNames, loadBenchmark } from "../../../benchmarks/registry.js";
+import { benchmarks } from "../../../benchmarks/registry.js";
 import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../check-paths.js";
 import type { TrainFlags } from "./train-command.js";
@@ -19,6 +20,7 @@ import type { TrainFlags } from "./train-command.js";
 export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): Promise<void> {
   // Everything is checked before any work, and the run folder is written only once the run starts, so a refused
   // start leaves nothing behind that a retry would mistake for a run.
+  trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
   const configFile = trainConfigFile(flags.config, cookbookName);
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
   const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
@@ -27,17 +29,17 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const cookbook = await resolveCookbook(cookbookName);
   const benchmarkName = config.benchmark ?? cookbook.name;
-  const benchmark = await loadBenchmark(benchmarkName);
-  if (!benchmark) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarkNames.join(", ")})`);
+  if (!benchmarks.has(benchmarkName)) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarks.names().join(", ")})`);
+  const benchmark = await benchmarks.load(benchmarkName);
   const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
   const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
-  // Imported here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
-  const { createTrainingBackend } = await import("../../training/backends/create-training-backend.js");
+  // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
+  const createTrainingBackend = await trainingBackends.load(flags.backend);
   const { runTraining } = await import("../../training/loop/run-training.js");
-  const { backend, baseModel } = await createTrainingBackend(flags.backend, checkpoint);
+  const { backend, baseModel } = await createTrainingBackend(checkpoint);
   try {
     assertConfigSupported(backend.capabilities(), config, configFile);
   } catch (error) {

@@ -1,4 +1,13 @@
-/** The names of the training backends, apart from their code so that `rllm train --help` lists them without loading TensorFlow. */
+/** The training backends by name, loaded on demand so that `rllm train --help` lists them without loading TensorFlow. */
+import { createRegistry } from "../../core/registry.js";
+import type { TrainingBackend } from "../backend.js";
+
+/** Builds a backend from a starting checkpoint (the backend's default when absent); gives the base model it trains. */
+export type CreateTrainingBackend = (checkpoint?: string) => Promise<{ backend: TrainingBackend; baseModel: string }>;
 
 /** Backends `rllm train --backend` accepts. */
-export const TRAINING_BACKENDS = ["local"] as const;
+export const trainingBackends = createRegistry<CreateTrainingBackend>(
+  "training backend",
+  { local: { load: async () => (await import("./create-local-training-backend.js")).createLocalTrainingBackend } },
+  { unknownNameHint: "tinker and verl are not implemented yet" },
+);

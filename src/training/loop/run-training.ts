@@ -23,6 +23,7 @@ import { rolloutEpisodes } from "./rollout-episodes.js";
 import { sampleTasks } from "./sample-tasks.js";
 import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
 import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
+import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -134,7 +135,7 @@ async function trainStep(
     options.onPhase?.(`${stepLabel}: judging pairs`);
     judged = await judgeRollouts(tasks, solverEpisodes, {
       ...common,
-      judgeKind: options.cookbook.judgeKind ?? "math",
+      judgeKind: cookbookJudgeKind(options.cookbook.name),
       pairsPerTask: config.joint.pairsPerTask,
       pairing: config.joint.pairing,
       samplesPerPair: config.joint.samplesPerPair,

@@ -10,6 +10,7 @@ import type { Task } from "../../core/task.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import type { SamplingParams } from "../../core/llm-client.js";
 import { accuracyStats, type AccuracyStats } from "../../metrics/accuracy.js";
+import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { episodeAnswer } from "../../core/episode-answer.js";
 import { rerankTaskEpisodes } from "../../tournament/rerank-task-episodes.js";
@@ -84,7 +85,7 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
     // Seeded judge calls, so two validations differ by the weights, not by the draws: sample j of every pair uses seed + j.
     const samples = options.judgeSamples ?? 1;
     const judges = Array.from({ length: samples }, (_, sample) =>
-      createLlmJudge({ client, kind: options.cookbook.judgeKind ?? "math", sampling: { ...options.sampling, seed: options.seed + sample }, concurrency: options.concurrency, signal: options.signal }),
+      createLlmJudge({ client, kind: cookbookJudgeKind(options.cookbook.name), sampling: { ...options.sampling, seed: options.seed + sample }, concurrency: options.concurrency, signal: options.signal }),
     );
     const limit = pLimit(options.concurrency);
     const judgeAll = (pairs: readonly JudgePairSample[]) =>
@@ -125,7 +126,7 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
           const reranked = await rerankTaskEpisodes({
             problem: messageText(task.instruction),
             episodes: candidates,
-            judgeKind: options.cookbook.judgeKind ?? "math",
+            judgeKind: cookbookJudgeKind(options.cookbook.name),
             method: "v1",
             budget: options.rerankBudget,
             client,

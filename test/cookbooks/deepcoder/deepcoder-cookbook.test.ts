@@ -67,8 +67,4 @@ describe("deepcoderCookbook", () => {
     const { verdict } = await runAndEvaluate(stdinTask, "print(int(input()) * 2)");
     expect(verdict).toMatchObject({ value: 0, isCorrect: false, explanation: "no fenced code block in the reply" });
   });
-
-  it("uses the code judge when reranking", () => {
-    expect(deepcoderCookbook.judgeKind).toBe("code");
-  });
 });

@@ -16,7 +16,6 @@ import { startFakeVllm } from "../gateway/fake-vllm-server.js";
 const cookbook: Cookbook = {
   name: "parity",
   description: "test cookbook",
-  judgeKind: "math",
   async flow(task, context) {
     const request = { messages: [{ role: "user" as const, content: String(task.instruction) }], ...context.sampling, signal: context.signal };
     const step = stepFromChat(request, await context.client.chat(request));

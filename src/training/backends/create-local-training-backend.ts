@@ -1,0 +1,18 @@
+/** Builds the local backend: the tiny model trained in-process, sampled through its own server. */
+import type { TrainingBackend } from "../backend.js";
+import { createLocalBackend } from "./local-backend.js";
+import { startTinySampler } from "./tiny-sampler.js";
+import { readCheckpoint } from "../../models/tiny/checkpoint.js";
+import { loadTinyModel, SHIPPED_CHECKPOINT_DIRECTORY } from "../../models/tiny/tiny-model.js";
+
+/** The local backend and the base model it trains; `checkpoint` is a tiny-model checkpoint directory (default: the shipped one). */
+export async function createLocalTrainingBackend(checkpoint: string = SHIPPED_CHECKPOINT_DIRECTORY): Promise<{ backend: TrainingBackend; baseModel: string }> {
+  const model = await loadTinyModel(checkpoint);
+  const { weights } = await readCheckpoint(checkpoint);
+  const backend = createLocalBackend({
+    config: model.config,
+    weights,
+    startSampler: (weights) => startTinySampler(model, weights),
+  });
+  return { backend, baseModel: checkpoint };
+}

@@ -1,0 +1,10 @@
+/** Every verifier `rllm grade --verifier <name>` can run, loaded on demand (the code verifier brings the sandbox). */
+import { createRegistry } from "../src/core/registry.js";
+import type { GradeVerifier } from "./grade-verifier.js";
+
+/** The grade verifiers by name. */
+export const gradeVerifiers = createRegistry<GradeVerifier<unknown>>("verifier", {
+  math: { load: async () => (await import("./math/math-grade-verifier.js")).mathGradeVerifier as GradeVerifier<unknown> },
+  finqa: { load: async () => (await import("./finqa/finqa-grade-verifier.js")).finqaGradeVerifier as GradeVerifier<unknown> },
+  code: { load: async () => (await import("./code/code-grade-verifier.js")).codeGradeVerifier as GradeVerifier<unknown> },
+});
