@@ -63,7 +63,8 @@ export function readOriginalFinqaRows(file: string): OriginalFinqaRow[] {
 
 /** The ticker (company) and the page's table name of a record id: `ETR/2016/page_23.pdf-2` → `ETR`, `fy2016_page_23`. */
 export function parseOriginalId(id: string): { company: string; tableName: string } {
-  const [company, ...rest] = id.split("/");
+  // split always returns at least one piece.
+  const [company, ...rest] = id.split("/") as [string, ...string[]];
   const page = rest.join("/").replace(/-\d+$/, "").replace(/\.pdf$/i, "").replace(/^(\d{4})\//, "fy$1_");
   return { company, tableName: sqlIdentifier(page, "table") };
 }
@@ -100,7 +101,8 @@ export function originalCompanyTables(rows: readonly OriginalFinqaRow[]): Map<st
     const tables = companies.get(key) ?? new Map<string, SourceTable>();
     companies.set(key, tables);
     if (tables.has(tableName)) continue;
-    const [header, ...body] = row.table;
+    // The schema requires a header row, so the table has a first row.
+    const [header, ...body] = row.table as [string[], ...string[][]];
     const [, year, page] = /^[^/]+\/(\d{4})\/page_(\d+)/.exec(row.id) ?? [];
     tables.set(tableName, {
       name: tableName,

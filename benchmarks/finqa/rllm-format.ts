@@ -38,7 +38,7 @@ function parseNameList(text: string): string[] {
   try {
     return z.array(z.string()).parse(JSON.parse(trimmed));
   } catch {
-    return [...trimmed.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1] ?? match[2]);
+    return [...trimmed.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((match) => (match[1] ?? match[2])!); // one of the two quoted alternatives matched
   }
 }
 

@@ -62,7 +62,7 @@ describe("arith benchmark", () => {
 
 describe("arith cookbook", () => {
   it("gives the gold answer full marks and a near miss none", async () => {
-    const [task] = await arithBenchmark.loadTasks({ home });
+    const task = (await arithBenchmark.loadTasks({ home }))[0]!;
     const gold = String(task.metadata.ground_truth);
     const right = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${gold}}`));
     const wrong = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${Number(gold) + 1}}`));
@@ -73,7 +73,7 @@ describe("arith cookbook", () => {
   });
 
   it("extracts the last boxed integer for majority voting", async () => {
-    const [task] = await arithBenchmark.loadTasks({ home });
+    const task = (await arithBenchmark.loadTasks({ home }))[0]!;
     expect(arithCookbook.extractAnswer!(task, episodeWith(task.id, "\\boxed{3} \\boxed{-07}"))).toBe("-7");
     expect(arithCookbook.extractAnswer!(task, episodeWith(task.id, "\\boxed{x}"))).toBeUndefined();
   });
