@@ -61,9 +61,10 @@ function alternative(entry: TokenAlternative) {
 }
 
 function chatLogprobs(choice: SampledChoice) {
+  // The sampler pushes one logprob with every token id, so the two arrays have the same length.
   return {
     content: choice.tokenIds.map((id, index) => ({
-      ...alternative({ id, logprob: choice.logprobs[index] }),
+      ...alternative({ id, logprob: choice.logprobs[index]! }),
       top_logprobs: (choice.topLogprobs[index] ?? []).map(alternative),
     })),
   };

@@ -65,7 +65,7 @@ export class TrainableModel {
     const logprobValues = targetLogprobs!.dataSync();
     const gradients = Object.fromEntries(names.map((name) => [name, grads[this.variables.get(name)!.name]]));
     const gradientNorm = applyAdam(this.variables, gradients, this.adam, options);
-    const lossValue = value.dataSync()[0];
+    const lossValue = value.dataSync()[0]!;
     tf.dispose([value, targetLogprobs!, ...Object.values(grads)]);
     return { loss: lossValue, gradientNorm, logprobs: unpackRows(logprobValues, sequences, packed.time) };
   }
@@ -85,7 +85,7 @@ export class TrainableModel {
 function unpackRows(values: ArrayLike<number>, sequences: readonly (readonly number[])[], time: number): number[][] {
   return sequences.map((sequence, row) => {
     const result = [0];
-    for (let position = 1; position < sequence.length; position++) result.push(values[row * (time - 1) + position - 1]);
+    for (let position = 1; position < sequence.length; position++) result.push(values[row * (time - 1) + position - 1]!);
     return result;
   });
 }
