@@ -9,7 +9,7 @@ import { assertUniqueIds } from "../../src/core/dataset.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
 import type { Task } from "../../src/core/task.js";
 import { jsonKeyOrder } from "./json-key-order.js";
-import { parseCsv } from "./parse-csv.js";
+import { type CsvRecord, parseCsv } from "./parse-csv.js";
 import type { SourceTable } from "./source-table.js";
 import type { TableSource } from "./table-source.js";
 
@@ -45,7 +45,7 @@ function parseNameList(text: string): string[] {
 /** Reads a question CSV; errors name the file, line and column. */
 export function readRllmFinqaRows(file: string): RllmFinqaRow[] {
   if (!existsSync(file)) throw new InputError(`${file}: no such file`);
-  let records;
+  let records: CsvRecord[];
   try {
     records = parseCsv(readFileSync(file, "utf8"));
   } catch (error) {

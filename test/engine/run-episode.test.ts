@@ -54,7 +54,7 @@ describe("runEpisode", () => {
     const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal });
     expect(episode).toMatchObject({ terminationReason: "timeout", error: "episode exceeded 30 ms", score: { value: 0, isCorrect: false, status: "scored" }, errorClass: null });
     expect(seen?.aborted).toBe(true);
-    expect((seen?.reason as Error).name).toBe("TimeoutError");
+    expect((seen?.reason as Error | undefined)?.name).toBe("TimeoutError");
   });
 
   it("throws EpisodeCancelledError when the run is cancelled mid-flow, passing the run's reason to the flow", async () => {
@@ -66,7 +66,7 @@ describe("runEpisode", () => {
     });
     setTimeout(() => run.abort(new Error("ctrl-c")), 20);
     await expect(runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 60_000, runSignal: run.signal })).rejects.toBeInstanceOf(EpisodeCancelledError);
-    expect((seen?.reason as Error).message).toBe("ctrl-c");
+    expect((seen?.reason as Error | undefined)?.message).toBe("ctrl-c");
   });
 
   it("throws EpisodeCancelledError for a run cancelled before the episode starts", async () => {

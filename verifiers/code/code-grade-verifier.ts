@@ -5,7 +5,7 @@ import { scored, unscored, type Score } from "../../src/core/score.js";
 import { parseGradeFlags, type GradeVerifier } from "../grade-verifier.js";
 import { CodeGrader } from "./code-grader.js";
 import { extractProgram } from "./extract-code.js";
-import { normalizeTests, TestDecodeError } from "./normalize-tests.js";
+import { type NormalizedTests, normalizeTests, TestDecodeError } from "./normalize-tests.js";
 import type { ProgramVerdict } from "./test-verdict.js";
 
 export const CodeRowSchema = z
@@ -66,7 +66,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
 /** Grades one row: an undecodable or empty test payload makes the row unscored, never a pass. */
 async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<Score> {
   const program = extractProgram(row.response);
-  let normalized;
+  let normalized: NormalizedTests;
   try {
     normalized = normalizeTests(row.tests, row.fn_name);
   } catch (error) {

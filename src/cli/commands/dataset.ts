@@ -1,5 +1,5 @@
 /** `rllm dataset list | pull <name> | show <name>`: the benchmark catalogue, Hugging Face downloads, and a look at the rows. */
-import { Command } from "commander";
+import type { Command } from "commander";
 import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";

@@ -1,6 +1,6 @@
 /** `rllm eval <benchmark>`: runs a benchmark against an endpoint (or the embedded model), durably, and prints honest statistics. */
 import path from "node:path";
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";

@@ -112,7 +112,10 @@ export class StreamCapture {
 
   private parts(index: number): ChoiceParts {
     let parts = this.choices.get(index);
-    if (!parts) this.choices.set(index, (parts = { text: "", toolCalls: new Map() }));
+    if (!parts) {
+      parts = { text: "", toolCalls: new Map() };
+      this.choices.set(index, parts);
+    }
     return parts;
   }
 }

@@ -151,7 +151,7 @@ export function byTaskIndex(
   samplesPerPair = 1,
 ): boolean[][] {
   const grouped: boolean[][] = Array.from({ length: taskCount }, () => []);
-  pairs.forEach((pair, index) => grouped[pair.taskIndex]!.push(...verdicts.slice(index * samplesPerPair, (index + 1) * samplesPerPair)));
+  for (const [index, pair] of pairs.entries()) grouped[pair.taskIndex]!.push(...verdicts.slice(index * samplesPerPair, (index + 1) * samplesPerPair));
   return grouped;
 }
 

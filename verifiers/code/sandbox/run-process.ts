@@ -65,10 +65,16 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
         // The group is already gone.
       }
       // A process that escaped the group may still hold our pipes open; stop waiting for it.
-      setTimeout(() => child.stdio.forEach((stream) => stream?.destroy()), pipeGraceMs).unref();
+      setTimeout(() => {
+        for (const stream of child.stdio) stream?.destroy();
+      }, pipeGraceMs).unref();
     };
-    let idleTimer = setTimeout(() => ((timedOut = true), kill()), request.idleTimeoutMs);
-    const deadlineTimer = setTimeout(() => ((timedOut = true), kill()), request.deadlineMs);
+    const timeOut = () => {
+      timedOut = true;
+      kill();
+    };
+    let idleTimer = setTimeout(timeOut, request.idleTimeoutMs);
+    const deadlineTimer = setTimeout(timeOut, request.deadlineMs);
 
     child.on("error", (error) => {
       spawnError = error.message;
@@ -97,7 +103,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
         onRecord(line) {
           if (killed) return;
           clearTimeout(idleTimer);
-          idleTimer = setTimeout(() => ((timedOut = true), kill()), request.idleTimeoutMs);
+          idleTimer = setTimeout(timeOut, request.idleTimeoutMs);
           if (request.onRecord!(line) === "stop") {
             stoppedEarly = true;
             kill();
