@@ -2,10 +2,11 @@
  * The original FinQA format (czyssrs/FinQA; also its flattened copies such as the bundled sample):
  * each record's table is one page of a company's annual report; a company's tables are all its pages in the file.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { assertUniqueIds, readJsonlRows } from "../../src/core/dataset.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
+import { parseJsonFile } from "../../src/core/parse-json-file.js";
 import type { Task } from "../../src/core/task.js";
 import type { SourceTable } from "./source-table.js";
 import { sqlIdentifier } from "./sql-identifier.js";
@@ -42,12 +43,7 @@ const maxContextCharacters = 2000;
 export function readOriginalFinqaRows(file: string): OriginalFinqaRow[] {
   if (!file.endsWith(".json")) return readJsonlRows(file, OriginalFinqaRowSchema);
   if (!existsSync(file)) throw new InputError(`${file}: no such file`);
-  let records: unknown;
-  try {
-    records = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
+  const records = parseJsonFile(file);
   if (!Array.isArray(records)) throw new InputError(`${file}: expected a JSON array of FinQA records`);
   const problems: string[] = [];
   const rows: OriginalFinqaRow[] = [];

@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { assertUniqueIds } from "../../src/core/dataset.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
+import { parseJsonFile } from "../../src/core/parse-json-file.js";
 import type { Task } from "../../src/core/task.js";
 import { jsonKeyOrder } from "./json-key-order.js";
 import { type CsvRecord, parseCsv } from "./parse-csv.js";
@@ -115,12 +116,7 @@ export function readRllmCompanyTables(folder: string): SourceTable[] {
   const tables: SourceTable[] = [];
   for (const fileName of readdirSync(folder).filter((name) => name.endsWith(".json")).sort()) {
     const file = path.join(folder, fileName);
-    let content: unknown;
-    try {
-      content = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
-    }
+    const content = parseJsonFile(file);
     const single = TableEntrySchema.safeParse(content);
     const entries: [string, unknown][] = single.success
       ? [[fileName.replace(/\.json$/, ""), content]]
