@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { arithQuestion, arithSplitOf, generateArithProblem, solveArith } from "../../../benchmarks/arith/arith-problem.js";
+import { arithQuestion, arithSplitOf, generateArithProblem, operationsInOrder, solveArith } from "../../../benchmarks/arith/arith-problem.js";
 import { arithBenchmark } from "../../../benchmarks/arith/index.js";
 import { arithCookbook } from "../../../cookbooks/arith/index.js";
 import type { Episode } from "../../../src/core/episode.js";
@@ -13,6 +13,10 @@ function episodeWith(taskId: string, output: string): Episode {
 }
 
 describe("arith benchmark", () => {
+  it("refuses operands and operators whose counts do not fit one expression", () => {
+    expect(() => operationsInOrder([1, 2], ["+", "*"], () => 0)).toThrow("2 operators need 3 operands, not 2");
+  });
+
   it("generates the same tasks every time, with test and train never sharing a problem", async () => {
     const test = await arithBenchmark.loadTasks({ home });
     const again = await arithBenchmark.loadTasks({ home, split: "test" });
