@@ -39,6 +39,13 @@ export interface ArithOperation {
   result: number;
 }
 
+/** Throws unless there is one more operand than operators, the shape every expression has. */
+export function checkOperandCount(operands: readonly number[], operators: readonly Operator[]): void {
+  if (operands.length !== operators.length + 1) {
+    throw new Error(`${operators.length} operators need ${operators.length + 1} operands, not ${operands.length}`);
+  }
+}
+
 /**
  * Does the operations of `operands` joined by `operators`, products first, then sums left to right; `combine` gives
  * each result (the exact value, a slipped one, or a residue), which later operations then use.
@@ -48,25 +55,27 @@ export function operationsInOrder(
   operators: Operator[],
   combine: (operation: Omit<ArithOperation, "result">, index: number) => number,
 ): { operations: ArithOperation[]; value: number } {
+  checkOperandCount(operands, operators);
+  // values keeps one more entry than pending: each step splices two values into one and drops one operator.
   const values = [...operands];
   const pending = [...operators];
   const operations: ArithOperation[] = [];
   for (const pass of [["*"], ["+", "-"]]) {
     let index = 0;
     while (index < pending.length) {
-      const operator = pending[index];
+      const operator = pending[index]!;
       if (!pass.includes(operator)) {
         index++;
         continue;
       }
-      const operation = { left: values[index], operator, right: values[index + 1] };
+      const operation = { left: values[index]!, operator, right: values[index + 1]! };
       const result = combine(operation, operations.length);
       operations.push({ ...operation, result });
       values.splice(index, 2, result);
       pending.splice(index, 1);
     }
   }
-  return { operations, value: values[0] };
+  return { operations, value: values[0]! };
 }
 
 /** The exact result of one operation. */
@@ -76,7 +85,7 @@ export function applyOperator(left: number, operator: Operator, right: number): 
 
 /** Solves `operands` joined by `operators`, products first, then sums left to right, recording each step. */
 export function solveArith(operands: number[], operators: Operator[], slip?: ArithSlip): ArithProblem {
-  const expression = operands.map((operand, index) => (index === 0 ? "" : operators[index - 1]) + operand).join("");
+  const expression = operands.map((operand, index) => (operators[index - 1] ?? "") + operand).join("");
   const { operations, value } = operationsInOrder(operands, operators, ({ left, operator, right }, index) => {
     const exact = applyOperator(left, operator, right);
     return slip?.stepIndex === index ? exact + slip.delta : exact;

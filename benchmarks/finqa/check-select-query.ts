@@ -43,7 +43,7 @@ export function checkSelectQuery(query: string, resolveTable: (name: string) => 
   if (!/^\s*(select|with)\b/i.test(masked)) return refuse("only SELECT queries are allowed");
   if (sql.length > maxQueryCharacters) return refuse(`the query is ${sql.length} characters long; the limit is ${maxQueryCharacters}`);
   const forbidden = forbiddenPattern.exec(masked);
-  if (forbidden) return refuse(`${forbidden[1].toUpperCase()} is not allowed: the tables are read-only and only SELECT queries run`);
+  if (forbidden) return refuse(`${forbidden[1]!.toUpperCase()} is not allowed: the tables are read-only and only SELECT queries run`);
   const pragma = pragmaPattern.exec(masked);
   if (pragma) return refuse(`${pragma[1]} is not allowed: PRAGMA statements and pragma functions are refused (get_table_info describes a table)`);
   if (wildcardPattern.test(masked)) {
@@ -67,8 +67,9 @@ export function checkSelectQuery(query: string, resolveTable: (name: string) => 
 /** printf()/format() must take a literal format without `*` widths or widths of 1000 and more. */
 function checkPrintf(sql: string, masked: string): string | undefined {
   for (const match of masked.matchAll(printfPattern)) {
-    const formatStart = match.index + match[0].length - match[2].length;
-    const format = sql.slice(formatStart, formatStart + match[2].length);
+    // printfPattern's groups are not optional (group 2 may match the empty string), so every match has them.
+    const formatStart = match.index + match[0].length - match[2]!.length;
+    const format = sql.slice(formatStart, formatStart + match[2]!.length);
     if (format === "") return `the format of ${match[1]}() must be a string literal`;
     if (hugeWidthPattern.test(format)) return `${match[1]}() widths and precisions must be written as numbers under 1000`;
   }
@@ -115,8 +116,9 @@ function rewriteTableReferences(sql: string, masked: string, resolveTable: (name
   let rewritten = "";
   let last = 0;
   for (const match of masked.matchAll(tableReferencePattern)) {
-    const start = match.index + match[1].length + match[2].length;
-    const written = sql.slice(start, start + match[3].length);
+    // tableReferencePattern's three groups are not optional, so every match has them.
+    const start = match.index + match[1]!.length + match[2]!.length;
+    const written = sql.slice(start, start + match[3]!.length);
     const name = /^["`'[]/.test(written) ? written.slice(1, -1).replace(/""/g, '"').replace(/''/g, "'") : written;
     const sqlName = resolveTable(name);
     if (sqlName === undefined) continue;

@@ -22,8 +22,9 @@ const clauseWords = new Set(["select", "where", "on", "using", "group", "order",
 /** The name of the first CTE in `sql` that reads itself, or undefined. `masked` is `sql` with quoted text blanked (same length). */
 export function findSelfReferencingCte(sql: string, masked: string): string | undefined {
   for (const match of masked.matchAll(definitionPattern)) {
-    const nameStart = match.index + match[1].length + match[2].length;
-    const name = unquote(sql.slice(nameStart, nameStart + match[3].length));
+    // definitionPattern's first three groups are not optional, so every match has them.
+    const nameStart = match.index + match[1]!.length + match[2]!.length;
+    const name = unquote(sql.slice(nameStart, nameStart + match[3]!.length));
     const bodyStart = match.index + match[0].length;
     const bodyEnd = closingParenthesis(masked, bodyStart);
     const tokens = tokenize(sql.slice(bodyStart, bodyEnd), masked.slice(bodyStart, bodyEnd));
@@ -61,7 +62,7 @@ function tokenize(original: string, masked: string): Token[] {
 function isTablePosition(tokens: Token[], index: number): boolean {
   let depth = 0;
   for (let back = index - 1; back >= 0; back--) {
-    const token = tokens[back];
+    const token = tokens[back]!;
     if (token.text === ")") depth++;
     else if (token.text === "(") {
       if (depth === 0) return false;

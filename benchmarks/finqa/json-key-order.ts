@@ -22,7 +22,7 @@ export function jsonKeyOrder(json: string): string[] {
 }
 
 function skipSpace(json: string, index: number): number {
-  while (index < json.length && /\s/.test(json[index])) index++;
+  while (index < json.length && /\s/.test(json.charAt(index))) index++;
   return index;
 }
 

@@ -2,10 +2,11 @@
  * The original FinQA format (czyssrs/FinQA; also its flattened copies such as the bundled sample):
  * each record's table is one page of a company's annual report; a company's tables are all its pages in the file.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { z } from "zod";
 import { assertUniqueIds, readJsonlRows } from "../../src/core/dataset.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
+import { parseJsonFile } from "../../src/core/parse-json-file.js";
 import type { Task } from "../../src/core/task.js";
 import type { SourceTable } from "./source-table.js";
 import { sqlIdentifier } from "./sql-identifier.js";
@@ -42,12 +43,7 @@ const maxContextCharacters = 2000;
 export function readOriginalFinqaRows(file: string): OriginalFinqaRow[] {
   if (!file.endsWith(".json")) return readJsonlRows(file, OriginalFinqaRowSchema);
   if (!existsSync(file)) throw new InputError(`${file}: no such file`);
-  let records: unknown;
-  try {
-    records = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
+  const records = parseJsonFile(file);
   if (!Array.isArray(records)) throw new InputError(`${file}: expected a JSON array of FinQA records`);
   const problems: string[] = [];
   const rows: OriginalFinqaRow[] = [];
@@ -63,7 +59,8 @@ export function readOriginalFinqaRows(file: string): OriginalFinqaRow[] {
 
 /** The ticker (company) and the page's table name of a record id: `ETR/2016/page_23.pdf-2` → `ETR`, `fy2016_page_23`. */
 export function parseOriginalId(id: string): { company: string; tableName: string } {
-  const [company, ...rest] = id.split("/");
+  // split always returns at least one piece.
+  const [company, ...rest] = id.split("/") as [string, ...string[]];
   const page = rest.join("/").replace(/-\d+$/, "").replace(/\.pdf$/i, "").replace(/^(\d{4})\//, "fy$1_");
   return { company, tableName: sqlIdentifier(page, "table") };
 }
@@ -100,7 +97,8 @@ export function originalCompanyTables(rows: readonly OriginalFinqaRow[]): Map<st
     const tables = companies.get(key) ?? new Map<string, SourceTable>();
     companies.set(key, tables);
     if (tables.has(tableName)) continue;
-    const [header, ...body] = row.table;
+    // The schema requires a header row, so the table has a first row.
+    const [header, ...body] = row.table as [string[], ...string[][]];
     const [, year, page] = /^[^/]+\/(\d{4})\/page_(\d+)/.exec(row.id) ?? [];
     tables.set(tableName, {
       name: tableName,

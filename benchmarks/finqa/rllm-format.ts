@@ -7,9 +7,10 @@ import path from "node:path";
 import { z } from "zod";
 import { assertUniqueIds } from "../../src/core/dataset.js";
 import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
+import { parseJsonFile } from "../../src/core/parse-json-file.js";
 import type { Task } from "../../src/core/task.js";
 import { jsonKeyOrder } from "./json-key-order.js";
-import { parseCsv } from "./parse-csv.js";
+import { type CsvRecord, parseCsv } from "./parse-csv.js";
 import type { SourceTable } from "./source-table.js";
 import type { TableSource } from "./table-source.js";
 
@@ -38,14 +39,14 @@ function parseNameList(text: string): string[] {
   try {
     return z.array(z.string()).parse(JSON.parse(trimmed));
   } catch {
-    return [...trimmed.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1] ?? match[2]);
+    return [...trimmed.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((match) => (match[1] ?? match[2])!); // one of the two quoted alternatives matched
   }
 }
 
 /** Reads a question CSV; errors name the file, line and column. */
 export function readRllmFinqaRows(file: string): RllmFinqaRow[] {
   if (!existsSync(file)) throw new InputError(`${file}: no such file`);
-  let records;
+  let records: CsvRecord[];
   try {
     records = parseCsv(readFileSync(file, "utf8"));
   } catch (error) {
@@ -115,12 +116,7 @@ export function readRllmCompanyTables(folder: string): SourceTable[] {
   const tables: SourceTable[] = [];
   for (const fileName of readdirSync(folder).filter((name) => name.endsWith(".json")).sort()) {
     const file = path.join(folder, fileName);
-    let content: unknown;
-    try {
-      content = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
-    }
+    const content = parseJsonFile(file);
     const single = TableEntrySchema.safeParse(content);
     const entries: [string, unknown][] = single.success
       ? [[fileName.replace(/\.json$/, ""), content]]

@@ -147,12 +147,13 @@ function writeTable(database: Database.Database, source: SourceTable, sqlName: s
   database.transaction(() => {
     for (const row of parsedRows) insert.run(row.map((cell) => cell.value));
   })();
+  // Every parsed row, like the header, has one cell per name.
   const columns = names.map((name, index): StoredColumn => {
-    const cells = parsedRows.map((row) => row[index]).filter((cell) => cell.value !== null);
+    const cells = parsedRows.map((row) => row[index]!).filter((cell) => cell.value !== null);
     const numeric = cells.filter((cell) => typeof cell.value === "number");
     const type =
       numeric.length === cells.length ? (numeric.some((cell) => cell.isPercent) ? "percent" : "number") : numeric.length === 0 ? "text" : "mixed";
-    const column: StoredColumn = { name, header: header[index], type };
+    const column: StoredColumn = { name, header: header[index]!, type };
     if (type === "text" || type === "mixed") column.distinctValues = distinct(cells.map((cell) => cell.value));
     return column;
   });
@@ -177,17 +178,18 @@ function findLiteralColumnMistake(sql: string, table: StoredTable, tableNames: R
   const columnNames = new Set(table.columns.map((column) => column.name.toLowerCase()));
   const columns = table.columns.map((column) => quoteIfNeeded(column.name)).join(", ");
   for (const match of sql.matchAll(/(\bas\s+)?"((?:[^"]|"")+)"/gi)) {
-    const name = match[2].replace(/""/g, '"').toLowerCase();
+    const name = match[2]!.replace(/""/g, '"').toLowerCase(); // group 2 is not optional
     if (match[1] || columnNames.has(name) || tableNames.has(name)) continue;
     return `query refused: "${match[2]}" is not a column of ${table.name}, so SQLite would read it as a text constant. Columns: ${columns}`;
   }
   const masked = maskQuoted(sql) ?? sql;
   const selectList = /\bselect\s+([\s\S]*?)\bfrom\b/i.exec(masked);
   if (!selectList) return undefined;
-  const start = selectList.index + selectList[0].indexOf(selectList[1]);
-  const written = sql.slice(start, start + selectList[1].length);
+  const selected = selectList[1]!; // the group is not optional
+  const start = selectList.index + selectList[0].indexOf(selected);
+  const written = sql.slice(start, start + selected.length);
   for (const match of written.matchAll(/'((?:[^']|'')*)'|(?<![\w."])(\d+)(?![\w."])/g)) {
-    const literal = (match[1] ?? match[2]).toLowerCase();
+    const literal = (match[1] ?? match[2])!.toLowerCase(); // one of the two alternatives matched
     if (!columnNames.has(literal)) continue;
     return `query refused: ${match[0]} in the SELECT list is a constant, not the column; write "${literal}" (double quotes) to read the column`;
   }

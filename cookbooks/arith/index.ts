@@ -8,7 +8,7 @@ import { gradeMath } from "../../verifiers/math/grade-math.js";
 // The integer in the last \boxed{}, for maj@k ("" when the reply has none).
 function boxedAnswer(text: string): string | undefined {
   const matches = [...text.matchAll(/\\boxed\{([^}]*)\}/g)];
-  const last = matches.at(-1)?.[1].trim();
+  const last = matches.at(-1)?.[1]?.trim();
   return last && /^-?\d+$/.test(last) ? String(Number(last)) : undefined;
 }
 

@@ -6,7 +6,7 @@ import { InfraError } from "../../src/core/errors/infra-error.js";
 import { scored, unscored } from "../../src/core/score.js";
 import { messageText } from "../../src/core/message.js";
 import { extractLastCodeBlock } from "../../verifiers/code/extract-code.js";
-import { normalizeTests, TestDecodeError } from "../../verifiers/code/normalize-tests.js";
+import { type NormalizedTests, normalizeTests, TestDecodeError } from "../../verifiers/code/normalize-tests.js";
 import { livecodebenchPrompt, livecodebenchSystemPrompt } from "./livecodebench-prompt.js";
 import { sharedCodeGrader } from "./shared-code-grader.js";
 
@@ -22,7 +22,7 @@ export const deepcoderCookbook: Cookbook = {
     ];
   }),
   async evaluate(task, episode) {
-    let tests;
+    let tests: NormalizedTests;
     try {
       tests = normalizeTests(task.metadata.tests, task.metadata.fn_name as string | null | undefined);
     } catch (error) {

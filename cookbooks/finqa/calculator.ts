@@ -7,7 +7,8 @@ let evaluateExpression: ((expression: string) => unknown) | undefined;
 /** mathjs' evaluate on an instance whose mutating functions are disabled (mathjs' security guidance). */
 function calculatorEvaluate(): (expression: string) => unknown {
   if (evaluateExpression) return evaluateExpression;
-  const math = create(all);
+  // mathjs types its exports as entries of a Record, which reads as possibly undefined; `all` is always there.
+  const math = create(all!);
   const evaluate = math.evaluate;
   // An expression must not be able to redefine functions or reach the parser itself.
   const disabled = ["import", "createUnit", "evaluate", "parse", "compile", "simplify", "derivative", "resolve", "reviver", "config"];

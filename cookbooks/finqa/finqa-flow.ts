@@ -46,7 +46,7 @@ export function createFinqaFlow(maxTurns: number = finqaMaxTurns): AgentFlow {
       const request: ChatRequest = { ...context.sampling, messages: [...messages], tools: finqaToolDefinitions, signal: context.signal };
       const response = await context.client.chat(request);
       const step = stepFromChat(request, response, 0);
-      const choice = response.choices[0];
+      const choice = response.choices[0]!; // stepFromChat above throws when the reply has no choice 0
       steps.push(step);
       if (choice.text.trim() !== "") lastReply = choice.text;
       // An empty content beside tool calls is sent as null, which every OpenAI-compatible server accepts.

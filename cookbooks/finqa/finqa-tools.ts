@@ -60,6 +60,8 @@ const tools = {
 } as const;
 
 type FinqaToolName = keyof typeof tools;
+/** A tool name with the arguments its schema accepted, so that narrowing on the name types the arguments. */
+type ParsedToolCall = { [Name in FinqaToolName]: { name: Name; args: z.infer<(typeof tools)[Name]["schema"]> } }[FinqaToolName];
 
 /** The tool list sent with every chat request. */
 export const finqaToolDefinitions: ToolDefinition[] = Object.entries(tools).map(([name, tool]) => ({
@@ -102,7 +104,7 @@ export async function runFinqaTool(call: ToolCall, source: TableSource, signal?:
     return failure(`bad arguments for ${name}: ${problems}`);
   }
   try {
-    return await dispatch(name as FinqaToolName, parsed.data as Record<string, string>, source, signal);
+    return await dispatch({ name, args: parsed.data } as ParsedToolCall, source, signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     // Unknown companies and unreadable table files are data problems the model can route around.
@@ -110,19 +112,19 @@ export async function runFinqaTool(call: ToolCall, source: TableSource, signal?:
   }
 }
 
-async function dispatch(name: FinqaToolName, args: Record<string, string>, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
-  if (name === "calculator") {
-    const value = calculate(args.expression);
+async function dispatch(call: ParsedToolCall, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
+  if (call.name === "calculator") {
+    const value = calculate(call.args.expression);
     return value instanceof Error ? failure(value.message) : { content: String(value), isError: false };
   }
-  const store = openCompanyTables(source, args.company_name);
-  if (name === "get_table_names") return { content: JSON.stringify(store.tableNames()), isError: false };
-  const table = store.findTable(args.table_name);
-  if (!table) return failure(`no table "${args.table_name}" for ${store.company}; tables: ${store.tableNames().join(", ")}`);
-  if (name === "get_table_info") return { content: capToolOutput(describeTable(store, table)), isError: false, accessedTable: table.name };
+  const store = openCompanyTables(source, call.args.company_name);
+  if (call.name === "get_table_names") return { content: JSON.stringify(store.tableNames()), isError: false };
+  const table = store.findTable(call.args.table_name);
+  if (!table) return failure(`no table "${call.args.table_name}" for ${store.company}; tables: ${store.tableNames().join(", ")}`);
+  if (call.name === "get_table_info") return { content: capToolOutput(describeTable(store, table)), isError: false, accessedTable: table.name };
   try {
     // The store refuses results over maxResultCharacters (8,000, the tool output cap), so nothing is clipped here.
-    return { content: JSON.stringify(await store.query(table, args.query, signal)), isError: false, accessedTable: table.name };
+    return { content: JSON.stringify(await store.query(table, call.args.query, signal)), isError: false, accessedTable: table.name };
   } catch (error) {
     if (!(error instanceof QueryRefusedError)) throw error;
     return { ...failure(error.message), accessedTable: table.name };

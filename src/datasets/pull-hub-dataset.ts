@@ -45,7 +45,7 @@ export async function pullHubDataset(benchmark: Benchmark, options: PullOptions)
       const buffer = await downloadDatasetFile(url, benchmark, options);
       const rows = (await parquetReadObjects({ file: buffer })) as Record<string, unknown>[];
       const offset = lines.length;
-      rows.forEach((row, index) => lines.push(JSON.stringify(hub.toRow(row, offset + index, split), jsonSafe)));
+      for (const [index, row] of rows.entries()) lines.push(JSON.stringify(hub.toRow(row, offset + index, split), jsonSafe));
       options.onFile?.(file, rows.length);
     }
     // Created only now that a split is in hand, so a failed pull leaves no empty dataset folder behind.

@@ -1,7 +1,7 @@
 /** Readers of a run folder's config.json and summary.json, of any format version (older files are upgraded on the way in). */
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
+import { parseJsonFile } from "../core/parse-json-file.js";
 import { RunConfigSchema, type RunConfig } from "../core/run-config.js";
 import { RunSummarySchema, type RunSummary } from "../core/run-summary.js";
 
@@ -16,13 +16,7 @@ export function readRunSummary(file: string): RunSummary {
 }
 
 function readJsonFile<Schema extends z.ZodType>(file: string, schema: Schema): z.infer<Schema> {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(parseJsonFile(file));
   if (!parsed.success) throw new InputError(describeIssues(file, undefined, parsed.error));
   return parsed.data;
 }

@@ -12,7 +12,7 @@ import {
   defaultRetryPolicy,
   isRetryableStatus,
   retryAfterMs,
-  RetryBudget,
+  type RetryBudget,
   type RetryPolicy,
 } from "./retry-policy.js";
 

@@ -138,7 +138,7 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
         const delta = { role: "assistant", content: generated.choices[candidate]!.text };
         response.write(chunk([{ index, delta, finish_reason: null }], index === 0 ? { rerank } : {}));
       });
-      ranked.forEach((candidate, index) => response.write(chunk([{ index, delta: {}, finish_reason: generated.choices[candidate]!.finishReason }])));
+      for (const [index, candidate] of ranked.entries()) response.write(chunk([{ index, delta: {}, finish_reason: generated.choices[candidate]!.finishReason }]));
       if (body.stream_options?.include_usage) response.write(chunk([], { usage }));
       response.end("data: [DONE]\n\n");
       return;

@@ -86,6 +86,7 @@ function* bradleyTerryOnV1(count: number, config: SelectionConfig, rng: Rng, wei
 }
 
 // Majority vote makes no judge calls but shares the protocol, so it is a generator that never yields.
+// biome-ignore lint/correctness/useYield: the protocol is a generator; this one has no judge calls to yield.
 function* majorityProcess(count: number, answers: ReadonlyArray<string | undefined> | undefined, rng: Rng): SelectionProcess {
   if (answers === undefined || answers.length !== count) {
     throw new Error(`majority vote needs one extracted answer per candidate (${count}), got ${answers?.length ?? "none"}`);

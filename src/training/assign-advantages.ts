@@ -49,7 +49,9 @@ export function assignAdvantages(
     group.members.forEach((member, memberIndex) => {
       const advantage = advantages[groupIndex]![memberIndex]! * weight;
       perTrajectory.push(advantage);
-      (perRole[group.role] ??= []).push(advantage);
+      const roleAdvantages = perRole[group.role] ?? [];
+      perRole[group.role] = roleAdvantages;
+      roleAdvantages.push(advantage);
       for (const sequence of member.sequences) {
         sequences.push({
           ...sequence,

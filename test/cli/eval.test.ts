@@ -59,7 +59,10 @@ describe("rllm eval qa", () => {
   it("finishes every episode through a 30% storm of 429s without counting any wrong", async () => {
     let state = 12345;
     // A seeded generator, so the storm is the same on every run of the test.
-    const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const random = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32;
+    };
     mode = { rate429: 0.3, delayMs: 0, random };
     const out = freshDirectory();
     const requestsBefore = server.requests.length;

@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 const CLIENTS = 200;
 const binPath = fileURLToPath(new URL("../../bin/rllm.js", import.meta.url));
 const children: ChildProcess[] = [];
-process.on("exit", () => children.forEach((child) => child.kill("SIGKILL")));
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
 
 /** Starts `rllm ...args` and resolves with the URL its banner prints. */
 function startServer(args: string[], banner: RegExp): Promise<{ child: ChildProcess; url: string }> {

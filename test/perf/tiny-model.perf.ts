@@ -29,7 +29,7 @@ console.log(`sampling: ${tokens} tokens in ${seconds.toFixed(2)} s = ${(tokens /
 // Training: one supervised step of the shipped batch size on each kind of batch (after one warm-up step).
 const learner = await model.createLearner();
 const random = createRng(1);
-const { batchSize } = SHIPPED_TRAINING[0];
+const { batchSize } = SHIPPED_TRAINING[0]!;
 for (const [label, judgeFraction] of [["warm-up", 0], ["solve batch", 0], ["judge batch", 1]] as const) {
   const examples = trainingBatch(random, batchSize, { judgeFraction, judgeFormat: "residues" });
   started = performance.now();

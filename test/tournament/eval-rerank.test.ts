@@ -35,16 +35,22 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+// `rllm eval qa` against the scripted server into a fresh run folder; returns the folder and the CLI's result.
+async function evalWithRerank(flags: string[]) {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-eval-rerank-")), "run");
+  const result = await runCli(["eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out, "--seed", "3", ...flags]);
+  return { out, result };
+}
+
+function readSummary(out: string) {
+  return JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
+}
 
 describe("rllm eval --rerank", () => {
   it("reports rerank@1 per method above pass@1 and saves every task's tournament", async () => {
-    const out = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-eval-rerank-")), "run");
-    const result = await runCli([
-      "eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out,
-      "-n", "6", "--limit", "12", "--rerank", "v1,majority", "--budget", "2", "--seed", "3",
-    ]);
+    const { out, result } = await evalWithRerank(["-n", "6", "--limit", "12", "--rerank", "v1,majority", "--budget", "2"]);
     expect(result.code, result.stderr).toBe(0);
-    const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
+    const summary = readSummary(out);
     const passAt1 = summary.metrics["pass@k"]["1"];
     expect(summary.metrics["rerank@1"].v1).toBeGreaterThan(passAt1 + 0.15);
     expect(summary.metrics.judgeCalls).toEqual({ v1: 12 * 12, majority: 0 });
@@ -63,13 +69,9 @@ describe("rllm eval --rerank", () => {
 
   it("reports a method whose judge replies cannot be parsed as failed, with no rerank@1, and exits 1", async () => {
     // This server answers pointwise judge prompts with a candidate-style reply: no <rating> anywhere.
-    const out = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-eval-rerank-")), "run");
-    const result = await runCli([
-      "eval", "qa", "--base-url", server.url, "--model", "scripted", "--out", out,
-      "-n", "4", "--limit", "6", "--rerank", "v1,pointwise", "--budget", "1", "--seed", "3",
-    ]);
+    const { out, result } = await evalWithRerank(["-n", "4", "--limit", "6", "--rerank", "v1,pointwise", "--budget", "1"]);
     expect(result.code, result.stderr).toBe(1);
-    const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
+    const summary = readSummary(out);
     expect(summary.rerank.pointwise).toMatchObject({ status: "failed", "rerank@1": null, judgeCalls: 24, parseErrors: 24, tasksReranked: 6 });
     expect(summary.rerank.v1).toMatchObject({ status: "scored", parseErrors: 0, tasksReranked: 6, tasksExpected: 6 });
     expect(Object.keys(summary.metrics["rerank@1"])).toEqual(["v1"]);

@@ -6,7 +6,7 @@ import { parseSetOptions } from "../../src/core/parse-set-options.js";
 import type { GradeVerifier } from "../grade-verifier.js";
 import { CodeGrader } from "./code-grader.js";
 import { extractProgram } from "./extract-code.js";
-import { normalizeTests, TestDecodeError } from "./normalize-tests.js";
+import { type NormalizedTests, normalizeTests, TestDecodeError } from "./normalize-tests.js";
 import type { ProgramVerdict } from "./test-verdict.js";
 
 export const CodeRowSchema = z
@@ -74,7 +74,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
 /** Grades one row: an undecodable or empty test payload makes the row unscored, never a pass. */
 async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<Score> {
   const program = extractProgram(row.response);
-  let normalized;
+  let normalized: NormalizedTests;
   try {
     normalized = normalizeTests(row.tests, row.fn_name);
   } catch (error) {

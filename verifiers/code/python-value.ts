@@ -109,15 +109,15 @@ class JsonReader {
         return result;
       }
       if (character === "\\") {
-        const escape = this.text[this.position + 1];
-        if (escape === "u") {
+        const escaped = this.text[this.position + 1];
+        if (escaped === "u") {
           const hex = this.text.slice(this.position + 2, this.position + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new PythonJsonError("bad \\u escape", this.position);
           result += String.fromCharCode(parseInt(hex, 16));
           this.position += 6;
           continue;
         }
-        const decoded = escapes[escape ?? ""];
+        const decoded = escapes[escaped ?? ""];
         if (decoded === undefined) throw new PythonJsonError("bad escape", this.position);
         result += decoded;
         this.position += 2;

@@ -23,7 +23,10 @@ export function extractFinalAnswer(reply: string): FinalAnswer {
 
 function lastCapture(pattern: RegExp, text: string): string | undefined {
   let last: string | undefined;
-  for (const match of text.matchAll(pattern)) if (match[1].trim() !== "") last = match[1].trim();
+  for (const match of text.matchAll(pattern)) {
+    const captured = match[1]?.trim() ?? "";
+    if (captured !== "") last = captured;
+  }
   return last;
 }
 

@@ -53,12 +53,12 @@ export function parseFinancialNumbers(text: string): FinancialNumber[] {
   const numbers: FinancialNumber[] = [];
   for (const match of text.matchAll(numberPattern)) {
     const groups = match.groups ?? {};
-    const digits = groups.digits.replaceAll(",", "");
+    const digits = groups.digits!.replaceAll(",", ""); // the digits group is not optional
     const isNegative =
       Boolean(groups.signBefore || groups.signAfter) || Boolean(groups.open && (groups.closeBefore || groups.closeAfter));
     const magnitude = Number(digits);
     const decimals = digits.includes(".") ? digits.length - digits.indexOf(".") - 1 : 0;
-    const scale = groups.scale ? scaleWords[groups.scale.toLowerCase()] : 1;
+    const scale = groups.scale ? scaleWords[groups.scale.toLowerCase()]! : 1; // the pattern admits only scaleWords' keys
     const isPercent = Boolean(groups.percent);
     numbers.push({
       value: isNegative ? -magnitude : magnitude,
@@ -84,7 +84,7 @@ export function pickAnswerNumber(numbers: readonly FinancialNumber[], position: 
  * the plain number second; a scale word applies first (3.9 million → 3.9e6) and other unit scales
  * second (in case the gold value is in thousands or millions, as financial tables are).
  */
-export function candidateValues(number: FinancialNumber): CandidateValue[] {
+export function candidateValues(number: FinancialNumber): [CandidateValue, ...CandidateValue[]] {
   const halfUnit = 0.5 * 10 ** -number.decimals;
   if (number.isPercent) {
     return [
@@ -92,7 +92,7 @@ export function candidateValues(number: FinancialNumber): CandidateValue[] {
       { value: number.value, halfUnit, isPrimary: false },
     ];
   }
-  const candidates: CandidateValue[] = [
+  const candidates: [CandidateValue, ...CandidateValue[]] = [
     { value: number.value * number.scale, halfUnit: halfUnit * number.scale, isPrimary: true },
   ];
   if (number.scale !== 1) {

@@ -41,7 +41,7 @@ export function gradeFinqaAnswer(reply: string, groundTruth: string | number): F
   const gold = goldCandidates(groundTruth);
   if (gold.kind === "yes-no") {
     // Like numbers: the first word of a marked answer, the last of an unmarked reply.
-    const words = [...answer.text.matchAll(yesNoPattern)].map((match) => match[1].toLowerCase());
+    const words = [...answer.text.matchAll(yesNoPattern)].map((match) => match[1]!.toLowerCase()); // yesNoPattern's group is not optional
     const word = answer.isMarked ? words[0] : words.at(-1);
     if (word === undefined) return { verdict: "incorrect", reason: "no yes/no in the answer" };
     return word === gold.word

@@ -29,21 +29,24 @@ export function createAdamState(variables: ModelVariables): AdamState {
 /** Applies one Adam step in place; returns the gradients' global norm before clipping. */
 export function applyAdam(
   variables: ModelVariables,
-  gradients: Record<string, tf.Tensor>,
+  gradients: Record<string, tf.Tensor | undefined>,
   state: AdamState,
   options: AdamOptions,
 ): number {
   const { learningRate, beta1 = 0.9, beta2 = 0.95, epsilon = 1e-8, weightDecay = 0, clipNorm = 1 } = options;
   state.step += 1;
+  // A scalar tensor's data has exactly one value.
   const globalNorm = tf.tidy(() =>
-    tf.sqrt(tf.addN(Object.values(gradients).map((gradient) => gradient.square().sum()))).dataSync()[0],
+    tf.sqrt(tf.addN(Object.values(gradients).flatMap((gradient) => (gradient ? [gradient.square().sum()] : [])))).dataSync()[0]!,
   );
   const clipScale = globalNorm > clipNorm ? clipNorm / globalNorm : 1;
   const correction1 = 1 - beta1 ** state.step;
   const correction2 = 1 - beta2 ** state.step;
   tf.tidy(() => {
     for (const [name, variable] of variables) {
-      const gradient = gradients[name].mul(clipScale);
+      const rawGradient = gradients[name];
+      if (!rawGradient) throw new Error(`No gradient for parameter "${name}"`);
+      const gradient = rawGradient.mul(clipScale);
       const first = state.firstMoment.get(name)!;
       const second = state.secondMoment.get(name)!;
       first.assign(first.mul(beta1).add(gradient.mul(1 - beta1)));

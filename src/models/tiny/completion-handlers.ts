@@ -61,9 +61,10 @@ function alternative(entry: TokenAlternative) {
 }
 
 function chatLogprobs(choice: SampledChoice) {
+  // The sampler pushes one logprob with every token id, so the two arrays have the same length.
   return {
     content: choice.tokenIds.map((id, index) => ({
-      ...alternative({ id, logprob: choice.logprobs[index] }),
+      ...alternative({ id, logprob: choice.logprobs[index]! }),
       top_logprobs: (choice.topLogprobs[index] ?? []).map(alternative),
     })),
   };
@@ -151,7 +152,7 @@ export async function textCompletion(model: TinyModel, request: CompletionReques
     ...(request.return_token_ids ? { token_ids: choice.tokenIds, prompt_token_ids: promptIds } : {}),
   });
   if (send) {
-    choices.forEach((choice, index) => send({ ...header, choices: [finalChoice(choice, index, "")] }));
+    for (const [index, choice] of choices.entries()) send({ ...header, choices: [finalChoice(choice, index, "")] });
     if (request.stream_options?.include_usage) send({ ...header, choices: [], usage: usage(promptIds, choices) });
     return undefined;
   }

@@ -3,13 +3,15 @@ import { arithQuestion, arithSolutionText, parseArithExpression, solveArith, typ
 import { arithTasks } from "../../../benchmarks/arith/arith-tasks.js";
 import { applyChatTemplate } from "./chat-template.js";
 import { createRng } from "../../core/random.js";
+import type { SampledChoice } from "./sampler.js";
 import type { TinyModel } from "./tiny-model.js";
 import { wrongSolution } from "./training-data.js";
 
 /** The integer inside the last `\boxed{...}`, if any. */
 export function boxedInteger(text: string): number | undefined {
   const matches = [...text.matchAll(/\\boxed\{\s*(-?\d+)\s*\}/g)];
-  return matches.length > 0 ? Number(matches[matches.length - 1][1]) : undefined;
+  const last = matches.at(-1);
+  return last ? Number(last[1]) : undefined;
 }
 
 /** Both ratings of a judge reply, if well formed. */
@@ -55,13 +57,16 @@ export async function evaluateTinyModel(model: TinyModel, options: { problems: n
   for (const [index, problem] of problems.entries()) {
     const solveIds = applyChatTemplate([{ role: "user", content: arithQuestion(problem.expression) }]);
     const answers = await model.generate(solveIds, { ...sampling, seed: options.seed + index });
-    const isRight = answers.map((answer) => boxedInteger(answer.text) === problem.answer);
-    if (isRight[0]) correct += 1;
-    const [greedy] = await model.generate(solveIds, { ...sampling, n: 1, temperature: 0 });
+    const first = choiceAt(answers, 0);
+    const second = choiceAt(answers, 1);
+    const isFirstRight = boxedInteger(first.text) === problem.answer;
+    const isSecondRight = boxedInteger(second.text) === problem.answer;
+    if (isFirstRight) correct += 1;
+    const greedy = choiceAt(await model.generate(solveIds, { ...sampling, n: 1, temperature: 0 }), 0);
     if (boxedInteger(greedy.text) === problem.answer) greedyCorrect += 1;
     synthetic += await judgeOrder(model, problem, arithSolutionText(problem), wrongSolution(problem, random), index % 2 === 0, options, index);
-    if (isRight[0] !== isRight[1]) {
-      const [right, wrong] = isRight[0] ? [answers[0].text, answers[1].text] : [answers[1].text, answers[0].text];
+    if (isFirstRight !== isSecondRight) {
+      const [right, wrong] = isFirstRight ? [first.text, second.text] : [second.text, first.text];
       own += await judgeOrder(model, problem, right, wrong, index % 2 === 1, options, index + 1_000_000);
       ownPairs += 1;
     }
@@ -81,9 +86,10 @@ export async function evaluateTinyModel(model: TinyModel, options: { problems: n
 async function judgeOrder(model: TinyModel, problem: ArithProblem, right: string, wrong: string, rightFirst: boolean, options: { temperature: number; seed: number }, salt: number): Promise<number> {
   const [solutionA, solutionB] = rightFirst ? [right, wrong] : [wrong, right];
   const prompt = judgePromptText(problem.expression, solutionA, solutionB);
-  const [reply] = await model.generate(applyChatTemplate([{ role: "user", content: prompt }]), {
+  const replies = await model.generate(applyChatTemplate([{ role: "user", content: prompt }]), {
     n: 1, temperature: options.temperature, topP: 1, maxTokens: 72, stop: [], topLogprobs: 0, seed: options.seed + salt,
   });
+  const reply = choiceAt(replies, 0);
   const ratings = parseRatings(reply.text);
   if (!ratings || ratings.ratingA === ratings.ratingB) return 0.5;
   return ratings.ratingA > ratings.ratingB === rightFirst ? 1 : 0;
@@ -97,4 +103,11 @@ export function judgePromptText(expression: string, solutionA: string, solutionB
     `Solution B:\n${solutionB}`,
     "Grade only the final answers. Rate each solution from 1 (certainly incorrect) to 10 (certainly correct) as <rating_A>n</rating_A><rating_B>n</rating_B>.",
   ].join("\n\n");
+}
+
+// The model returns one choice per requested sample; a missing one is a sampler bug, so say so rather than read undefined.
+function choiceAt(choices: readonly SampledChoice[], index: number): SampledChoice {
+  const choice = choices[index];
+  if (!choice) throw new Error(`The tiny model returned ${choices.length} choices; choice ${index} was asked for`);
+  return choice;
 }

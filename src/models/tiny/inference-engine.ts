@@ -7,6 +7,9 @@ import type { ModelWeights } from "./model-weights.js";
 
 const NORM_EPSILON = 1e-5;
 
+// The loops below index flat typed arrays whose sizes the config fixes (width, heads, context length, vocabulary),
+// so every `array[index]!` is in range by construction; checking each read would slow the hot loop for nothing.
+
 /** Keys and values of every position seen so far, per layer ([position][width], flat). */
 export interface KvCache {
   length: number;
@@ -67,7 +70,7 @@ export class InferenceEngine {
     const tokenEmbedding = this.weight("tokenEmbedding");
     const positionEmbedding = this.weight("positionEmbedding");
     for (let index = 0; index < width; index++) {
-      hidden[index] = tokenEmbedding[token * width + index] + positionEmbedding[position * width + index];
+      hidden[index] = tokenEmbedding[token * width + index]! + positionEmbedding[position * width + index]!;
     }
     for (let layer = 0; layer < layers; layer++) {
       const prefix = `layer${layer}.`;
@@ -75,6 +78,7 @@ export class InferenceEngine {
       affine(this.normed, this.weight(`${prefix}qkv.weight`), this.weight(`${prefix}qkv.bias`), this.qkv);
       const keys = cache.keys[layer];
       const values = cache.values[layer];
+      if (!keys || !values) throw new Error(`The cache has no layer ${layer}: it was made for another model`);
       keys.set(this.qkv.subarray(width, 2 * width), position * width);
       values.set(this.qkv.subarray(2 * width, 3 * width), position * width);
       const scale = 1 / Math.sqrt(headWidth);
@@ -83,28 +87,30 @@ export class InferenceEngine {
         let maximum = -Infinity;
         for (let past = 0; past <= position; past++) {
           let dot = 0;
-          for (let index = 0; index < headWidth; index++) dot += this.qkv[offset + index] * keys[past * width + offset + index];
-          this.scores[past] = dot * scale;
-          if (this.scores[past] > maximum) maximum = this.scores[past];
+          for (let index = 0; index < headWidth; index++) dot += this.qkv[offset + index]! * keys[past * width + offset + index]!;
+          const score = dot * scale;
+          this.scores[past] = score;
+          if (score > maximum) maximum = score;
         }
         let total = 0;
         for (let past = 0; past <= position; past++) {
-          this.scores[past] = Math.exp(this.scores[past] - maximum);
-          total += this.scores[past];
+          const exponential = Math.exp(this.scores[past]! - maximum);
+          this.scores[past] = exponential;
+          total += exponential;
         }
         for (let index = 0; index < headWidth; index++) this.attended[offset + index] = 0;
         for (let past = 0; past <= position; past++) {
-          const weight = this.scores[past] / total;
-          for (let index = 0; index < headWidth; index++) this.attended[offset + index] += weight * values[past * width + offset + index];
+          const weight = this.scores[past]! / total;
+          for (let index = 0; index < headWidth; index++) this.attended[offset + index]! += weight * values[past * width + offset + index]!;
         }
       }
       affine(this.attended, this.weight(`${prefix}attentionOutput.weight`), this.weight(`${prefix}attentionOutput.bias`), this.projected);
-      for (let index = 0; index < width; index++) hidden[index] += this.projected[index];
+      for (let index = 0; index < width; index++) hidden[index]! += this.projected[index]!;
       layerNorm(hidden, this.weight(`${prefix}mlpNorm.scale`), this.weight(`${prefix}mlpNorm.bias`), this.normed);
       affine(this.normed, this.weight(`${prefix}mlpIn.weight`), this.weight(`${prefix}mlpIn.bias`), this.inner);
-      for (let index = 0; index < mlpRatio * width; index++) this.inner[index] = gelu(this.inner[index]);
+      for (let index = 0; index < mlpRatio * width; index++) this.inner[index] = gelu(this.inner[index]!);
       affine(this.inner, this.weight(`${prefix}mlpOut.weight`), this.weight(`${prefix}mlpOut.bias`), this.projected);
-      for (let index = 0; index < width; index++) hidden[index] += this.projected[index];
+      for (let index = 0; index < width; index++) hidden[index]! += this.projected[index]!;
     }
     cache.length = position + 1;
     layerNorm(hidden, this.weight("finalNorm.scale"), this.weight("finalNorm.bias"), this.normed);
@@ -112,7 +118,7 @@ export class InferenceEngine {
     const logits = new Float32Array(vocabSize);
     for (let token = 0; token < vocabSize; token++) {
       let dot = 0;
-      for (let index = 0; index < width; index++) dot += this.normed[index] * tokenEmbedding[token * width + index];
+      for (let index = 0; index < width; index++) dot += this.normed[index]! * tokenEmbedding[token * width + index]!;
       logits[token] = dot;
     }
     return logits;
@@ -130,12 +136,12 @@ export class InferenceEngine {
 function layerNorm(input: Float32Array, scale: Float32Array, bias: Float32Array, output: Float32Array): void {
   const size = input.length;
   let mean = 0;
-  for (let index = 0; index < size; index++) mean += input[index];
+  for (let index = 0; index < size; index++) mean += input[index]!;
   mean /= size;
   let variance = 0;
-  for (let index = 0; index < size; index++) variance += (input[index] - mean) ** 2;
+  for (let index = 0; index < size; index++) variance += (input[index]! - mean) ** 2;
   const inverse = 1 / Math.sqrt(variance / size + NORM_EPSILON);
-  for (let index = 0; index < size; index++) output[index] = (input[index] - mean) * inverse * scale[index] + bias[index];
+  for (let index = 0; index < size; index++) output[index] = (input[index]! - mean) * inverse * scale[index]! + bias[index]!;
 }
 
 // output = input [in] · weight [in, out] + bias [out]; the inner loop runs along a contiguous weight row.
@@ -143,9 +149,9 @@ function affine(input: Float32Array, weight: Float32Array, bias: Float32Array, o
   const outputs = output.length;
   output.set(bias);
   for (let row = 0; row < input.length; row++) {
-    const value = input[row];
+    const value = input[row]!;
     const base = row * outputs;
-    for (let column = 0; column < outputs; column++) output[column] += value * weight[base + column];
+    for (let column = 0; column < outputs; column++) output[column]! += value * weight[base + column]!;
   }
 }
 

@@ -24,7 +24,8 @@ export function compactPrompt(text: string): CompactPrompt | undefined {
   const question = QUESTION.exec(text);
   // A pointwise `<rating>` prompt is not a skill of this model: left as plain text, it is refused as too long.
   if (!question || (/<rating>/.test(text) && !/rating_A/.test(text))) return undefined;
-  const expression = question[1].replace(/\s+/g, "");
+  // QUESTION's one group is not optional, so every match has it.
+  const expression = question[1]!.replace(/\s+/g, "");
   if (!/rating_A/.test(text)) return { kind: "solve", expression };
   const sections = solutionSections(text.slice(question.index + question[0].length));
   if (!sections) return undefined;
@@ -36,10 +37,11 @@ function solutionSections(text: string): [string, string] | undefined {
   const headingsA = [...text.matchAll(SOLUTION_A)].map((match) => match.index);
   const headingsB = [...text.matchAll(SOLUTION_B)].map((match) => match.index);
   for (let index = headingsA.length - 1; index >= 0; index--) {
-    const startB = headingsB.find((position) => position > headingsA[index]);
+    const startA = headingsA[index]!;
+    const startB = headingsB.find((position) => position > startA);
     if (startB === undefined) continue;
     const nextA = headingsA.find((position) => position > startB);
-    return [text.slice(headingsA[index], startB), text.slice(startB, nextA)];
+    return [text.slice(startA, startB), text.slice(startB, nextA)];
   }
   return undefined;
 }

@@ -52,7 +52,7 @@ export async function sampleChoice(
     const logprobs = logSoftmax(logits);
     const token = pickToken(logprobs, options, random);
     choice.tokenIds.push(token);
-    choice.logprobs.push(logprobs[token]);
+    choice.logprobs.push(logprobs[token]!);
     if (options.topLogprobs > 0) choice.topLogprobs.push(topAlternatives(logprobs, options.topLogprobs));
     if (token === END_ID) {
       choice.finishReason = "stop";
@@ -114,12 +114,15 @@ function pickToken(logprobs: Float64Array, options: SampleOptions, random: Rng):
     threshold -= entry.weight;
     if (threshold <= 0) return entry.id;
   }
-  return kept[kept.length - 1].id;
+  // Rounding can leave a sliver of threshold after the last kept token; that token takes it.
+  const last = kept.at(-1);
+  if (!last) throw new Error("Cannot sample from an empty vocabulary");
+  return last.id;
 }
 
 function argmax(values: Float64Array): number {
   let best = 0;
-  for (let index = 1; index < values.length; index++) if (values[index] > values[best]) best = index;
+  for (let index = 1; index < values.length; index++) if (values[index]! > values[best]!) best = index;
   return best;
 }
 

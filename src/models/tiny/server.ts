@@ -87,6 +87,19 @@ async function completionRoute(response: ServerResponse, stream: boolean, run: (
   response.end("data: [DONE]\n\n");
 }
 
+const tokenize: PostHandler = async (model, body, response) => {
+  const request = parseRequest(TokenizeRequestSchema, body);
+  const tokens = "prompt" in request ? encodeText(request.prompt) : applyChatTemplate(request.messages);
+  sendJson(response, 200, { count: tokens.length, max_model_len: model.config.contextLength, tokens });
+};
+
+const detokenize: PostHandler = async (_model, body, response) => {
+  const request = parseRequest(DetokenizeRequestSchema, body);
+  const outside = request.tokens.find((id) => id >= VOCABULARY.length);
+  if (outside !== undefined) throw new HttpError(400, `Token id ${outside} is outside the vocabulary (size ${VOCABULARY.length})`, "invalid_request_error", "tokens");
+  sendJson(response, 200, { prompt: decodeTokens(request.tokens, true) });
+};
+
 const postRoutes: Record<string, PostHandler> = {
   "/v1/chat/completions": async (model, body, response) => {
     const request = parseRequest(ChatCompletionRequestSchema, body);
@@ -96,20 +109,11 @@ const postRoutes: Record<string, PostHandler> = {
     const request = parseRequest(CompletionRequestSchema, body);
     await completionRoute(response, request.stream === true, (send) => textCompletion(model, request, send));
   },
-  "/tokenize": async (model, body, response) => {
-    const request = parseRequest(TokenizeRequestSchema, body);
-    const tokens = "prompt" in request ? encodeText(request.prompt) : applyChatTemplate(request.messages);
-    sendJson(response, 200, { count: tokens.length, max_model_len: model.config.contextLength, tokens });
-  },
-  "/detokenize": async (_model, body, response) => {
-    const request = parseRequest(DetokenizeRequestSchema, body);
-    const outside = request.tokens.find((id) => id >= VOCABULARY.length);
-    if (outside !== undefined) throw new HttpError(400, `Token id ${outside} is outside the vocabulary (size ${VOCABULARY.length})`, "invalid_request_error", "tokens");
-    sendJson(response, 200, { prompt: decodeTokens(request.tokens, true) });
-  },
+  "/tokenize": tokenize,
+  "/v1/tokenize": tokenize,
+  "/detokenize": detokenize,
+  "/v1/detokenize": detokenize,
 };
-postRoutes["/v1/tokenize"] = postRoutes["/tokenize"];
-postRoutes["/v1/detokenize"] = postRoutes["/detokenize"];
 
 function modelCard(model: TinyModel) {
   return { id: TINY_MODEL_NAME, object: "model", created: 0, owned_by: "rllm-ts", max_model_len: model.config.contextLength };

@@ -70,7 +70,7 @@ export class TinyModel {
       const cache = this.engine.createCache();
       const result = [0];
       for (let position = 0; position + 1 < sequence.length; position++) {
-        result.push(logSoftmax(this.engine.step(sequence[position], cache))[sequence[position + 1]]);
+        result.push(logSoftmax(this.engine.step(sequence[position]!, cache))[sequence[position + 1]!]!);
       }
       return result;
     });

@@ -20,12 +20,13 @@ export function packTokenBatch(sequences: readonly (readonly number[])[], weight
   const ids = new Int32Array(batch * time).fill(PAD_ID);
   const targetWeights = new Float32Array(batch * (time - 1));
   sequences.forEach((sequence, row) => {
-    if (weights[row].length !== sequence.length) {
-      throw new Error(`Sequence ${row} has ${sequence.length} tokens but ${weights[row].length} weights`);
+    const rowWeights = weights[row] ?? [];
+    if (rowWeights.length !== sequence.length) {
+      throw new Error(`Sequence ${row} has ${sequence.length} tokens but ${rowWeights.length} weights`);
     }
     ids.set(sequence, row * time);
     for (let position = 1; position < sequence.length; position++) {
-      targetWeights[row * (time - 1) + position - 1] = weights[row][position];
+      targetWeights[row * (time - 1) + position - 1] = rowWeights[position]!;
     }
   });
   return { batch, time, ids, targetWeights };
@@ -35,7 +36,7 @@ export function packTokenBatch(sequences: readonly (readonly number[])[], weight
 export function packTargetValues(packed: TokenBatch, values: readonly (readonly number[])[]): Float32Array {
   const result = new Float32Array(packed.batch * (packed.time - 1));
   values.forEach((row, rowIndex) => {
-    for (let position = 1; position < row.length; position++) result[rowIndex * (packed.time - 1) + position - 1] = row[position];
+    for (let position = 1; position < row.length; position++) result[rowIndex * (packed.time - 1) + position - 1] = row[position]!;
   });
   return result;
 }

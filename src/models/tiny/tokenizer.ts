@@ -52,7 +52,7 @@ export function encodeText(text: string): number[] {
       position += piece.length;
       continue;
     }
-    ids.push(idOf.get(text[position]) ?? UNKNOWN_ID);
+    ids.push(idOf.get(text[position]!) ?? UNKNOWN_ID);
     position += 1;
   }
   return ids;

@@ -46,6 +46,7 @@ async function train(firstPhase: number): Promise<void> {
   }
   for (let phase = firstPhase; phase <= SHIPPED_TRAINING.length; phase++) {
     const options = SHIPPED_TRAINING[phase - 1];
+    if (!options) throw new Error(`There is no training phase ${phase}: phases run from 1 to ${SHIPPED_TRAINING.length}`);
     let smoothedLoss: number | undefined;
     const record = (stepsDone: number) => ({
       objective: "supervised: arith solutions and pairwise judge ratings",

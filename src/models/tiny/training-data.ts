@@ -6,6 +6,7 @@ import {
   applyOperator,
   arithSolutionText,
   arithSplitOf,
+  checkOperandCount,
   generateArithProblem,
   operationsInOrder,
   parseArithExpression,
@@ -52,10 +53,11 @@ function smallDelta(random: Rng): number {
 
 // Ignores precedence: each operation in reading order.
 function leftToRightSolution(operands: number[], operators: Operator[]): ArithProblem {
-  let value = operands[0];
+  checkOperandCount(operands, operators);
+  let value = operands[0]!;
   const steps: string[] = [];
   operators.forEach((operator, index) => {
-    const right = operands[index + 1];
+    const right = operands[index + 1]!;
     const result = applyOperator(value, operator, right);
     steps.push(`${value}${operator}${right}=${result}`);
     value = result;

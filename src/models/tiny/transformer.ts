@@ -21,7 +21,7 @@ const linearProduct = tf.customGrad(((input: tf.Tensor, weight: tf.Tensor, save:
   return {
     value: tf.matMul(input as tf.Tensor2D, weight as tf.Tensor2D),
     gradFunc: (gradient: tf.Tensor, saved: tf.Tensor[]) => {
-      const [savedInput, savedWeight] = saved as tf.Tensor2D[];
+      const [savedInput, savedWeight] = saved as [tf.Tensor2D, tf.Tensor2D];
       return [
         tf.matMul(gradient as tf.Tensor2D, tf.transpose(savedWeight)),
         tf.matMul(tf.transpose(savedInput), gradient as tf.Tensor2D),

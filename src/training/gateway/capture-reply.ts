@@ -5,23 +5,14 @@
  */
 import { z } from "zod";
 import type { TracedChoice, TracedEndpoint } from "./trace-record.js";
-
-const TokenIdsSchema = z.array(z.number().int()).nullish();
+import { choiceLogprobs, replyChoiceFields, replyRootFields } from "./upstream-reply-fields.js";
 
 // Only the fields the gateway reads; everything else passes through untouched.
 const UpstreamReplySchema = z.object({
-  model: z.string().optional(),
-  prompt_token_ids: TokenIdsSchema,
-  weight_version: z.union([z.number(), z.string()]).nullish(),
-  usage: z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish(),
+  ...replyRootFields,
   choices: z.array(
     z.object({
-      index: z.number().int().default(0),
-      finish_reason: z.string().nullish(),
-      prompt_token_ids: TokenIdsSchema,
-      token_ids: TokenIdsSchema,
-      /** /v1/completions */
-      text: z.string().nullish(),
+      ...replyChoiceFields,
       message: z
         .object({
           content: z.string().nullish(),
@@ -30,12 +21,6 @@ const UpstreamReplySchema = z.object({
             .nullish(),
         })
         .default({}),
-      logprobs: z
-        .object({
-          content: z.array(z.object({ logprob: z.number() })).nullish(),
-          token_logprobs: z.array(z.number()).nullish(),
-        })
-        .nullish(),
     }),
   ),
 });
@@ -67,7 +52,7 @@ export function captureReply(reply: unknown, endpoint: TracedEndpoint = "chat/co
       toolCalls: (choice.message.tool_calls ?? []).map((call) => ({ ...call, type: "function" as const })),
       finishReason: choice.finish_reason ?? undefined,
       completionTokenIds: choice.token_ids ?? undefined,
-      logprobs: choice.logprobs?.content?.map((token) => token.logprob) ?? choice.logprobs?.token_logprobs ?? undefined,
+      logprobs: choiceLogprobs(choice.logprobs),
     })),
   };
 }

@@ -6,23 +6,15 @@ import { z } from "zod";
 import type { ToolCall } from "../../core/message.js";
 import type { CapturedReply } from "./capture-reply.js";
 import type { TracedEndpoint } from "./trace-record.js";
-
-const TokenIdsSchema = z.array(z.number().int()).nullish();
+import { choiceLogprobs, replyChoiceFields, replyRootFields } from "./upstream-reply-fields.js";
 
 // Only the fields the capture reads; a chunk without them adds nothing.
 const ChunkSchema = z.object({
-  model: z.string().optional(),
-  prompt_token_ids: TokenIdsSchema,
-  weight_version: z.union([z.number(), z.string()]).nullish(),
-  usage: z.object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() }).nullish(),
+  ...replyRootFields,
   choices: z
     .array(
       z.object({
-        index: z.number().int().default(0),
-        finish_reason: z.string().nullish(),
-        prompt_token_ids: TokenIdsSchema,
-        token_ids: TokenIdsSchema,
-        text: z.string().nullish(),
+        ...replyChoiceFields,
         delta: z
           .object({
             content: z.string().nullish(),
@@ -36,9 +28,6 @@ const ChunkSchema = z.object({
               )
               .nullish(),
           })
-          .nullish(),
-        logprobs: z
-          .object({ content: z.array(z.object({ logprob: z.number() })).nullish(), token_logprobs: z.array(z.number()).nullish() })
           .nullish(),
       }),
     )
@@ -78,7 +67,7 @@ export class StreamCapture {
       parts.text += (this.endpoint === "completions" ? choice.text : choice.delta?.content) ?? "";
       if (choice.finish_reason) parts.finishReason = choice.finish_reason;
       if (choice.token_ids) parts.tokenIds = [...(parts.tokenIds ?? []), ...choice.token_ids];
-      const logprobs = choice.logprobs?.content?.map((token) => token.logprob) ?? choice.logprobs?.token_logprobs;
+      const logprobs = choiceLogprobs(choice.logprobs);
       if (logprobs) parts.logprobs = [...(parts.logprobs ?? []), ...logprobs];
       for (const call of choice.delta?.tool_calls ?? []) {
         const assembled = parts.toolCalls.get(call.index) ?? { id: "", name: "", arguments: "" };
@@ -112,7 +101,10 @@ export class StreamCapture {
 
   private parts(index: number): ChoiceParts {
     let parts = this.choices.get(index);
-    if (!parts) this.choices.set(index, (parts = { text: "", toolCalls: new Map() }));
+    if (!parts) {
+      parts = { text: "", toolCalls: new Map() };
+      this.choices.set(index, parts);
+    }
     return parts;
   }
 }

@@ -3,28 +3,21 @@
  * pairs of its own test solutions, and optionally rerank@1 with the V1 tournament.
  */
 import pLimit from "p-limit";
-import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
 import { messageText } from "../../core/message.js";
 import type { Task } from "../../core/task.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
-import type { SamplingParams } from "../../core/llm-client.js";
 import { accuracyStats, type AccuracyStats } from "../../metrics/accuracy.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { episodeAnswer } from "../../core/episode-answer.js";
 import { rerankTaskEpisodes } from "../../tournament/rerank-task-episodes.js";
 import { shuffled, type Rng } from "../../core/random.js";
-import type { Gateway } from "../gateway/gateway-server.js";
 import { isPairJudgedCorrectly } from "../joint-reward.js";
-import { rolloutEpisodes } from "./rollout-episodes.js";
+import { rolloutEpisodes, type RolloutOptions } from "./rollout-episodes.js";
 
-export interface ValidationOptions {
-  cookbook: Cookbook;
-  gateway: Gateway;
-  model: string;
-  sampling: SamplingParams;
-  seed: number;
+/** The rollout's options (the test tasks are rolled out like a training batch) plus the judge and rerank metrics'. */
+export interface ValidationOptions extends RolloutOptions {
   /** Samples per task; pass@1 averages them. */
   attempts: number;
   /** Mixed (one right, one wrong) pairs per task the judge is asked about; 0 = no judge metric. */
@@ -34,11 +27,7 @@ export interface ValidationOptions {
   /** Candidates per task reranked with V1 (0 = off; needs attempts ≥ rerankN). */
   rerankN: number;
   rerankBudget: number;
-  concurrency: number;
-  timeoutMs: number;
   random: Rng;
-  signal: AbortSignal;
-  sessionPrefix: string;
   /** Pairs drawn by the first validation, judged again so the judge's change is measured on the same pairs. */
   startPairs?: readonly JudgePairSample[];
 }
@@ -152,7 +141,7 @@ export function byTaskIndex(
   samplesPerPair = 1,
 ): boolean[][] {
   const grouped: boolean[][] = Array.from({ length: taskCount }, () => []);
-  pairs.forEach((pair, index) => grouped[pair.taskIndex]!.push(...verdicts.slice(index * samplesPerPair, (index + 1) * samplesPerPair)));
+  for (const [index, pair] of pairs.entries()) grouped[pair.taskIndex]!.push(...verdicts.slice(index * samplesPerPair, (index + 1) * samplesPerPair));
   return grouped;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { arithQuestion, arithSplitOf, generateArithProblem, solveArith } from "../../../benchmarks/arith/arith-problem.js";
+import { arithQuestion, arithSplitOf, generateArithProblem, operationsInOrder, solveArith } from "../../../benchmarks/arith/arith-problem.js";
 import { arithBenchmark } from "../../../benchmarks/arith/index.js";
 import { arithCookbook } from "../../../cookbooks/arith/index.js";
 import type { Episode } from "../../../src/core/episode.js";
@@ -13,6 +13,10 @@ function episodeWith(taskId: string, output: string): Episode {
 }
 
 describe("arith benchmark", () => {
+  it("refuses operands and operators whose counts do not fit one expression", () => {
+    expect(() => operationsInOrder([1, 2], ["+", "*"], () => 0)).toThrow("2 operators need 3 operands, not 2");
+  });
+
   it("generates the same tasks every time, with test and train never sharing a problem", async () => {
     const test = await arithBenchmark.loadTasks({ home });
     const again = await arithBenchmark.loadTasks({ home, split: "test" });
@@ -62,7 +66,7 @@ describe("arith benchmark", () => {
 
 describe("arith cookbook", () => {
   it("gives the gold answer full marks and a near miss none", async () => {
-    const [task] = await arithBenchmark.loadTasks({ home });
+    const task = (await arithBenchmark.loadTasks({ home }))[0]!;
     const gold = String(task.metadata.ground_truth);
     const right = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${gold}}`));
     const wrong = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${Number(gold) + 1}}`));
@@ -73,7 +77,7 @@ describe("arith cookbook", () => {
   });
 
   it("extracts the last boxed integer for majority voting", async () => {
-    const [task] = await arithBenchmark.loadTasks({ home });
+    const task = (await arithBenchmark.loadTasks({ home }))[0]!;
     expect(arithCookbook.extractAnswer!(task, episodeWith(task.id, "\\boxed{3} \\boxed{-07}"))).toBe("-7");
     expect(arithCookbook.extractAnswer!(task, episodeWith(task.id, "\\boxed{x}"))).toBeUndefined();
   });

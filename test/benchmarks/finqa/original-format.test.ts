@@ -23,7 +23,7 @@ describe("original FinQA format", () => {
     const companies = originalCompanyTables(readOriginalFinqaRows(packagePath("benchmarks/finqa/data/finqa_sample.jsonl")));
     expect(companies.get("adbe")!.map((table) => table.name)).toEqual(["fy2008_page_89"]);
     expect(companies.get("etr")!.map((table) => table.name)).toEqual(["fy2016_page_23", "fy2017_page_372"]);
-    expect(companies.get("etr")![0].metadata.source).toBe("ETR annual report 2016, page 23");
+    expect(companies.get("etr")?.[0]?.metadata.source).toBe("ETR annual report 2016, page 23");
   });
 
   it("parses ids into the ticker and a page table name", () => {
@@ -41,7 +41,7 @@ describe("original FinQA format", () => {
       qa: { question: "what was the growth in revenue?", program: "subtract(120, 100), divide(#0, 100)", exe_ans: 0.2 },
     };
     writeFileSync(file, JSON.stringify([record]));
-    const [task] = await loadFinqaTasks({ home, dataFile: file });
+    const task = (await loadFinqaTasks({ home, dataFile: file }))[0]!;
     expect(task.metadata).toMatchObject({ question: "what was the growth in revenue?", ground_truth: 0.2, company: "ABC" });
   });
 

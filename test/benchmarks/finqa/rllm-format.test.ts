@@ -41,18 +41,18 @@ describe("rLLM/finqa format", () => {
   it("reads quoted CSV fields (commas, doubled quotes, newlines) and both list spellings of table_name", () => {
     const rows = readRllmFinqaRows(path.join(folder, "test_finqa.csv"));
     expect(rows.map((row) => row.table_name)).toEqual([["revenue_by_segment"], ["headcount", "revenue_by_segment"]]);
-    expect(rows[0].explanation).toBe('Read the "Cloud" row,\nthen the 2023 column.');
+    expect(rows[0]?.explanation).toBe('Read the "Cloud" row,\nthen the 2023 column.');
   });
 
   it("loads tasks from the data folder with the gold answer and expected tables", async () => {
     const tasks = await loadFinqaTasks({ home: "/nonexistent", dataFile: folder });
     expect(tasks.map((task) => task.id)).toEqual(["q1", "q2"]);
-    expect(tasks[0].instruction).toBe("For Acme Corp, what was Cloud revenue in 2023?");
-    expect(tasks[0].metadata).toMatchObject({ ground_truth: "$1,200 million", expected_tables: ["revenue_by_segment"], question_type: "single_table" });
+    expect(tasks[0]?.instruction).toBe("For Acme Corp, what was Cloud revenue in 2023?");
+    expect(tasks[0]?.metadata).toMatchObject({ ground_truth: "$1,200 million", expected_tables: ["revenue_by_segment"], question_type: "single_table" });
   });
 
   it("serves the company's tables to the tools, case-insensitively", async () => {
-    const [task] = await loadFinqaTasks({ home: "/nonexistent", dataFile: folder });
+    const task = (await loadFinqaTasks({ home: "/nonexistent", dataFile: folder }))[0]!;
     const source = TableSourceSchema.parse(task.metadata.table_source);
     expect((await runFinqaTool(call("get_table_names", { company_name: "acme corp" }), source)).content).toBe('["revenue_by_segment","Headcount"]');
     const info = JSON.parse((await runFinqaTool(call("get_table_info", { company_name: "Acme Corp", table_name: "revenue_by_segment" }), source)).content);

@@ -21,9 +21,9 @@ describe("SqlQueryPool", () => {
       // 40 databases: more than the 32 a process keeps, so the first ones are closed and reopened.
       const ids = Array.from({ length: 40 }, (_, index) => pool.register(databaseHolding(index)));
       for (const [index, id] of ids.entries()) expect(await pool.run(id, "SELECT v FROM t", limits)).toEqual({ kind: "rows", rows: [{ v: index }] });
-      expect(await pool.run(ids[0], "SELECT v FROM t", limits)).toEqual({ kind: "rows", rows: [{ v: 0 }] });
-      pool.unregister(ids[1]);
-      expect(() => pool.run(ids[1], "SELECT v FROM t", limits)).toThrow(/database \d+ is not registered/);
+      expect(await pool.run(ids[0]!, "SELECT v FROM t", limits)).toEqual({ kind: "rows", rows: [{ v: 0 }] });
+      pool.unregister(ids[1]!);
+      expect(() => pool.run(ids[1]!, "SELECT v FROM t", limits)).toThrow(/database \d+ is not registered/);
     } finally {
       pool.close();
     }

@@ -60,11 +60,11 @@ describe("finqa evaluator", () => {
     const gold = "Revenue rose from $10 million to $12 million, up 20%.";
     const output = await createFinqaEvaluator({ judge, beta: 0 })(task(gold), episode("FINAL ANSWER: up 20% (10 → 12)"));
     expect(output).toMatchObject({ isCorrect: true, value: 1, status: "scored", explanation: "judge: both say 20% growth" });
-    const prompt = String(judge.requests[0].messages[1].content);
+    const prompt = String(judge.requests[0]?.messages[1]?.content);
     expect(prompt).toContain("Question: how did revenue change?");
     expect(prompt).toContain("Model answer: up 20% (10 → 12)");
     expect(prompt).toContain(`Reference answer: ${gold}`);
-    expect(judge.requests[0].temperature).toBe(0);
+    expect(judge.requests[0]?.temperature).toBe(0);
   });
 
   it("keeps an episode unscored when the judge's reply has no verdict", async () => {

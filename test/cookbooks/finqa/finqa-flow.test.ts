@@ -62,7 +62,7 @@ describe("finqa flow against a scripted server", () => {
     const episode = await runWith(analystScript, taskById("ETR/2016/page_23.pdf-2"));
     expect(episode.error).toBeNull();
     expect(episode.terminationReason).toBe("done");
-    const steps = episode.trajectories[0].steps;
+    const steps = episode.trajectories[0]!.steps;
     expect(steps.map((step) => step.toolCalls.map((toolCall) => toolCall.function.name))).toEqual([
       ["get_table_names"],
       ["get_table_info"],
@@ -72,7 +72,7 @@ describe("finqa flow against a scripted server", () => {
     ]);
     // Each turn's prompt is the previous one plus the assistant turn and its tool result.
     expect(steps.map((step) => step.input.length)).toEqual([2, 4, 6, 8, 10]);
-    expect(steps[4].input.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_calculator", content: "94" });
+    expect(steps[4]?.input.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_calculator", content: "94" });
     for (const step of steps) {
       expect(step.completionTokenIds?.length).toBe([...step.output].length);
       expect(step.promptTokenIds?.length).toBeGreaterThan(0);
@@ -86,7 +86,7 @@ describe("finqa flow against a scripted server", () => {
     expect(episode.score).toMatchObject({ isCorrect: true, status: "scored" });
     expect(episode.score.value).toBeCloseTo(1.1, 10);
     expect(episode.score.signals).toEqual({ tableAccess: 1, turns: 5, toolErrors: 0 });
-    const firstRequest = server!.requests[0].body;
+    const firstRequest = server!.requests[0]!.body;
     expect(firstRequest.tools.map((tool: any) => tool.function.name)).toEqual(["get_table_names", "get_table_info", "sql_query", "calculator"]);
     expect(firstRequest.messages[1].content).toBe("Company: ETR\nQuestion: what is the net change in net revenue during 2015 for entergy corporation?");
   });
@@ -128,7 +128,7 @@ describe("finqa flow against a scripted server", () => {
     const script: Script = () => ({ text: "Maybe 94.", toolCalls: [call("get_table_names", { company_name: "ETR" })] });
     const episode = await runWith(script, taskById("ETR/2016/page_23.pdf-2"), createFinqaCookbook({ maxTurns: 3 }));
     expect(episode.terminationReason).toBe("max_turns");
-    expect(episode.trajectories[0].steps).toHaveLength(3);
+    expect(episode.trajectories[0]?.steps).toHaveLength(3);
     expect(server!.requests).toHaveLength(3);
     expect(episode.artifacts.answer).toBe("Maybe 94.");
     expect(episode.score).toMatchObject({ isCorrect: true, value: 1 });

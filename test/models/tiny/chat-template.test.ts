@@ -22,7 +22,7 @@ describe("tiny chat template", () => {
   });
 
   it("reduces the tournament's pairwise judge prompt to the problem and both final answers", () => {
-    const [message] = pairJudgeMessages("math", question, "First, 7*3 = 21.\nThen 12+21=33 so \\boxed{33}", "12+7=19 19*3=57 \\boxed{57}");
+    const message = pairJudgeMessages("math", question, "First, 7*3 = 21.\nThen 12+21=33 so \\boxed{33}", "12+7=19 19*3=57 \\boxed{57}")[0]!;
     expect(compactPrompt(String(message.content))).toEqual({
       kind: "judge",
       expression: "12+7*3",
@@ -35,13 +35,13 @@ describe("tiny chat template", () => {
   });
 
   it("keeps an empty solution empty and takes a rambling one's first boxed answer", () => {
-    const [message] = pairJudgeMessages("math", question, "", "1+1=2 \\boxed{ 2 } then 3+3=6 \\boxed{6}");
+    const message = pairJudgeMessages("math", question, "", "1+1=2 \\boxed{ 2 } then 3+3=6 \\boxed{6}")[0]!;
     const compact = compactPrompt(String(message.content));
     expect(compact).toMatchObject({ kind: "judge", solutionA: "", solutionB: "\\boxed{2}" });
   });
 
   it("leaves pointwise prompts and other text as plain characters", () => {
-    const [pointwise] = pointJudgeMessages("math", question, "\\boxed{33}");
+    const pointwise = pointJudgeMessages("math", question, "\\boxed{33}")[0]!;
     expect(compactPrompt(String(pointwise.content))).toBeUndefined();
     const ids = applyChatTemplate([{ role: "user", content: "hello" }]);
     expect(decodeTokens(ids, true)).toBe("<|user|>hello<|end|><|assistant|>");

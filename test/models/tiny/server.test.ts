@@ -30,7 +30,7 @@ describe("tiny model server with the openai client", () => {
       for (const entry of content) {
         expect(entry.logprob).toBeLessThanOrEqual(0);
         expect(entry.top_logprobs).toHaveLength(2);
-        expect(entry.top_logprobs[0].logprob).toBeGreaterThanOrEqual(entry.top_logprobs[1].logprob);
+        expect(entry.top_logprobs[0]!.logprob).toBeGreaterThanOrEqual(entry.top_logprobs[1]!.logprob);
       }
     }
     const completionTokens = response.choices.reduce((total, choice) => total + (choice as unknown as { token_ids: number[] }).token_ids.length, 0);
@@ -46,17 +46,17 @@ describe("tiny model server with the openai client", () => {
 
   it("stops before a stop sequence and reports finish_reason stop", async () => {
     const open = await client.chat.completions.create({ model: "tiny", messages: [{ role: "user", content: question }], temperature: 0, max_tokens: 40 });
-    const text = open.choices[0].message.content!;
+    const text = open.choices[0]!.message.content!;
     expect(text.length).toBeGreaterThan(2);
     const stop = text.slice(2, 3);
     const stopped = await client.chat.completions.create({ model: "tiny", messages: [{ role: "user", content: question }], temperature: 0, max_tokens: 40, stop: [stop] });
-    expect(stopped.choices[0].message.content).toBe(text.slice(0, text.indexOf(stop)));
-    expect(stopped.choices[0].finish_reason).toBe("stop");
+    expect(stopped.choices[0]?.message.content).toBe(text.slice(0, text.indexOf(stop)));
+    expect(stopped.choices[0]?.finish_reason).toBe("stop");
   });
 
   it("honours max_tokens with finish_reason length", async () => {
     const response = await client.chat.completions.create({ model: "tiny", messages: [{ role: "user", content: question }], temperature: 0, max_tokens: 3 });
-    expect(response.choices[0].finish_reason).toBe("length");
+    expect(response.choices[0]?.finish_reason).toBe("length");
     expect(response.usage!.completion_tokens).toBe(3);
   });
 
@@ -73,8 +73,8 @@ describe("tiny model server with the openai client", () => {
       finish = chunk.choices[0]?.finish_reason ?? finish;
     }
     expect(chunks).toBeGreaterThan(2);
-    expect(text).toBe(whole.choices[0].message.content);
-    expect(finish).toBe(whole.choices[0].finish_reason);
+    expect(text).toBe(whole.choices[0]?.message.content);
+    expect(finish).toBe(whole.choices[0]?.finish_reason);
   });
 
   it("completes a token-id prompt like the chat endpoint completes its template", async () => {
@@ -84,7 +84,7 @@ describe("tiny model server with the openai client", () => {
     })).json()) as { tokens: number[] };
     const chat = await client.chat.completions.create({ model: "tiny", messages: [{ role: "user", content: question }], temperature: 0, max_tokens: 30 });
     const completion = await client.completions.create({ model: "tiny", prompt: tokenized.tokens, temperature: 0, max_tokens: 30 });
-    expect(completion.choices[0].text).toBe(chat.choices[0].message.content);
+    expect(completion.choices[0]?.text).toBe(chat.choices[0]?.message.content);
   });
 
   it("continues a text prompt with legacy logprobs and token ids", async () => {
@@ -94,7 +94,7 @@ describe("tiny model server with the openai client", () => {
     expect(choice.prompt_token_ids).toHaveLength(6); // <|user|> 3 + 4 <|end|> <|assistant|>
     expect(choice.logprobs!.tokens).toHaveLength(choice.token_ids.length);
     expect(choice.logprobs!.token_logprobs).toHaveLength(choice.token_ids.length);
-    expect(Object.keys(choice.logprobs!.top_logprobs![0])).toHaveLength(2);
+    expect(Object.keys(choice.logprobs!.top_logprobs![0]!)).toHaveLength(2);
   });
 
   it("round-trips text through /tokenize and /detokenize", async () => {

@@ -77,7 +77,7 @@ describe("tiny model training data", () => {
       const example = judgeExample(problem, random, "residues");
       const text = decodeTokens(example.tokens, true);
       // The served prompt holds each candidate's final answer, or nothing when the candidate gave none.
-      const [, boxedA, boxedB] = /<\|A\|>(.*)<\|B\|>(.*?)<\|end\|>/.exec(text)!;
+      const [, boxedA = "", boxedB = ""] = /<\|A\|>(.*)<\|B\|>(.*?)<\|end\|>/.exec(text)!;
       const solutionText = (boxed: string) => (boxed ? `${boxed.slice(7, -1)} so ${boxed}` : "I could not finish.");
       const served = applyChatTemplate(pairJudgeMessages("math", arithQuestion(problem.expression), solutionText(boxedA), solutionText(boxedB)));
       const promptLength = example.lossMask.indexOf(1);

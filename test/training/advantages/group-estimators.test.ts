@@ -17,7 +17,7 @@ const cases = JSON.parse(
 
 function expectClose(actual: number[], expected: number[], digits: number): void {
   expect(actual).toHaveLength(expected.length);
-  actual.forEach((value, index) => expect(value).toBeCloseTo(expected[index]!, digits));
+  for (const [index, value] of actual.entries()) expect(value).toBeCloseTo(expected[index]!, digits);
 }
 
 describe.each(cases)("group estimators on $name", (testCase) => {

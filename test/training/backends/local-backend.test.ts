@@ -139,7 +139,9 @@ describe("local backend micro-batches", () => {
       config,
       weights,
       microBatchPositions,
-      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => void (latest = next), close: async () => {} }),
+      startSampler: async () => ({ baseUrl: "http://127.0.0.1:1/v1", model: "tiny-test", update: async (next) => {
+        latest = next;
+      }, close: async () => {} }),
     });
     await local.open({ baseModel: "tiny-test" });
     const { stepId } = await local.submit({
@@ -166,7 +168,7 @@ describe("local backend micro-batches", () => {
       const start = initialWeights(config, 5).get(name)!;
       // The step moved the weights, and both splits moved them the same way.
       expect(Math.max(...expected.map((value, index) => Math.abs(value - start[index]!)))).toBeGreaterThan(1e-6);
-      expected.forEach((value, index) => expect(actual[index]).toBeCloseTo(value, 6));
+      for (const [index, value] of expected.entries()) expect(actual[index]).toBeCloseTo(value, 6);
     }
     expect(oneRowEach.metrics.loss).toBeCloseTo(whole.metrics.loss!, 6);
     expect(oneRowEach.metrics.trainedTokens).toBe(10);
