@@ -86,7 +86,8 @@ export class SandboxSlot {
   async run(job: SlotJob, checkerPart: Record<string, unknown> | undefined, onRecord?: (line: string) => "continue" | "stop"): Promise<ProcessOutcome> {
     await this.start();
     const child = this.child!;
-    const id = (this.nextJobId += 1);
+    this.nextJobId += 1;
+    const id = this.nextJobId;
     const oomBefore = this.cgroup?.oomKills() ?? 0;
     return new Promise<ProcessOutcome>((resolve) => {
       let stopped = false;
