@@ -20,6 +20,7 @@ import { parseSetFlags } from "../parse-set-flags.js";
 import { configureCookbook, parseCookbookOptions } from "../configure-cookbook.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import type { EvalFlags } from "./eval-command.js";
+import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 
 /** Runs `rllm eval <benchmark>` and sets the exit code (0 ok, 1 failed or under --fail-under). */
 export async function evalAction(flags: EvalFlags, [benchmarkName]: [string]): Promise<void> {
@@ -105,13 +106,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
         file: path.join(paths.directory, "tournaments.jsonl"),
       })
     : undefined;
-  const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
-    console.error("\nrllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onInterrupt);
+  const interrupt = interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
   try {
     const result = await runEval({
       tasks,
@@ -123,7 +118,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
       concurrency: flags.concurrency,
       timeoutMs: flags.timeout * 1000,
       paths,
-      signal: controller.signal,
+      signal: interrupt.signal,
       ...(reranker ? { onTaskComplete: reranker.onTaskComplete, extendSummary: reranker.extendSummary } : {}),
       onEpisodeEnd: ({ episode, done, total, skipped }) => {
         Object.assign(counts, { done, total, skipped });
@@ -167,7 +162,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     }
     return 0;
   } finally {
-    process.off("SIGINT", onInterrupt);
+    interrupt.release();
     reranker?.close();
   }
 }

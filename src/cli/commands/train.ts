@@ -15,6 +15,7 @@ import { benchmarks } from "../../../benchmarks/registry.js";
 import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../check-paths.js";
 import type { TrainFlags } from "./train-command.js";
+import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 
 /** Runs `rllm train <cookbook>`. */
 export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): Promise<void> {
@@ -48,13 +49,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
   }
   openRunDirectory(directory, runConfig, flags.resume);
 
-  const controller = new AbortController();
-  const onInterrupt = () => {
-    if (controller.signal.aborted) process.exit(130);
-    console.error("\nrllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
-    controller.abort(new Error("interrupted"));
-  };
-  process.on("SIGINT", onInterrupt);
+  const interrupt = interruptOnCtrlC("rllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
   console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
   const progress = trainProgress(process.stderr, config);
   try {
@@ -67,11 +62,11 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
       baseModel,
       directory,
       resume: flags.resume,
-      signal: controller.signal,
+      signal: interrupt.signal,
       ...progress,
     });
   } finally {
-    process.off("SIGINT", onInterrupt);
+    interrupt.release();
   }
 }
 
