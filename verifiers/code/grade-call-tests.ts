@@ -21,8 +21,28 @@ interface CheckerRecord {
   end?: boolean;
 }
 
+/** The trusted checker ended without its end record, and neither the program nor a limit was to blame: the grader's fault. */
+class CheckerDiedError extends Error {}
+
 /** Verdicts of functional or assert `tests` (with their indices in the problem) for `program`. */
 export async function gradeCallTests(
+  context: RunContext,
+  program: string,
+  tests: { test: TestCase; index: number }[],
+  fnName: string | undefined,
+): Promise<TestResult[]> {
+  // A checker that ends on its own is the grader's failure, never the program's. Under load it was seen about once in
+  // 1,500 problems with its cause not yet found (no traceback, no limit hit), so the problem runs once more on a fresh
+  // checker before it is reported as an infrastructure error. Every run starts from a fresh fork, so nothing carries over.
+  try {
+    return await gradeCallTestsOnce(context, program, tests, fnName);
+  } catch (error) {
+    if (!(error instanceof CheckerDiedError)) throw error;
+    return await gradeCallTestsOnce(context, program, tests, fnName);
+  }
+}
+
+async function gradeCallTestsOnce(
   context: RunContext,
   program: string,
   tests: { test: TestCase; index: number }[],
@@ -92,7 +112,7 @@ export async function gradeCallTests(
   let blamed = results.some((result) => result !== undefined && result.verdict !== "accepted");
   const failure = programFailure(outcome, context, programEnded);
   // The trusted checker died on its own (not the program, not a limit): that is the grader's failure, never the program's.
-  if (!blamed && failure === undefined) throw new Error(`the trusted checker ended without its end record${tail(outcome.checkerStderr)}`);
+  if (!blamed && failure === undefined) throw new CheckerDiedError(`the trusted checker ended without its end record${tail(outcome.checkerStderr)}`);
   return tests.map(({ index }, position): TestResult => {
     const result = results[position];
     if (result) return result;

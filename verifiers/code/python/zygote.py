@@ -214,6 +214,13 @@ class _Job:
         """The checker died (killed on a limit, or crashed): reap it; the next call job forks a new one."""
         global _checker
         self.release_checker()
+        # Its last words (a traceback) may still be in its stderr pipe when the records pipe closes first.
+        _kill(_checker.pid)
+        while True:
+            data = os.read(_checker.stderr, 1 << 16)
+            if not data:
+                break
+            self.checker_stderr = (self.checker_stderr + data)[-self.job["stderr_bytes"]:]
         _checker.close()
         _checker = None
         _kill(self.program)
