@@ -1,7 +1,7 @@
 /** Keeps tool output within the context budget: head and tail kept, the middle replaced by a marker (as rLLM). */
 
 /** rLLM's cap on one tool result, in characters. */
-export const maxToolOutputCharacters = 8000;
+const maxToolOutputCharacters = 8000;
 
 /** `text` if short enough, else its first and last halves around an "omitted" marker, within `limit` characters. */
 export function capToolOutput(text: string, limit: number = maxToolOutputCharacters): string {

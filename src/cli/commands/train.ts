@@ -1,8 +1,9 @@
 /** `rllm train <cookbook> --backend local --config train.json`'s action: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { packagePath } from "../../core/package-root.js";
+import { parseJsonFile } from "../../core/parse-json-file.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { checkRunDirectory, openRunDirectory } from "../../engine/run-directory.js";
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
@@ -113,12 +114,7 @@ function readTrainConfig(file: string | undefined, overrides: { steps?: number; 
   let raw: Record<string, unknown> = {};
   if (file) {
     assertInputFile("--config", file);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
-    } catch (error) {
-      throw new InputError(`${file}: not valid JSON (${(error as Error).message})`);
-    }
+    const parsed = parseJsonFile(file);
     // Spread into the overrides below, an array or a number would silently become the built-in defaults.
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new InputError(`${file}: expected a JSON object of training settings, got ${Array.isArray(parsed) ? "an array" : JSON.stringify(parsed)}`);

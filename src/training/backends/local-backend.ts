@@ -26,9 +26,6 @@ import { LOCAL_LOSSES, lossDenominator, policyLoss } from "./policy-loss.js";
 import { readLocalCheckpoint, writeLocalCheckpoint } from "./local-checkpoint.js";
 import { sampleCompletions, type PolicySampler } from "./policy-sampler.js";
 
-// The learner's length-sorted micro-batching, whose budget `microBatchPositions` sets.
-export { microBatches } from "../../models/tiny/micro-batches.js";
-
 /** The model to train, its starting weights (also the KL reference), and how to start its sampler. */
 export interface LocalBackendOptions {
   config: TinyModelConfig;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { microBatches } from "../../../src/training/backends/local-backend.js";
+import { microBatches } from "../../../src/models/tiny/micro-batches.js";
 
 const row = (length: number, label: string) => ({ tokens: Array.from({ length }, () => 1), label });
 
