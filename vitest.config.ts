@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 // End-to-end tests: they spawn the CLI, run programs in bwrap sandboxes, serve HTTP, or pack and install the package.
-// Everything else under test/ is a unit test: in process and fast. Chosen by file so that no test has to move.
+// New end-to-end files are named *.e2e.test.ts. Everything else under test/ is a unit test: in process and fast. Chosen by file so that no test has to move.
 const endToEnd = [
+  "test/**/*.e2e.test.ts",
   "test/cli/**/*.test.ts",
   "test/package/**/*.test.ts",
   "test/**/*-eval.test.ts",
