@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { jobsPerWorker, workerCount } from "../../../verifiers/math/grade-math-batch.js";
 import { extractMathAnswer, gradeMathBatch, MathWorkerPool } from "../../../verifiers/math/index.js";
 
 // Two hundred 64-digit factorials near 4900 take about a second here, far past the 100 ms limit below (forty of them
@@ -10,7 +11,7 @@ const pathological = { response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, gr
 
 describe("gradeMathBatch", () => {
   it("returns one verdict per job, in order, from several worker threads", async () => {
-    const jobs = Array.from({ length: 40 }, (_, index) => ({ response: `\\boxed{${index}}`, groundTruth: String(index % 2 === 0 ? index : index + 1) }));
+    const jobs = Array.from({ length: jobsPerWorker + 1 }, (_, index) => ({ response: `\\boxed{${index}}`, groundTruth: String(index % 2 === 0 ? index : index + 1) }));
     const verdicts = await gradeMathBatch(jobs, { concurrency: 2 });
     expect(verdicts.map((verdict) => verdict.correct)).toEqual(jobs.map((_, index) => index % 2 === 0));
     expect(verdicts[4]).toMatchObject({ extracted: "4", reward: 1 });
@@ -27,6 +28,14 @@ describe("gradeMathBatch", () => {
     expect(verdicts[0]!.correct).toBe(true);
     expect(verdicts[2]!.correct).toBe(true);
     expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it("starts one worker thread per jobsPerWorker jobs, at most the concurrency: a 3-row file starts one", () => {
+    expect(workerCount(3, 16)).toBe(1);
+    expect(workerCount(jobsPerWorker, 16)).toBe(1);
+    expect(workerCount(jobsPerWorker + 1, 16)).toBe(2);
+    expect(workerCount(100 * jobsPerWorker, 16)).toBe(16);
+    expect(workerCount(1, 0)).toBe(1);
   });
 
   it("applies the batch policy to every job", async () => {
