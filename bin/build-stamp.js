@@ -1,6 +1,6 @@
 // The build stamp: what dist/ was compiled from. bin/rllm.js runs dist/ only when the stamp matches the sources as they
 // are now, so an edited, added or deleted source file can never run stale compiled code.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** The folders tsconfig.build.json compiles into dist/. */
@@ -50,6 +50,11 @@ export async function contentDigest(root, files) {
     hash.update("\0");
   }
   return hash.digest("hex");
+}
+
+/** Writes the stamp of a build compiled from files with these states and this content digest. */
+export function writeStamp(root, contentDigest, states) {
+  writeFileSync(path.join(root, stampPath), JSON.stringify({ contentDigest, files: states }));
 }
 
 /**

@@ -1,11 +1,11 @@
 // `npm run build` (also npm's prepare: `npm ci`, `npm pack`): compiles the sources into dist/ and stamps the build with
 // what it was compiled from, so that bin/rllm.js runs dist/ only while it matches the sources.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { contentDigest, fileStates, sourceFiles, stampPath } from "../bin/build-stamp.js";
+import { contentDigest, fileStates, sourceFiles, stampPath, writeStamp } from "../bin/build-stamp.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Plain modules the compiled code loads beside itself, which tsc does not copy.
@@ -17,7 +17,7 @@ const stampFile = path.join(root, stampPath);
 const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, "utf8")) : undefined;
 if (stamp?.contentDigest === digest) {
   // Built from these very contents: recompiling would only delete files that running commands may be loading.
-  writeFileSync(stampFile, JSON.stringify({ contentDigest: digest, files: fileStates(root, files) }));
+  writeStamp(root, digest, fileStates(root, files));
   console.log("dist/ is up to date with the sources");
 } else {
   const states = fileStates(root, files);
@@ -33,5 +33,5 @@ if (stamp?.contentDigest === digest) {
     console.error("sources changed during the build: dist/ is left unstamped (bin/rllm.js runs the sources); build again");
     process.exit(1);
   }
-  writeFileSync(stampFile, JSON.stringify({ contentDigest: digest, files: states }));
+  writeStamp(root, digest, states);
 }
