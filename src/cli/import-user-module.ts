@@ -20,5 +20,7 @@ export async function importUserModule(file: string): Promise<Record<string, unk
     registerCommonJs();
     isRegistered = true;
   }
-  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  // Imported only now, so that it loads through the hooks just registered.
+  const { importThroughLoader } = await import("./import-through-loader.js");
+  return importThroughLoader(pathToFileURL(file).href);
 }
