@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { contentDigest, fileStates, sourceFiles, stampPath, writeStamp } from "../bin/build-stamp.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,6 +26,16 @@ if (stamp?.contentDigest === digest) {
   const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
   for (const file of copied) copyFileSync(path.join(root, file), path.join(root, "dist", file));
+  // V8's code cache for the mathjs bundle, made after the grading threads' warm-up (verifiers/math/load-mathjs-bundle.ts).
+  const dist = (file) => JSON.stringify(pathToFileURL(path.join(root, "dist", file)).href);
+  const warmUp = `
+    const { warmUpMathGrading } = await import(${dist("verifiers/math/warm-up-math-grading.js")});
+    const { defaultMathPolicy } = await import(${dist("verifiers/math/math-policy.js")});
+    const { saveMathjsCodeCache } = await import(${dist("verifiers/math/load-mathjs-bundle.js")});
+    warmUpMathGrading(defaultMathPolicy);
+    saveMathjsCodeCache();`;
+  const cache = spawnSync(process.execPath, ["--input-type=module", "-e", warmUp], { cwd: root, stdio: "inherit" });
+  if (cache.status !== 0) process.exit(cache.status ?? 1);
   // A source written while tsc ran may not be in the build: leave it unstamped, so the sources run instead.
   const after = sourceFiles(root);
   const statesAfter = fileStates(root, after);

@@ -2,6 +2,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { gradeMathUnderPolicy } from "./grade-math-under-policy.js";
 import type { MathJobResult, MathWorkerData, ResolvedMathJob } from "./math-worker-pool.js";
+import { warmUpMathGrading } from "./warm-up-math-grading.js";
 
 const port = parentPort!;
 const { warmUpPolicy } = (workerData as { data: MathWorkerData }).data;
@@ -20,9 +21,7 @@ function gradeJob(id: number, job: ResolvedMathJob): MathJobResult {
   }
 }
 
-// Warm the common paths (parsing, exact rationals, sampling) so that a first check is not charged for compilation.
-for (const [response, truth] of [["\\boxed{\\frac{1}{2}}", "0.5"], ["\\boxed{(x+1)^2}", "x^2+2x+1"], ["\\boxed{2\\sqrt{3}}", "3.46"]]) {
-  gradeMathUnderPolicy(response!, truth!, warmUpPolicy);
-}
+// Warm the common paths so that a first check is not charged for compilation.
+warmUpMathGrading(warmUpPolicy);
 // Tells the pool this thread is loaded and warm, so time limits start counting only now.
 port.postMessage({ ready: true });
