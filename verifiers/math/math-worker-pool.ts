@@ -82,7 +82,14 @@ export class MathWorkerPool {
   /** Queues one job; resolves with its verdict (a timeout resolves as "not equivalent, timed out"). */
   grade(job: MathJob): Promise<PooledMathVerdict> {
     if (this.isClosed) throw new Error("MathWorkerPool is closed");
-    const resolvedJob = { ...job, policy: this.resolvePolicy(job.policy) };
+    let policy: MathPolicy;
+    try {
+      policy = this.resolvePolicy(job.policy);
+    } catch (error) {
+      // As the grading thread reports any error of a check: an infrastructure error, not a wrong answer.
+      return Promise.resolve({ correct: false, reward: 0, reason: `grader error: ${(error as Error).message}`, infraError: true });
+    }
+    const resolvedJob = { ...job, policy };
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, job: resolvedJob, resolve });
       for (const slot of this.slots) slot.worker.ref();

@@ -45,6 +45,18 @@ describe("gradeMathBatch", () => {
 });
 
 describe("MathWorkerPool", () => {
+  it("reports a job whose own policy is invalid as an infrastructure error, and grades the others", async () => {
+    const pool = new MathWorkerPool({ size: 1, timeoutMs: 5000 });
+    try {
+      const invalid = await pool.grade({ response: "\\boxed{1}", groundTruth: "1", policy: { minSignificantDigits: 0 } });
+      expect(invalid).toMatchObject({ correct: false, reward: 0, infraError: true });
+      expect(invalid.reason).toMatch(/^grader error: .*minSignificantDigits/s);
+      expect(await pool.grade({ response: "\\boxed{1}", groundTruth: "1" })).toMatchObject({ correct: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("replaces a timed-out worker and grades later jobs on the fresh one", async () => {
     const pool = new MathWorkerPool({ size: 1, timeoutMs: limitMs });
     try {
