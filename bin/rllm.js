@@ -1,15 +1,22 @@
 #!/usr/bin/env node
-// The rllm command. It registers the tsx loader (for ES modules and CommonJS both: a user's cookbook.ts in a project
-// without "type": "module" is compiled as CommonJS), which loads users' TypeScript cookbooks and, in a checkout of the
-// repository, the CLI's own sources as they are, with no build step (tsconfig.json there maps "rllm-ts" to the
-// sources too). An installed package has no sources and runs its build, dist/ (made by the prepack script).
+// The rllm command. It runs the build, dist/, wherever that build is fresh: always in an installed package (which has no
+// sources), and in a checkout when the build stamp matches the sources (npm's prepare script builds dist/ on `npm ci`).
+// Otherwise, in a checkout with a missing or stale build, it runs the sources as they are through the tsx loader
+// (tsconfig.json there maps "rllm-ts" to the sources too). The build loads tsx only to import a user's TypeScript
+// cookbook (src/cli/import-user-module.ts): registering it costs about a quarter of a second of start-up.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { register as registerCommonJs } from "tsx/cjs/api";
-import { register } from "tsx/esm/api";
+import { isBuildFresh } from "./build-stamp.js";
 
-const sources = new URL("../src/cli/main.ts", import.meta.url);
-const tsconfig = existsSync(sources) ? fileURLToPath(new URL("../tsconfig.json", import.meta.url)) : undefined;
-register({ tsconfig });
-registerCommonJs();
-await import(existsSync(sources) ? sources.href : new URL("../dist/src/cli/main.js", import.meta.url).href);
+const root = new URL("../", import.meta.url);
+const sources = new URL("src/cli/main.ts", root);
+if (!existsSync(sources) || (await isBuildFresh(fileURLToPath(root)))) {
+  await import(new URL("dist/src/cli/main.js", root).href);
+} else {
+  // For ES modules and CommonJS both: a user's cookbook.ts in a project without "type": "module" is compiled as CommonJS.
+  const { register } = await import("tsx/esm/api");
+  const { register: registerCommonJs } = await import("tsx/cjs/api");
+  register({ tsconfig: fileURLToPath(new URL("tsconfig.json", root)) });
+  registerCommonJs();
+  await import(sources.href);
+}

@@ -1,11 +1,11 @@
 /** Finds a cookbook: a built-in name, or a user module path (`./my-flow.ts` / `.js`) exporting one. */
 import path from "node:path";
 import { existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
 import { cookbooks } from "../../cookbooks/registry.js";
+import { importUserModule } from "./import-user-module.js";
 
 // Only the shape the engine relies on; a user module may carry more.
 const CookbookShapeSchema = z
@@ -33,7 +33,7 @@ export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
   if (!looksLikeModulePath(nameOrPath)) return cookbooks.load(nameOrPath);
   const file = path.resolve(nameOrPath);
   if (!existsSync(file)) throw new InputError(`--cookbook ${nameOrPath}: no such file`);
-  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const module = await importUserModule(file);
   const exported = module.default ?? module.cookbook;
   if (exported === undefined) throw new InputError(`${nameOrPath}: export a cookbook as "default" or "cookbook" ({name, flow, evaluate})`);
   const parsed = CookbookShapeSchema.safeParse(exported);

@@ -87,6 +87,19 @@ describe("the packed package", () => {
     }
   });
 
+  it("grades math rows under rllm grade with no tsx and no TensorFlow, in the main thread or the grading threads", async () => {
+    const rows = path.join(folder, "math-rows.jsonl");
+    writeFileSync(rows, `${JSON.stringify({ id: 1, response: "\\boxed{\\frac{1}{2}}", ground_truth: "0.5" })}\n`);
+    const recorder = createLoadRecorder(folder, "grade");
+    const bin = path.join(project, "node_modules/rllm-ts/bin/rllm.js");
+    const result = await runNode([...recorder.args, bin, "grade", "--verifier", "math", "--input", rows], recorder.environment);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout.split("\n")[0]!)).toMatchObject({ id: 1, isCorrect: true });
+    const loaded = recorder.loaded();
+    expect(loaded.some((url) => url.endsWith("/dist/verifiers/math/math-worker.js"))).toBe(true);
+    expect(loaded.filter((url) => url.includes("/tsx/") || url.includes("@tensorflow"))).toEqual([]);
+  });
+
   for (const moduleType of ["module", "commonjs"] as const) {
     it(`runs a cookbook of the user's own that imports rllm-ts under rllm eval (package type ${moduleType})`, async () => {
       writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "user-project", private: true, type: moduleType }));

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- cli-startup`: wall time from spawn to exit of `rllm --help`, `rllm eval --help`, `rllm train --help`
- * and `rllm grade --verifier math` on a one-row file, through bin/rllm.js as a user runs it. Also counts the modules
+ * and `rllm grade --verifier math` on a one-row file, through bin/rllm.js as a user runs it (the build when it is fresh). Also counts the modules
  * each loads and says whether it loaded TensorFlow (help must not). Figures depend on the machine's load: compare runs on a quiet machine.
  */
 import { spawnSync } from "node:child_process";
@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isBuildFresh } from "../../bin/build-stamp.js";
 import { percentile } from "../../src/metrics/percentile.js";
 import { createLoadRecorder } from "../helpers/record-loads.js";
 
@@ -25,7 +26,12 @@ const commands: [string, string[]][] = [
   ["rllm grade --verifier math (1 row)", ["grade", "--verifier", "math", "--input", rows, "--output", path.join(folder, "out.jsonl")]],
 ];
 
-console.log(`${runs} runs each after one warm-up (tsx's transform cache warm); wall ms from spawn to exit`);
+// bin/rllm.js runs the build when its stamp matches the sources, else the sources through tsx: say which this measures.
+const runsTheBuild = await isBuildFresh(repository);
+console.log(
+  `bin/rllm.js runs ${runsTheBuild ? "the build, dist/ (fresh)" : "the sources through tsx (dist/ missing or stale: npm run build)"}; ` +
+    `${runs} runs each after one warm-up; wall ms from spawn to exit`,
+);
 for (const [label, args] of commands) {
   const times: number[] = [];
   for (let run = 0; run <= runs; run += 1) {

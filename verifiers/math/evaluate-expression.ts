@@ -1,12 +1,8 @@
 /** Compiles mathjs expressions (cached) and evaluates them in float and in 64-digit BigNumber arithmetic. */
-import { createRequire } from "node:module";
 import type { EvalFunction, MathJsInstance, MathNode } from "mathjs";
 import { evaluateRational, type Rational } from "./exact-rational.js";
+import { loadMathjsBundle } from "./load-mathjs-bundle.js";
 
-// mathjs's single-file bundle loads in a tenth of the time of its ESM tree (hundreds of modules), which matters
-// for every grading worker thread; the instances are the same mathjs.
-const require = createRequire(import.meta.url);
-const bundlePath = require.resolve("mathjs/lib/browser/math.js");
 // Loaded on first use, so that importing the verifier (the CLI, a cookbook) does not pay for it.
 let floatMathInstance: MathJsInstance | undefined;
 // A second, independent instance configured for 64-digit BigNumbers, loaded on first use (tiny, huge or long values).
@@ -20,17 +16,13 @@ const cache = new Map<string, CompiledExpression | null>();
 const longLiteral = /\d{16,}/;
 
 function floatMath(): MathJsInstance {
-  floatMathInstance ??= require(bundlePath) as MathJsInstance;
+  floatMathInstance ??= loadMathjsBundle();
   return floatMathInstance;
 }
 
 function bigMath(): MathJsInstance {
   if (!bigMathInstance) {
-    floatMath();
-    const cached = require.cache[bundlePath];
-    delete require.cache[bundlePath];
-    bigMathInstance = require(bundlePath) as MathJsInstance;
-    require.cache[bundlePath] = cached;
+    bigMathInstance = loadMathjsBundle();
     bigMathInstance.config({ number: "BigNumber", precision: 64 });
   }
   return bigMathInstance;

@@ -6,9 +6,15 @@ import { MathWorkerPool, type MathJob, type PooledMathVerdict } from "./math-wor
 /** Default hard limit per check: generous for real answers, short for pathological ones. */
 export const defaultMathTimeoutMs = 5000;
 
+/**
+ * Jobs per worker thread: a thread takes about as long to start and warm up (mathjs) as it takes to grade a few
+ * hundred typical pairs, so a small batch is faster on fewer threads; a 3-row file starts one.
+ */
+export const jobsPerWorker = 256;
+
 export interface GradeMathBatchOptions {
   policy?: MathPolicyInput;
-  /** Worker threads (default: all cores). */
+  /** Worker threads at most (default: all cores); fewer for a small batch, one per `jobsPerWorker` jobs. */
   concurrency?: number;
   timeoutMs?: number;
   onProgress?: (done: number, total: number) => void;
@@ -19,7 +25,7 @@ export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMat
   if (jobs.length === 0) return [];
   const policy = MathPolicySchema.parse(options.policy ?? {});
   const pool = new MathWorkerPool({
-    size: Math.min(options.concurrency ?? availableParallelism(), jobs.length),
+    size: workerCount(jobs.length, options.concurrency ?? availableParallelism()),
     timeoutMs: options.timeoutMs ?? defaultMathTimeoutMs,
   });
   let done = 0;
@@ -35,4 +41,9 @@ export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMat
   } finally {
     await pool.close();
   }
+}
+
+/** Worker threads for `jobCount` jobs: one per `jobsPerWorker` jobs, at most `concurrency`. */
+export function workerCount(jobCount: number, concurrency: number): number {
+  return Math.max(1, Math.min(concurrency, Math.ceil(jobCount / jobsPerWorker)));
 }

@@ -4,7 +4,7 @@ import { scored, unscored, type Score } from "../../src/core/score.js";
 import { parseSetOptions } from "../../src/core/parse-set-options.js";
 import type { GradeVerifier } from "../grade-verifier.js";
 import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
-import type { MathGroundTruth } from "./grade-math.js";
+import type { MathGroundTruth } from "./grade-math-under-policy.js";
 import { MathPolicySchema } from "./math-policy.js";
 import type { PooledMathVerdict } from "./math-worker-pool.js";
 

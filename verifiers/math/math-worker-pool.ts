@@ -2,8 +2,8 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { startTsWorker } from "../../src/core/worker.js";
-import type { MathGroundTruth, MathVerdict } from "./grade-math.js";
-import type { MathPolicyInput } from "./math-policy.js";
+import type { MathGroundTruth, MathVerdict } from "./grade-math-under-policy.js";
+import { defaultMathPolicy, MathPolicySchema, type MathPolicy, type MathPolicyInput } from "./math-policy.js";
 
 /** One grading job. */
 export interface MathJob {
@@ -13,6 +13,17 @@ export interface MathJob {
   choices?: string[];
   /** Policy flags for this job (default policy when absent). */
   policy?: MathPolicyInput;
+}
+
+/** A job as a worker thread gets it: its policy validated here, so that the thread needs no zod. */
+export interface ResolvedMathJob extends Omit<MathJob, "policy"> {
+  policy: MathPolicy;
+}
+
+/** What a worker thread is started with. */
+export interface MathWorkerData {
+  /** The policy its warm-up checks run under. */
+  warmUpPolicy: MathPolicy;
 }
 
 /** A verdict from the pool: may also be a timeout or an internal grader failure. */
@@ -36,7 +47,7 @@ export interface MathWorkerPoolOptions {
 
 interface PendingJob {
   id: number;
-  job: MathJob;
+  job: ResolvedMathJob;
   resolve: (verdict: PooledMathVerdict) => void;
 }
 
@@ -58,6 +69,8 @@ const workerModule = new URL("./math-worker.js", import.meta.url);
 export class MathWorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: PendingJob[] = [];
+  // Policies as validated, by the object callers passed (a batch passes one policy object for all its jobs).
+  private readonly resolvedPolicies = new WeakMap<object, MathPolicy>();
   private nextId = 0;
   private isClosed = false;
   readonly size: number;
@@ -69,8 +82,16 @@ export class MathWorkerPool {
   /** Queues one job; resolves with its verdict (a timeout resolves as "not equivalent, timed out"). */
   grade(job: MathJob): Promise<PooledMathVerdict> {
     if (this.isClosed) throw new Error("MathWorkerPool is closed");
+    let policy: MathPolicy;
+    try {
+      policy = this.resolvePolicy(job.policy);
+    } catch (error) {
+      // As the grading thread reports any error of a check: an infrastructure error, not a wrong answer.
+      return Promise.resolve({ correct: false, reward: 0, reason: `grader error: ${(error as Error).message}`, infraError: true });
+    }
+    const resolvedJob = { ...job, policy };
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, job, resolve });
+      this.queue.push({ id: this.nextId++, job: resolvedJob, resolve });
       for (const slot of this.slots) slot.worker.ref();
       if (this.slots.length < this.size && this.slots.length < this.queue.length + this.busyCount()) this.spawn();
       this.dispatch();
@@ -84,6 +105,16 @@ export class MathWorkerPool {
     this.slots.length = 0;
   }
 
+  private resolvePolicy(policy: MathPolicyInput | undefined): MathPolicy {
+    if (policy === undefined) return defaultMathPolicy;
+    let resolved = this.resolvedPolicies.get(policy);
+    if (!resolved) {
+      resolved = MathPolicySchema.parse(policy);
+      this.resolvedPolicies.set(policy, resolved);
+    }
+    return resolved;
+  }
+
   private busyCount(): number {
     return this.slots.filter((slot) => slot.inFlight.length > 0).length;
   }
@@ -91,7 +122,7 @@ export class MathWorkerPool {
   private spawn(existing?: Slot): void {
     const slot: Slot = existing ?? ({ isReady: false, inFlight: [] } as unknown as Slot);
     slot.isReady = false;
-    slot.worker = startTsWorker(workerModule);
+    slot.worker = startTsWorker(workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
     slot.worker.on("message", (message: MathJobResult | { ready: true }) => {
       if ("ready" in message) {
         slot.isReady = true;

@@ -1,28 +1,27 @@
 /** Worker-thread entry of the math grading pool: grades each chunk of jobs it is sent, replying once per job. */
-import { parentPort } from "node:worker_threads";
-import { gradeMath } from "./grade-math.js";
-import { defaultMathPolicy } from "./math-policy.js";
-import type { MathJob, MathJobResult } from "./math-worker-pool.js";
+import { parentPort, workerData } from "node:worker_threads";
+import { gradeMathUnderPolicy } from "./grade-math-under-policy.js";
+import type { MathJobResult, MathWorkerData, ResolvedMathJob } from "./math-worker-pool.js";
+import { warmUpMathGrading } from "./warm-up-math-grading.js";
 
 const port = parentPort!;
+const { warmUpPolicy } = (workerData as { data: MathWorkerData }).data;
 
-port.on("message", (message: { jobs: { id: number; job: MathJob }[] }) => {
+port.on("message", (message: { jobs: { id: number; job: ResolvedMathJob }[] }) => {
   // One reply per job, as soon as it is graded: the pool times each job separately.
   for (const { id, job } of message.jobs) port.postMessage(gradeJob(id, job));
 });
 
-function gradeJob(id: number, job: MathJob): MathJobResult {
+function gradeJob(id: number, job: ResolvedMathJob): MathJobResult {
   try {
-    return { id, verdict: gradeMath(job.response, job.groundTruth, job.policy ?? defaultMathPolicy, job.choices) };
+    return { id, verdict: gradeMathUnderPolicy(job.response, job.groundTruth, job.policy, job.choices) };
   } catch (error) {
     const reason = `grader error: ${error instanceof Error ? error.message : String(error)}`;
     return { id, verdict: { correct: false, reward: 0, reason, infraError: true } };
   }
 }
 
-// Warm the common paths (parsing, exact rationals, sampling) so that a first check is not charged for compilation.
-for (const [response, truth] of [["\\boxed{\\frac{1}{2}}", "0.5"], ["\\boxed{(x+1)^2}", "x^2+2x+1"], ["\\boxed{2\\sqrt{3}}", "3.46"]]) {
-  gradeMath(response!, truth!, defaultMathPolicy);
-}
+// Warm the common paths so that a first check is not charged for compilation.
+warmUpMathGrading(warmUpPolicy);
 // Tells the pool this thread is loaded and warm, so time limits start counting only now.
 port.postMessage({ ready: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { jobsPerWorker, workerCount } from "../../../verifiers/math/grade-math-batch.js";
 import { extractMathAnswer, gradeMathBatch, MathWorkerPool } from "../../../verifiers/math/index.js";
 
 // Two hundred 64-digit factorials near 4900 take about a second here, far past the 100 ms limit below (forty of them
@@ -10,7 +11,7 @@ const pathological = { response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, gr
 
 describe("gradeMathBatch", () => {
   it("returns one verdict per job, in order, from several worker threads", async () => {
-    const jobs = Array.from({ length: 40 }, (_, index) => ({ response: `\\boxed{${index}}`, groundTruth: String(index % 2 === 0 ? index : index + 1) }));
+    const jobs = Array.from({ length: jobsPerWorker + 1 }, (_, index) => ({ response: `\\boxed{${index}}`, groundTruth: String(index % 2 === 0 ? index : index + 1) }));
     const verdicts = await gradeMathBatch(jobs, { concurrency: 2 });
     expect(verdicts.map((verdict) => verdict.correct)).toEqual(jobs.map((_, index) => index % 2 === 0));
     expect(verdicts[4]).toMatchObject({ extracted: "4", reward: 1 });
@@ -29,6 +30,14 @@ describe("gradeMathBatch", () => {
     expect(progress).toEqual([1, 2, 3]);
   });
 
+  it("starts one worker thread per jobsPerWorker jobs, at most the concurrency: a 3-row file starts one", () => {
+    expect(workerCount(3, 16)).toBe(1);
+    expect(workerCount(jobsPerWorker, 16)).toBe(1);
+    expect(workerCount(jobsPerWorker + 1, 16)).toBe(2);
+    expect(workerCount(100 * jobsPerWorker, 16)).toBe(16);
+    expect(workerCount(1, 0)).toBe(1);
+  });
+
   it("applies the batch policy to every job", async () => {
     const verdicts = await gradeMathBatch([{ response: "\\boxed{2, 1}", groundTruth: "1, 2" }], { policy: { unorderedLists: false } });
     expect(verdicts[0]!.correct).toBe(false);
@@ -36,6 +45,18 @@ describe("gradeMathBatch", () => {
 });
 
 describe("MathWorkerPool", () => {
+  it("reports a job whose own policy is invalid as an infrastructure error, and grades the others", async () => {
+    const pool = new MathWorkerPool({ size: 1, timeoutMs: 5000 });
+    try {
+      const invalid = await pool.grade({ response: "\\boxed{1}", groundTruth: "1", policy: { minSignificantDigits: 0 } });
+      expect(invalid).toMatchObject({ correct: false, reward: 0, infraError: true });
+      expect(invalid.reason).toMatch(/^grader error: .*minSignificantDigits/s);
+      expect(await pool.grade({ response: "\\boxed{1}", groundTruth: "1" })).toMatchObject({ correct: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("replaces a timed-out worker and grades later jobs on the fresh one", async () => {
     const pool = new MathWorkerPool({ size: 1, timeoutMs: limitMs });
     try {

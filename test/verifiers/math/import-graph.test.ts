@@ -34,4 +34,9 @@ describe("math verifier import graph", () => {
     const names = [...files].map((file) => path.relative(root, file));
     expect(names.filter((name) => /grade-math\.ts|compare-|evaluate-expression|parse-answer|latex-to-mathjs/.test(name))).toEqual([]);
   });
+
+  it("starts a grading worker thread without zod: the pool validates each job's policy before sending it", () => {
+    const { packages } = staticImports("verifiers/math/math-worker.ts");
+    expect([...packages].filter((name) => !name.startsWith("node:"))).toEqual([]);
+  });
 });

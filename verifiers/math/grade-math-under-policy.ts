@@ -1,0 +1,175 @@
+/**
+ * Synchronous in-process math grading under a policy already validated: extract, normalise, parse, compare. It loads
+ * no zod, so that a grading worker thread starts without it; gradeMath (grade-math.ts) is the validating entry.
+ */
+import { compareValues } from "./compare-answers.js";
+import type { Comparison } from "./compare-expressions.js";
+import { extractAnswer } from "./extract-answer.js";
+import type { MathPolicy } from "./math-policy.js";
+import { normalizeAnswer, type NormalizedAnswer } from "./normalize-answer.js";
+import { parseAnswer, type MathValue } from "./parse-answer.js";
+
+/** The verdict for one (response, ground truth) pair. */
+export interface MathVerdict {
+  correct: boolean;
+  reward: number;
+  /** The answer taken from the response, before normalisation. */
+  extracted?: string;
+  reason: string;
+}
+
+/** A ground truth: one answer, or several accepted answers. */
+export type MathGroundTruth = string | number | ReadonlyArray<string | number>;
+
+interface ParsedAnswer {
+  normalized: NormalizedAnswer;
+  value: MathValue;
+}
+
+// Parsed ground truths, reused across rows and samples of the same problem; cleared wholesale when full.
+const groundTruthCache = new Map<string, ParsedAnswer | null>();
+const groundTruthCacheLimit = 2048;
+
+/** Grades `response` against `groundTruth` under a complete, validated `policy`; `choices` (Geo3K) lets a choice letter match the choice's value. */
+export function gradeMathUnderPolicy(
+  response: string,
+  groundTruth: MathGroundTruth,
+  resolvedPolicy: MathPolicy,
+  choices?: readonly string[],
+): MathVerdict {
+  const truths = (Array.isArray(groundTruth) ? groundTruth : [groundTruth]) as Array<string | number>;
+  // A response identical to a ground truth is right whatever it holds (a long bare answer, an unbalanced `$`),
+  // unless only boxed answers count.
+  const isIdentical = (truth: string | number) => squash(String(truth)) !== "" && squash(String(truth)) === squash(response);
+  if (resolvedPolicy.allowUnboxedFallback && truths.some(isIdentical)) {
+    return { correct: true, reward: 1, extracted: response.trim(), reason: "whole: identical to the ground truth" };
+  }
+  const extracted = extractAnswer(response, { allowUnboxedFallback: resolvedPolicy.allowUnboxedFallback });
+  if (!extracted) return { correct: false, reward: 0, reason: "no answer found in the response" };
+  const predicted = parseSide(extracted.text);
+  let last: Comparison = { equal: false, reason: "empty ground truth" };
+  for (const truthText of truths) {
+    const truth = parseGroundTruth(String(truthText));
+    if (!truth) continue;
+    last = compareParsed(truth, predicted, resolvedPolicy, choices);
+    if (last.equal) break;
+  }
+  return {
+    correct: last.equal,
+    reward: last.equal ? 1 : 0,
+    extracted: extracted.text,
+    reason: `${extracted.source}: ${last.reason}`,
+  };
+}
+
+function parseGroundTruth(text: string): ParsedAnswer | undefined {
+  const cached = groundTruthCache.get(text);
+  if (cached !== undefined) return cached ?? undefined;
+  const extracted = extractAnswer(text, { isGroundTruth: true });
+  const parsed = extracted ? parseSide(extracted.text) : null;
+  if (groundTruthCache.size >= groundTruthCacheLimit) groundTruthCache.clear();
+  groundTruthCache.set(text, parsed);
+  return parsed ?? undefined;
+}
+
+function parseSide(text: string): ParsedAnswer {
+  const normalized = normalizeAnswer(text);
+  return { normalized, value: parseAnswer(normalized.text) };
+}
+
+/** Fast path on normalised strings, then choices, then structure; percent and degree variants per policy. */
+function compareParsed(
+  truth: ParsedAnswer,
+  predicted: ParsedAnswer,
+  policy: MathPolicy,
+  choices: readonly string[] | undefined,
+): Comparison {
+  const truthNorm = truth.normalized;
+  const predictedNorm = predicted.normalized;
+  if (truthNorm.base !== undefined && predictedNorm.base !== undefined && truthNorm.base !== predictedNorm.base) {
+    return { equal: false, reason: "different number bases" };
+  }
+  const percentDiffers = truthNorm.percent !== predictedNorm.percent;
+  const direct = !percentDiffers || policy.percentMatchesNumber;
+  if (direct && squash(truthNorm.text) === squash(predictedNorm.text) && truthNorm.text !== "") {
+    return { equal: true, reason: "same normalised answer" };
+  }
+  const [truthValue, predictedValue] = resolveChoices(
+    decimalCommaVariant(predicted.value, truth, true).value,
+    decimalCommaVariant(truth.value, predicted, false),
+    policy,
+    choices,
+  );
+  if (direct) {
+    const result = compareValues(truthValue, predictedValue, policy);
+    const hasVariants = percentDiffers || degreeVariantApplies(truthNorm, predictedNorm, policy);
+    if (result.equal || !hasVariants) return result;
+  }
+  if (percentDiffers && policy.percentMatchesFraction) {
+    const [scaledTruth, scaledPredicted] = truthNorm.percent
+      ? [scale(truthValue, "/100"), predictedValue]
+      : [truthValue, scale(predictedValue, "/100")];
+    const result = compareValues(scaledTruth, scaledPredicted, policy);
+    if (result.equal) return { equal: true, reason: `${result.reason} (percent as a fraction)` };
+  }
+  if (degreeVariantApplies(truthNorm, predictedNorm, policy)) {
+    const [degreeTruth, degreePredicted] = truthNorm.degrees
+      ? [scale(truthValue, "*pi/180"), predictedValue]
+      : [truthValue, scale(predictedValue, "*pi/180")];
+    const result = compareValues(degreeTruth, degreePredicted, policy);
+    if (result.equal) return { equal: true, reason: `${result.reason} (degrees as radians)` };
+  }
+  return { equal: false, reason: percentDiffers ? "different values (percent)" : "different values" };
+}
+
+function degreeVariantApplies(truth: NormalizedAnswer, predicted: NormalizedAnswer, policy: MathPolicy): boolean {
+  return policy.degreesMatchRadians && truth.degrees !== predicted.degrees;
+}
+
+/** Geo3K choices: a response letter (`B`, `(B)`, `B) 13`) against a letter, or a letter against a value. */
+function resolveChoices(
+  truth: MathValue,
+  predicted: ParsedAnswer,
+  policy: MathPolicy,
+  choices: readonly string[] | undefined,
+): [MathValue, MathValue] {
+  // `B`, `(B)`, `B)`, `B. 13`, `B: 13`, `(B) 13`; not `B + C` or `B = 5`.
+  const letter = /^(?:\(([A-E])\)(?:\s.*)?|([A-E])(?:[.:)](?:\s.*)?)?)$/.exec(predicted.normalized.text.trim());
+  const chosen = letter?.[1] ?? letter?.[2];
+  let predictedValue = predicted.value;
+  if (truth.kind === "choice" && chosen !== undefined) predictedValue = { kind: "choice", letter: chosen };
+  if (!choices || !policy.choiceLetterMatchesValue) return [truth, predictedValue];
+  const choiceValue = (choiceLetter: string): MathValue | undefined => {
+    const text = choices["ABCDE".indexOf(choiceLetter)];
+    return text === undefined ? undefined : parseAnswer(normalizeAnswer(text).text);
+  };
+  if (truth.kind === "choice" && predictedValue.kind !== "choice") {
+    return [choiceValue(truth.letter) ?? truth, predictedValue];
+  }
+  if (truth.kind !== "choice" && predictedValue.kind === "choice") {
+    return [truth, choiceValue(predictedValue.letter) ?? predictedValue];
+  }
+  return [truth, predictedValue];
+}
+
+/**
+ * A response `3,5` against a single number reads as the decimal 3.5 (a 3-digit group is a thousands separator). A
+ * ground truth `3,5` stays the list 3, 5; only `0,111` (whole part 0, on either side) is always a decimal comma.
+ */
+function decimalCommaVariant(other: MathValue, answer: ParsedAnswer, isGroundTruth: boolean): ParsedAnswer {
+  const pattern = isGroundTruth ? /^[-+]?0,\d+$/ : /^[-+]?\d+,(?:\d{1,2}|\d{4,})$|^[-+]?0,\d+$/;
+  const isDecimalComma = pattern.test(answer.normalized.text);
+  if (other.kind !== "expression" || !isDecimalComma) return answer;
+  const text = answer.normalized.text.replace(",", ".");
+  return { normalized: { ...answer.normalized, text }, value: parseAnswer(text) };
+}
+
+/** `value` times a constant factor (`/100`, `*pi/180`) when it is an expression; other shapes are left as they are. */
+function scale(value: MathValue, factor: string): MathValue {
+  if (value.kind !== "expression") return value;
+  return { kind: "expression", text: `(${value.text})${factor}`, expression: `(${value.expression})${factor}` };
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, "");
+}
