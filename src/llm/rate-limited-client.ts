@@ -12,8 +12,8 @@ export function withRateLimit(client: LlmClient, limiter: RateLimiter): LlmClien
   let longestCompletion = 0;
   async function chat(request: ChatRequest): Promise<ChatResponse> {
     const characters = promptCharacters(request);
-    const completion = (request.maxTokens ?? longestCompletion) * (request.n ?? 1);
-    const grant = await limiter.acquire(Math.ceil(characters * tokensPerCharacter) + completion, request.signal);
+    const estimate = () => Math.ceil(characters * tokensPerCharacter) + (request.maxTokens ?? longestCompletion) * (request.n ?? 1);
+    const grant = await limiter.acquire(estimate, request.signal);
     // A failed call keeps its estimate: it may still have used the provider's budget.
     const response = await client.chat(request);
     if (characters > 0) tokensPerCharacter = Math.max(tokensPerCharacter, response.usage.promptTokens / characters);

@@ -1,7 +1,7 @@
 /**
  * Request and token rate limits shared by every call of a run: sliding one-second windows that admit at most
  * rpm/60 requests and tpm/60 tokens in any second, plus the pauses a provider asks for in its x-ratelimit headers.
- * Grant times are computed when a call asks, in the order calls ask, so the window property holds by construction.
+ * Calls queue first come, first served; the head of the queue is let through when both windows have room.
  */
 
 /** Limits per minute; either may be absent. */
@@ -26,11 +26,16 @@ export interface Grant {
 export interface LimiterStats {
   /** Calls granted in the last 10 s, per minute. */
   requestsPerMinute: number;
-  /** Total time calls spent waiting for the limits, in milliseconds (summed over calls). */
+  /** Time the limits held the queue back, in milliseconds. */
   waitedMs: number;
 }
 
 const windowMs = 1_000;
+/**
+ * Each window also looks this far further back, so that grants one window apart stay in separate seconds at the
+ * server when network jitter delays the earlier ones: it costs up to 5% of the rate.
+ */
+const jitterMarginMs = 50;
 const rateSampleMs = 10_000;
 
 /**
@@ -41,17 +46,18 @@ class SlidingWindow {
   readonly entries: Grant[] = [];
   constructor(private readonly perSecond: number) {}
 
-  /** The earliest time ≥ `from` at which `cost` fits, given the entries granted so far (all at or before `from`). */
+  /** The earliest time ≥ `from` at which `cost` fits, given the entries granted so far (all at or before `from`). A cost larger than the window's capacity needs a quiet span of cost / rate. */
   earliest(from: number, cost: number): number {
     const span = Math.max(windowMs, (cost / this.perSecond) * 1_000);
     const capacity = (this.perSecond * span) / 1_000;
+    const lookBack = span + jitterMarginMs;
     let time = from;
-    const inWindow = this.entries.filter((entry) => entry.time > time - span);
+    const inWindow = this.entries.filter((entry) => entry.time > time - lookBack);
     let used = inWindow.reduce((sum, entry) => sum + entry.cost, 0);
     // Wait for the oldest entries to leave the window until the new cost fits.
     for (let index = 0; used + cost > capacity + 1e-9 && index < inWindow.length; index++) {
       used -= inWindow[index]!.cost;
-      time = inWindow[index]!.time + span;
+      time = inWindow[index]!.time + lookBack;
     }
     return time;
   }
@@ -76,7 +82,7 @@ interface ProviderBudget {
 export class RateLimiter {
   private readonly requests?: SlidingWindow;
   private readonly tokens?: SlidingWindow;
-  private lastGrant = Number.NEGATIVE_INFINITY;
+  private queue: Promise<void> = Promise.resolve();
   private waitedMs = 0;
   private readonly grantTimes: number[] = [];
   private readonly provider: { requests?: ProviderBudget; tokens?: ProviderBudget } = {};
@@ -89,23 +95,38 @@ export class RateLimiter {
     if (limits.tokensPerMinute !== undefined) this.tokens = new SlidingWindow(limits.tokensPerMinute / 60);
   }
 
-  /** Waits until a call of about `estimatedTokens` tokens may go, and returns its grant. */
-  async acquire(estimatedTokens: number, signal?: AbortSignal): Promise<Grant> {
-    const now = this.clock.now();
-    const time = this.grantTime(now, estimatedTokens);
-    const grant: Grant = { time, cost: estimatedTokens };
-    this.lastGrant = time;
-    this.requests?.add({ time, cost: 1 });
-    // The token window holds the grant itself, so `settle` corrects its cost in place.
-    this.tokens?.add(grant);
-    this.grantTimes.push(time);
-    this.consumeProviderBudget(estimatedTokens);
-    const delay = time - now;
-    if (delay > 0) {
-      this.waitedMs += delay;
-      await this.clock.sleep(delay, signal);
+  /**
+   * Waits for this call's turn and for room in the windows, then returns its grant. `estimateTokens` is asked when
+   * the call reaches the head of the queue, so it can use what the replies before it have taught.
+   */
+  acquire(estimateTokens: () => number, signal?: AbortSignal): Promise<Grant> {
+    const turn = this.queue.then(() => this.admit(estimateTokens, signal));
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  private async admit(estimateTokens: () => number, signal?: AbortSignal): Promise<Grant> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const now = this.clock.now();
+      const cost = estimateTokens();
+      const time = this.grantTime(now, cost);
+      if (time <= now) {
+        const grant: Grant = { time: now, cost };
+        this.requests?.add({ time: now, cost: 1 });
+        // The token window holds the grant itself, so `settle` corrects its cost in place.
+        this.tokens?.add(grant);
+        this.grantTimes.push(now);
+        this.consumeProviderBudget(cost);
+        return grant;
+      }
+      // Sleep, then look again: replies that landed meanwhile may have settled estimates or sent new headers.
+      this.waitedMs += time - now;
+      await this.clock.sleep(time - now, signal);
     }
-    return grant;
   }
 
   /** Replaces a grant's estimate by the tokens the call really used. */
@@ -131,9 +152,9 @@ export class RateLimiter {
   }
 
   private grantTime(now: number, tokens: number): number {
-    let time = Math.max(now, this.lastGrant);
-    time = Math.max(time, this.providerPause(this.provider.requests, time, 1), this.providerPause(this.provider.tokens, time, tokens));
-    const keepMs = Math.max(windowMs, 60_000);
+    let time = Math.max(now, this.providerPause(this.provider.requests, now, 1), this.providerPause(this.provider.tokens, now, tokens));
+    // Only a single call larger than a minute's budget looks back further than this.
+    const keepMs = 60_000 + jitterMarginMs;
     this.requests?.prune(time, keepMs);
     this.tokens?.prune(time, keepMs);
     // Each window may push the time later, which the other must then re-check: repeat until both agree.

@@ -60,7 +60,13 @@ describe("the eval's model call pipeline against a scripted server", () => {
   it("feeds the provider's rate-limit headers to the limiter, which then waits for the reset", async () => {
     let now = 0;
     const waits: number[] = [];
-    const limiter = new RateLimiter({}, { now: () => now, sleep: async (milliseconds) => void waits.push(milliseconds) });
+    const limiter = new RateLimiter({}, {
+      now: () => now,
+      sleep: async (milliseconds) => {
+        waits.push(milliseconds);
+        now += milliseconds;
+      },
+    });
     const { client } = pipeline(freshCache(), { limiter, policy: "always" });
     await client.chat(ask("first", { temperature: 1 }));
     now = 100;
