@@ -120,6 +120,7 @@ export class RateLimiter {
         // The token window holds the grant itself, so `settle` corrects its cost in place.
         this.tokens?.add(grant);
         this.grantTimes.push(now);
+        while (this.grantTimes[0]! <= now - rateSampleMs) this.grantTimes.shift();
         this.consumeProviderBudget(cost);
         return grant;
       }
@@ -147,7 +148,6 @@ export class RateLimiter {
   stats(): LimiterStats {
     const now = this.clock.now();
     const recent = this.grantTimes.filter((time) => time > now - rateSampleMs && time <= now).length;
-    while (this.grantTimes.length > 0 && this.grantTimes[0]! <= now - rateSampleMs) this.grantTimes.shift();
     return { requestsPerMinute: (recent * 60_000) / rateSampleMs, waitedMs: this.waitedMs };
   }
 
