@@ -4,7 +4,7 @@ import { defineCommand } from "../command-definition.js";
 
 /** `rllm cache clear`'s flags. */
 export const ClearFlagsSchema = z.object({
-  olderThan: z.string().optional().describe("delete only replies older than this").meta({ value: "duration: 90s, 30m, 12h, 7d" }),
+  olderThan: z.string().optional().describe("delete only replies older than this (90s, 30m, 12h, 7d)").meta({ value: "duration" }),
 });
 /** `rllm cache clear`'s parsed flags. */
 export type ClearFlags = z.infer<typeof ClearFlagsSchema>;

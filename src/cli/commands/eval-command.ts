@@ -33,10 +33,11 @@ export const EvalFlagsSchema = z.object({
     .optional()
     .describe(
       "answer repeated requests from the response cache in $RLLM_HOME/cache/ (also RLLM_CACHE=1). Requests sampled at temperature > 0 " +
-        "(or the server default) without a seed are sent every time, since repeated sampling is usually the point; `--cache always` caches them too",
+        "(or the server default) without a seed are sent every time, since repeated sampling is usually the point; `--cache always` caches them too " +
+        "(rllm eval seeds each episode's requests from --seed, so its own calls are cached either way)",
     )
     .meta({ flags: "--cache [always]" }),
-  cacheTtl: z.string().optional().describe("cached replies older than this are fetched again").meta({ value: "duration: 90s, 30m, 12h, 7d" }),
+  cacheTtl: z.string().optional().describe("cached replies older than this (90s, 30m, 12h, 7d) are fetched again").meta({ value: "duration" }),
   rpm: z.coerce.number().positive().optional().describe("requests per minute, shared by every episode (at most rpm/60 in any second)").meta({ value: "n" }),
   tpm: z.coerce.number().positive().optional().describe("tokens per minute, shared by every episode (at most tpm/60 in any second, by estimate)").meta({ value: "n" }),
   prices: z.string().optional().describe("model prices in $ per million tokens: {\"<model>\": {input, output, cachedInput}}; else the --endpoint's prices").meta({ value: "prices.json" }),
