@@ -47,6 +47,11 @@ function tailRows(summary: RunSummary): [string, string][] {
     ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
   ];
   if (summary.counts.scored > 0) rows.push(["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`]);
+  if (summary.cache) rows.push(["cached calls", `${summary.cache.cachedCalls} (in ${summary.cache.episodesWithCachedCalls} episodes, left out of the latency)`]);
+  if (summary.cost) {
+    const saved = summary.cost.cachedCalls > 0 ? `, $${summary.cost.savedByCache.toFixed(4)} saved by the cache` : "";
+    rows.push(["cost", `$${summary.cost.total.toFixed(4)} ($${summary.cost.perEpisode.toFixed(6)} per episode${saved})`]);
+  }
   return rows;
 }
 

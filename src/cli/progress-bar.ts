@@ -1,4 +1,5 @@
-/** The progress line of long runs on stderr: done/total, rate, errors, running accuracy, retries and ETA. */
+/** The progress line of long runs on stderr: done/total, rate, errors, running accuracy, retries, ETA, and cost, rate limits and cache hits when in use. */
+import type { LimiterStats } from "../llm/rate-limiter.js";
 
 export interface ProgressCounts {
   done: number;
@@ -10,6 +11,12 @@ export interface ProgressCounts {
   infraErrors: number;
   modelErrors: number;
   retries: number;
+  /** Dollars spent so far, when prices are known. */
+  spent?: number;
+  /** The rate limiter's current request rate and waiting, when limits are set. */
+  limiter?: LimiterStats;
+  /** Replies taken from the response cache, when caching. */
+  cacheHits?: number;
 }
 
 /** Renders at most ten times a second on a terminal; elsewhere (CI logs) one line per 10% or 15 s. */
@@ -58,7 +65,11 @@ export class ProgressBar {
     const accuracy = counts.scored > 0 ? `${((100 * counts.correct) / counts.scored).toFixed(1)}%` : "-";
     return (
       `${this.label} ${bar} ${counts.done}/${counts.total} | ${rate.toFixed(1)} ep/s | acc ${accuracy}` +
-      ` | errors ${counts.infraErrors} infra, ${counts.modelErrors} model | retries ${counts.retries} | ETA ${eta}`
+      ` | errors ${counts.infraErrors} infra, ${counts.modelErrors} model | retries ${counts.retries}` +
+      (counts.spent !== undefined ? ` | $${counts.spent.toFixed(4)}` : "") +
+      (counts.limiter ? ` | ${Math.round(counts.limiter.requestsPerMinute)} req/min, waited ${formatDuration(counts.limiter.waitedMs / 1000)}` : "") +
+      (counts.cacheHits !== undefined ? ` | cached ${counts.cacheHits}` : "") +
+      ` | ETA ${eta}`
     );
   }
 }

@@ -1,5 +1,8 @@
 /** Where model calls go: the --base-url endpoint, or the embedded tiny model served in-process on 127.0.0.1. */
 import { InputError } from "../core/errors/input-error.js";
+import type { ModelPrice } from "../core/price-table.js";
+import { rllmHome } from "../core/rllm-home.js";
+import { namedEndpoint, readUserConfig } from "../core/user-config.js";
 
 export interface Endpoint {
   baseUrl: string;
@@ -11,21 +14,30 @@ export interface Endpoint {
 }
 
 export interface EndpointFlags {
+  endpoint?: string;
   baseUrl?: string;
   model?: string;
-  apiKeyEnv: string;
+  apiKeyEnv?: string;
 }
+
+const defaultKeyVariable = "OPENAI_API_KEY";
 
 /** The endpoint the flags name, checked but not yet opened: nothing is started until `openEndpoint`. */
 export type EndpointPlan =
-  | { isEmbedded: false; baseUrl: string; model: string; apiKey?: string }
+  | { isEmbedded: false; baseUrl: string; model: string; apiKey?: string; price?: ModelPrice }
   | { isEmbedded: true; model: "tiny" };
 
 /** Checks the endpoint flags (a usage error when they conflict) without starting anything. */
-export function planEndpoint(flags: EndpointFlags): EndpointPlan {
+export function planEndpoint(flags: EndpointFlags, home: string = rllmHome()): EndpointPlan {
+  if (flags.endpoint) {
+    if (flags.baseUrl || flags.model) throw new InputError("--endpoint already names a base URL and model: give it without --base-url and --model");
+    const named = namedEndpoint(readUserConfig(home), flags.endpoint, home);
+    const keyVariable = flags.apiKeyEnv ?? named.apiKeyEnv ?? defaultKeyVariable;
+    return { isEmbedded: false, baseUrl: named.baseUrl, model: named.model, apiKey: process.env[keyVariable], ...(named.prices ? { price: named.prices } : {}) };
+  }
   if (flags.baseUrl) {
     if (!flags.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
-    return { isEmbedded: false, baseUrl: flags.baseUrl, model: flags.model, apiKey: process.env[flags.apiKeyEnv] };
+    return { isEmbedded: false, baseUrl: flags.baseUrl, model: flags.model, apiKey: process.env[flags.apiKeyEnv ?? defaultKeyVariable] };
   }
   if (flags.model && flags.model !== "tiny") {
     throw new InputError(`--model ${flags.model} needs --base-url; without it the embedded model "tiny" is used`);

@@ -4,11 +4,12 @@
  */
 import { z } from "zod";
 
-/** Where model calls go: `--base-url`, `--model`, `--api-key-env` (read by planEndpoint). */
+/** Where model calls go: `--endpoint`, or `--base-url`, `--model`, `--api-key-env` (read by planEndpoint). */
 export const endpointFlags = {
+  endpoint: z.string().optional().describe("a named endpoint of $RLLM_HOME/config.json: its base URL, model, key variable and prices").meta({ value: "name" }),
   model: z.string().optional().describe("model name at the endpoint (required with --base-url)").meta({ value: "name" }),
   baseUrl: z.string().url().optional().describe("OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)").meta({ value: "url" }),
-  apiKeyEnv: z.string().default("OPENAI_API_KEY").describe("environment variable holding the API key").meta({ value: "VAR" }),
+  apiKeyEnv: z.string().optional().describe("environment variable holding the API key (default OPENAI_API_KEY)").meta({ value: "VAR" }),
 };
 
 /** Sampling parameters sent with every model call; unset ones are left to the server. */

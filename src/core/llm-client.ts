@@ -33,6 +33,8 @@ export interface ChatResponse {
   promptTokenIds?: number[];
   usage: TokenUsage;
   model: string;
+  /** True when the reply came from the local response cache, not the endpoint. */
+  cached?: boolean;
 }
 
 /** A chat-completions client: the `do` prefix marks the raw call that wrappers (retries, recording) build on. */

@@ -41,6 +41,20 @@ export const RerankMethodSummarySchema = z.object({
 });
 export type RerankMethodSummary = z.infer<typeof RerankMethodSummarySchema>;
 
+/** What a run's model calls cost in dollars, from the user's prices (`--prices` or the endpoint's user config). */
+export const RunCostSchema = z.object({
+  total: z.number().nonnegative(),
+  /** Mean over the recorded episodes. */
+  perEpisode: z.number().nonnegative(),
+  /** By trajectory name (solver, judge...). */
+  byRole: z.record(z.string(), z.number().nonnegative()),
+  /** Calls answered by the local response cache: they cost nothing and are not in the total. */
+  cachedCalls: z.number().int().nonnegative(),
+  /** What the cached calls would have cost. */
+  savedByCache: z.number().nonnegative(),
+});
+export type RunCost = z.infer<typeof RunCostSchema>;
+
 export const RunSummarySchema = z.object({
   formatVersion: z.number().int().min(1).default(1),
   counts: z.object({
@@ -68,7 +82,12 @@ export const RunSummarySchema = z.object({
     // Extensions such as the rerank metrics (rerank@1, judgeCalls).
     .catchall(z.unknown()),
   tokens: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
+  /** Episode latency; episodes with a call answered by the response cache are left out (their latency says nothing of the endpoint). */
   latency: z.object({ p50Ms: z.number(), p95Ms: z.number() }),
+  /** Model calls answered by the local response cache, when any were. */
+  cache: z.object({ cachedCalls: z.number().int().nonnegative(), episodesWithCachedCalls: z.number().int().nonnegative() }).optional(),
+  /** Present when prices were given. */
+  cost: RunCostSchema.optional(),
   /** Per selection method, when the run reranks (`rllm eval --rerank`). */
   rerank: z.record(z.string(), RerankMethodSummarySchema).optional(),
   /** Set when the run loop writes the file: "cancelled" after Ctrl-C, "incomplete" while `unfinished` names work left. */

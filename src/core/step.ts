@@ -5,6 +5,8 @@ import { ChatMessageSchema, ToolCallSchema } from "./message.js";
 export const TokenUsageSchema = z.object({
   promptTokens: z.number().int().nonnegative().default(0),
   completionTokens: z.number().int().nonnegative().default(0),
+  /** Prompt tokens the provider served from its own prompt cache (priced at the cached-input rate). */
+  cachedPromptTokens: z.number().int().nonnegative().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 
@@ -20,6 +22,8 @@ export const StepSchema = z.object({
   /** Log-probability of each completion token, aligned with completionTokenIds. */
   logprobs: z.array(z.number()).optional(),
   finishReason: z.string().optional(),
+  /** True when the reply came from the local response cache (no endpoint call, no cost). */
+  cached: z.boolean().optional(),
   usage: TokenUsageSchema.default({ promptTokens: 0, completionTokens: 0 }),
   reward: z.number().default(0),
   info: z.record(z.string(), z.unknown()).default({}),

@@ -5,6 +5,8 @@ import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
 import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import { summarizeRun, type RunSummary } from "../metrics/summarize-run.js";
+import { episodeCost } from "../metrics/run-cost.js";
+import type { ModelPrice } from "../core/price-table.js";
 import { openEpisodeLog, readEpisodes } from "./episode-log.js";
 import { writeJsonAtomically, type RunPaths } from "./run-directory.js";
 import { EpisodeCancelledError, runEpisode } from "./run-episode.js";
@@ -23,6 +25,14 @@ export interface EvalRunOptions {
   /** Aborted by Ctrl-C: in-flight episodes are dropped (and rerun by --resume), finished ones are kept. */
   signal: AbortSignal;
   onEpisodeEnd?: (event: EpisodeEndEvent) => void;
+  /** The model's prices: summary.json gets a `cost` section, and `maxCost` can be enforced. */
+  price?: ModelPrice;
+  /**
+   * Dollars the run may spend in all (episodes recorded by earlier invocations included): no episode starts once
+   * the spend so far plus the mean episode cost for it and every episode in flight would pass it. The run ends
+   * incomplete, and --resume with a higher limit (or none) finishes it.
+   */
+  maxCost?: number;
   /**
    * Called in each invocation for every task whose attempts are all recorded: when its last missing attempt lands,
    * or at the start for a task a killed run had finished (reranking hooks in here, so it must be idempotent).
@@ -47,6 +57,8 @@ export interface EpisodeEndEvent {
   total: number;
   /** Already recorded before this invocation (resume). */
   skipped: number;
+  /** Dollars spent by the recorded episodes so far (0 without prices). */
+  spent: number;
 }
 
 export interface EvalRunResult {
@@ -83,6 +95,18 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   const remainingByTask = new Map<string, number>();
   for (const { task } of pending) remainingByTask.set(task.id, (remainingByTask.get(task.id) ?? 0) + 1);
 
+  const costOf = (episode: Episode) => (options.price ? episodeCost(episode, options.price) : 0);
+  const budget = { spent: 0, priced: 0, inFlight: 0, notStarted: 0 };
+  for (const episode of recorded.values()) {
+    budget.spent += costOf(episode);
+    budget.priced += 1;
+  }
+  // Whether one more episode could pass --max-cost, judged by the mean cost of the episodes recorded so far.
+  const overBudget = () => {
+    if (options.maxCost === undefined || !options.price) return false;
+    const mean = budget.priced === 0 ? 0 : budget.spent / budget.priced;
+    return budget.spent + (budget.inFlight + 1) * mean > options.maxCost;
+  };
   const limit = pLimit(options.concurrency);
   let done = skipped;
   let ran = 0;
@@ -99,18 +123,33 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   };
   const runOne = async (task: Task, attempt: number) => {
     if (options.signal.aborted || stopped) return;
+    if (overBudget()) {
+      budget.notStarted += 1;
+      return;
+    }
     let episode: Episode;
+    budget.inFlight += 1;
     try {
       episode = await runEpisode(task, attempt, { ...options, runSignal: options.signal });
     } catch (error) {
       if (error instanceof EpisodeCancelledError) return;
       throw error;
+    } finally {
+      budget.inFlight -= 1;
     }
     log.append(episode);
+    // A rerun infra failure replaces its earlier record in the spend too.
+    const previous = recorded.get(episode.id);
+    if (previous) {
+      budget.spent -= costOf(previous);
+      budget.priced -= 1;
+    }
     recorded.set(episode.id, episode);
+    budget.spent += costOf(episode);
+    budget.priced += 1;
     done += 1;
     ran += 1;
-    options.onEpisodeEnd?.({ episode, done, total, skipped });
+    options.onEpisodeEnd?.({ episode, done, total, skipped, spent: budget.spent });
     const remaining = (remainingByTask.get(task.id) ?? 1) - 1;
     remainingByTask.set(task.id, remaining);
     if (remaining === 0) await completeTask(task);
@@ -133,8 +172,13 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
 
   const taskIds = new Set(options.tasks.map((task) => task.id));
   const episodes = [...recorded.values()].filter((episode) => taskIds.has(episode.taskId) && episode.attempt < options.attempts);
-  const base = summarizeRun(episodes, options.tasks.length, options.attempts);
-  const { summary, unfinished } = options.extendSummary?.(base, episodes) ?? { summary: base, unfinished: [] };
+  const base = summarizeRun(episodes, options.tasks.length, options.attempts, options.price);
+  const extended = options.extendSummary?.(base, episodes) ?? { summary: base, unfinished: [] };
+  const { summary } = extended;
+  const unfinished =
+    budget.notStarted > 0
+      ? [...extended.unfinished, `${budget.notStarted} episodes not started: --max-cost ${options.maxCost} reached ($${budget.spent.toFixed(4)} spent)`]
+      : extended.unfinished;
   const status: RunStatus = options.signal.aborted ? "cancelled" : unfinished.length > 0 ? "incomplete" : "complete";
   writeJsonAtomically(options.paths.summary, { ...summary, status, unfinished });
   return { summary, episodes, status, unfinished, cancelled: options.signal.aborted, ran };

@@ -29,7 +29,12 @@ export const ChatReplySchema = z.object({
     .min(1),
   prompt_token_ids: z.array(z.number().int()).nullable().optional(),
   usage: z
-    .object({ prompt_tokens: z.number().default(0), completion_tokens: z.number().default(0) })
+    .object({
+      prompt_tokens: z.number().default(0),
+      completion_tokens: z.number().default(0),
+      // OpenAI's provider-side prompt cache: these prompt tokens are billed at the cached-input price.
+      prompt_tokens_details: z.object({ cached_tokens: z.number().nullable().optional() }).nullable().optional(),
+    })
     .nullable()
     .optional(),
 });

@@ -29,6 +29,8 @@ export interface OpenAiClientOptions {
   requestLogprobs?: boolean;
   /** Ask for vLLM/SGLang `return_token_ids` (default true; dropped automatically if the server rejects it). */
   requestTokenIds?: boolean;
+  /** Called with the headers of every reply, errors included (the rate limiter reads x-ratelimit-* from them). */
+  onResponseHeaders?: (headers: { get(name: string): string | null }) => void;
   /** Called before each retry, for progress reporting. */
   onRetry?: (event: { status?: number; delayMs: number; attempt: number }) => void;
   /** Injected for tests; Math.random otherwise. */
@@ -69,7 +71,8 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
       ...(extensions.logprobs ? { logprobs: true } : {}),
       ...(extensions.tokenIds ? { return_token_ids: true } : {}),
     };
-    const raw: unknown = await sdk.chat.completions.create(body as never, { signal: request.signal });
+    const { data: raw, response } = (await sdk.chat.completions.create(body as never, { signal: request.signal }).withResponse()) as { data: unknown; response: Response };
+    options.onResponseHeaders?.(response.headers);
     const parsed = ChatReplySchema.safeParse(raw);
     if (!parsed.success) {
       throw new InfraError(`malformed reply from ${options.baseUrl}:\n${describeIssues("reply", undefined, parsed.error)}`);
@@ -86,6 +89,7 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
         if (error instanceof InfraError || error instanceof ModelError) throw error;
         if (dropRejectedExtension(error, extensions)) continue;
         const failure = classify(error);
+        if (failure.headers) options.onResponseHeaders?.(failure.headers);
         if (!failure.retryable) throw failure.error;
         if (attempt >= policy.maxRetries || !(options.retryBudget?.take() ?? true)) {
           throw new InfraError(`${failure.error.message} (gave up after ${attempt + 1} attempts)`, failure.status, { cause: error });
@@ -151,6 +155,7 @@ function toChatResponse(reply: ChatReply, model: string): ChatResponse {
     usage: {
       promptTokens: reply.usage?.prompt_tokens ?? 0,
       completionTokens: reply.usage?.completion_tokens ?? 0,
+      ...(reply.usage?.prompt_tokens_details?.cached_tokens ? { cachedPromptTokens: reply.usage.prompt_tokens_details.cached_tokens } : {}),
     },
     choices: [...reply.choices]
       .sort((a, b) => a.index - b.index)

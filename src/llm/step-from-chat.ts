@@ -3,7 +3,7 @@ import type { Step } from "../core/step.js";
 import type { ChatRequest, ChatResponse } from "../core/llm-client.js";
 
 /** What a Step is built from: a reply's choices (a traced reply may lack a finish reason), prompt ids and usage. */
-export type StepSource = Pick<ChatResponse, "promptTokenIds" | "usage"> & {
+export type StepSource = Pick<ChatResponse, "promptTokenIds" | "usage" | "cached"> & {
   choices: readonly (Omit<ChatResponse["choices"][number], "finishReason"> & { finishReason?: string })[];
 };
 
@@ -20,9 +20,11 @@ export function stepFromChat(request: Pick<ChatRequest, "messages">, response: S
     completionTokenIds: choice.completionTokenIds,
     logprobs: choice.logprobs,
     finishReason: choice.finishReason,
+    ...(response.cached ? { cached: true } : {}),
     usage: {
       promptTokens: Math.round(response.usage.promptTokens / share),
       completionTokens: choice.completionTokenIds?.length ?? Math.round(response.usage.completionTokens / share),
+      ...(response.usage.cachedPromptTokens ? { cachedPromptTokens: Math.round(response.usage.cachedPromptTokens / share) } : {}),
     },
     reward: 0,
     info: {},

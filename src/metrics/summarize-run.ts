@@ -5,6 +5,8 @@ import { accuracyStats } from "./accuracy.js";
 import { meanPassAtK, reportedKs } from "./pass-at-k.js";
 import { meanMajorityAtK } from "./majority-at-k.js";
 import { percentile } from "./percentile.js";
+import { summarizeCost } from "./run-cost.js";
+import type { ModelPrice } from "../core/price-table.js";
 
 /** The summary.json record (its schema lives in src/core/run-summary.ts). */
 export type { RunSummary };
@@ -13,7 +15,7 @@ export type { RunSummary };
  * Summarises episodes (one per (task, attempt) pair) of a run planned for `taskCount` tasks × `attempts`.
  * Infra failures and unscored episodes are counted apart and left out of accuracy, pass@k, maj@k and the mean reward.
  */
-export function summarizeRun(episodes: readonly Episode[], taskCount: number, attempts: number): RunSummary {
+export function summarizeRun(episodes: readonly Episode[], taskCount: number, attempts: number, price?: ModelPrice): RunSummary {
   const answered = episodes.filter((episode) => episode.errorClass !== "infra_error");
   const scored = answered.filter((episode) => episode.score.status === "scored");
   const perTask = [...groupByTask(scored).values()];
@@ -43,7 +45,12 @@ export function summarizeRun(episodes: readonly Episode[], taskCount: number, at
 
   const prompt = episodes.reduce((sum, episode) => sum + episode.usage.promptTokens, 0);
   const completion = episodes.reduce((sum, episode) => sum + episode.usage.completionTokens, 0);
-  const latencies = answered.map((episode) => episode.timings.totalMs).filter((value): value is number => typeof value === "number");
+  const withCachedCalls = answered.filter(hasCachedCall);
+  const cachedCalls = episodes.reduce((sum, episode) => sum + cachedCallCount(episode), 0);
+  const latencies = answered
+    .filter((episode) => !hasCachedCall(episode))
+    .map((episode) => episode.timings.totalMs)
+    .filter((value): value is number => typeof value === "number");
 
   return {
     formatVersion: runFormatVersion,
@@ -68,7 +75,19 @@ export function summarizeRun(episodes: readonly Episode[], taskCount: number, at
     },
     tokens: { prompt, completion, total: prompt + completion },
     latency: { p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95) },
+    ...(cachedCalls > 0 ? { cache: { cachedCalls, episodesWithCachedCalls: withCachedCalls.length } } : {}),
+    ...(price ? { cost: summarizeCost(episodes, price) } : {}),
   };
+}
+
+function cachedCallCount(episode: Episode): number {
+  let count = 0;
+  for (const trajectory of episode.trajectories) for (const step of trajectory.steps) if (step.cached) count += 1;
+  return count;
+}
+
+function hasCachedCall(episode: Episode): boolean {
+  return cachedCallCount(episode) > 0;
 }
 
 function groupByTask(episodes: readonly Episode[]): Map<string, Episode[]> {

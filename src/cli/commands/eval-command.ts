@@ -28,17 +28,32 @@ export const EvalFlagsSchema = z.object({
     .describe(`after each task's attempts, pick one with these selection methods (comma list: ${SelectionMethodSchema.options.join(", ")}); reports rerank@1`)
     .meta({ value: "methods" }),
   budget: z.coerce.number().positive().default(2).describe("judge calls per task for --rerank, as a multiple of the attempts (V1's B = m·N)").meta({ value: "m" }),
+  cache: z
+    .union([z.literal(true), z.literal("always")])
+    .optional()
+    .describe(
+      "answer repeated requests from the response cache in $RLLM_HOME/cache/ (also RLLM_CACHE=1). Requests sampled at temperature > 0 " +
+        "(or the server default) without a seed are sent every time, since repeated sampling is usually the point; `--cache always` caches them too " +
+        "(rllm eval seeds each episode's requests from --seed, so its own calls are cached either way)",
+    )
+    .meta({ flags: "--cache [always]" }),
+  cacheTtl: z.string().optional().describe("cached replies older than this (90s, 30m, 12h, 7d) are fetched again").meta({ value: "duration" }),
+  rpm: z.coerce.number().positive().optional().describe("requests per minute, shared by every episode (at most rpm/60 in any second)").meta({ value: "n" }),
+  tpm: z.coerce.number().positive().optional().describe("tokens per minute, shared by every episode (at most tpm/60 in any second, by estimate)").meta({ value: "n" }),
+  prices: z.string().optional().describe("model prices in $ per million tokens: {\"<model>\": {input, output, cachedInput}}; else the --endpoint's prices").meta({ value: "prices.json" }),
+  maxCost: z.coerce.number().positive().optional().describe("stop starting episodes before the spend would pass this many dollars (resumable)").meta({ value: "dollars" }),
+  config: z.string().optional().describe("run an eval set: models × benchmarks from a JSON or YAML file, one run folder per cell under --out").meta({ value: "evalset.yaml" }),
 });
 /** `rllm eval`'s parsed flags. */
 export type EvalFlags = z.infer<typeof EvalFlagsSchema>;
 
 /** `rllm eval`. */
-export const evalCommand = defineCommand<typeof EvalFlagsSchema, [string]>({
+export const evalCommand = defineCommand<typeof EvalFlagsSchema, string[]>({
   name: "eval",
   description:
     "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
     "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
-  arguments: [{ name: "<benchmark>", description: `benchmark name (${benchmarks.names().join(", ")})` }],
+  arguments: [{ name: "[benchmark]", description: `benchmark name (${benchmarks.names().join(", ")}); none with --config` }],
   flags: EvalFlagsSchema,
   loadAction: async () => (await import("./eval.js")).evalAction,
 });

@@ -4,7 +4,6 @@ import { InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { runEval } from "../../engine/run-eval.js";
 import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
-import { createOpenAiClient } from "../../llm/openai-client.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
@@ -21,14 +20,30 @@ import { configureCookbook, parseCookbookOptions } from "../configure-cookbook.j
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import type { EvalFlags } from "./eval-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { openRunServices, type RunServices } from "../run-services.js";
+import { buildModelCallPipeline } from "../model-call-pipeline.js";
+import type { ModelPrice } from "../../core/price-table.js";
 
-/** Runs `rllm eval <benchmark>` and sets the exit code (0 ok, 1 failed or under --fail-under). */
-export async function evalAction(flags: EvalFlags, [benchmarkName]: [string]): Promise<void> {
-  process.exitCode = await runEvalCommand(benchmarkName, flags);
+/** Runs `rllm eval <benchmark>` (or an eval set with --config) and sets the exit code (0 ok, 1 failed or under --fail-under). */
+export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): Promise<void> {
+  if (flags.config) {
+    if (benchmarkName) throw new InputError(`--config runs the benchmarks its file names: drop "${benchmarkName}"`);
+    process.exitCode = await (await import("./eval-set.js")).runEvalSet(flags);
+    return;
+  }
+  if (!benchmarkName) throw new InputError("rllm eval needs a <benchmark> (or --config evalset.yaml)");
+  if (flags.maxCost !== undefined && !flags.prices && !flags.endpoint) throw new InputError("--max-cost needs prices: --prices prices.json, or an --endpoint with prices");
+  const services = await openRunServices(flags);
+  try {
+    if (services.cacheRecovery) console.error(`rllm: ${services.cacheRecovery}`);
+    process.exitCode = await runEvalCommand(benchmarkName, flags, services);
+  } finally {
+    services.close();
+  }
 }
 
-/** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
-async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
+/** Runs the eval described by the flags with the invocation's shared services; returns the exit code (0 ok, 1 failed or under --fail-under). */
+export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, services: RunServices, configuredPrice?: ModelPrice): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
   const benchmark = await benchmarks.load(benchmarkName);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
@@ -38,6 +53,8 @@ async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<
   let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
   const plan = planEndpoint(flags);
+  const price = services.priceFor(plan.model, configuredPrice ?? (plan.isEmbedded ? undefined : plan.price));
+  if (flags.maxCost !== undefined && !price) throw new InputError(`--max-cost needs prices for model "${plan.model}"`);
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
   if (plan.isEmbedded) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
@@ -64,7 +81,7 @@ async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
     const paths = openRunDirectory(directory, config, flags.resume);
-    return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths });
+    return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths, services, price });
   } finally {
     await endpoint.close();
   }
@@ -78,21 +95,26 @@ interface RunInputs {
   flags: EvalFlags;
   sampling: SamplingParams;
   paths: RunPaths;
+  services: RunServices;
+  price?: ModelPrice;
 }
 
 /** Runs the checked eval with a progress line and Ctrl-C handling, prints the summary, returns the exit code. */
-async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags, sampling, paths }: RunInputs): Promise<number> {
+async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags, sampling, paths, services, price }: RunInputs): Promise<number> {
   const counts: ProgressCounts = { done: 0, total: tasks.length * flags.attempts, skipped: 0, correct: 0, scored: 0, infraErrors: 0, modelErrors: 0, retries: 0 };
   const progress = new ProgressBar(benchmarkName);
-  const client = createOpenAiClient({
+  const limiter = services.limiterFor(endpoint.baseUrl);
+  const { client, cacheCounters } = buildModelCallPipeline({
     baseUrl: endpoint.baseUrl,
     model: endpoint.model,
     apiKey: endpoint.apiKey,
-    retryPolicy: { maxRetries: flags.maxRetries, baseDelayMs: 500, maxDelayMs: 60_000 },
+    maxRetries: flags.maxRetries,
     retryBudget: new RetryBudget(flags.retryBudget),
     onRetry: () => {
       counts.retries += 1;
     },
+    ...(limiter ? { limiter } : {}),
+    ...(services.cache ? { cache: services.cache } : {}),
   });
 
   const reranker = flags.rerank
@@ -119,9 +141,14 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
       timeoutMs: flags.timeout * 1000,
       paths,
       signal: interrupt.signal,
+      ...(price ? { price } : {}),
+      ...(flags.maxCost !== undefined ? { maxCost: flags.maxCost } : {}),
       ...(reranker ? { onTaskComplete: reranker.onTaskComplete, extendSummary: reranker.extendSummary } : {}),
-      onEpisodeEnd: ({ episode, done, total, skipped }) => {
+      onEpisodeEnd: ({ episode, done, total, skipped, spent }) => {
         Object.assign(counts, { done, total, skipped });
+        if (price) counts.spent = spent;
+        if (limiter) counts.limiter = limiter.stats();
+        if (cacheCounters) counts.cacheHits = cacheCounters.hits;
         if (episode.errorClass === "infra_error") counts.infraErrors += 1;
         else {
           // Unscored episodes stay out of the running accuracy, as they stay out of summary.json's.

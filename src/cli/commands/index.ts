@@ -18,6 +18,10 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "run a benchmark through a cookbook's agent flow and grade every episode",
     load: async () => (await import("./eval-command.js")).evalCommand,
   },
+  cache: {
+    summary: "show or clear the response cache of `rllm eval --cache`",
+    load: async () => (await import("./cache-command.js")).cacheCommand,
+  },
   grade: {
     summary: "grade rows of a JSONL file with a verifier (math, code, finqa)",
     load: async () => (await import("./grade-command.js")).gradeCommand,

@@ -15,7 +15,7 @@ export const ServeFlagsSchema = z.object({
   port: listenFlags.port.default(8080),
   host: listenFlags.host,
   seed: seedFlag.default(0).describe("base seed of the pairings"),
-  apiKeyEnv: endpointFlags.apiKeyEnv.describe("environment variable holding the upstream API key"),
+  apiKeyEnv: endpointFlags.apiKeyEnv.default("OPENAI_API_KEY").describe("environment variable holding the upstream API key"),
   checkpoint: z.string().optional().describe("with --model tiny: serve this tiny-model checkpoint instead of the shipped one").meta({ value: "dir" }),
 });
 /** `rllm serve`'s parsed flags. */

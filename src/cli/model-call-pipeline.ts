@@ -1,0 +1,75 @@
+/**
+ * The client an eval's model calls go through: the OpenAI client (retries), then the shared rate limiter, then the
+ * response cache outermost, so that a cached reply neither waits for the limits nor counts against them.
+ */
+import type { LlmClient } from "../core/llm-client.js";
+import type { CachePolicy } from "../llm/cache-key.js";
+import { withResponseCache, type CacheCounters } from "../llm/caching-llm-client.js";
+import { createOpenAiClient } from "../llm/openai-client.js";
+import { withRateLimit } from "../llm/rate-limited-client.js";
+import { RateLimiter, type RateLimits } from "../llm/rate-limiter.js";
+import type { ResponseCache } from "../llm/response-cache.js";
+import type { RetryBudget } from "../llm/retry-policy.js";
+
+/** The response cache as a run uses it. */
+export interface CacheSetting {
+  store: ResponseCache;
+  policy: CachePolicy;
+  ttlMs?: number;
+}
+
+export interface PipelineOptions {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  maxRetries: number;
+  retryBudget: RetryBudget;
+  onRetry: () => void;
+  /** Shared by every client of the run (and of every cell of an eval set that calls the same endpoint). */
+  limiter?: RateLimiter;
+  cache?: CacheSetting;
+}
+
+/** The wrapped client, and its cache counters when caching. */
+export interface ModelCallPipeline {
+  client: LlmClient;
+  cacheCounters?: CacheCounters;
+}
+
+/** Builds the client for one endpoint of a run. */
+export function buildModelCallPipeline(options: PipelineOptions): ModelCallPipeline {
+  const base = createOpenAiClient({
+    baseUrl: options.baseUrl,
+    model: options.model,
+    apiKey: options.apiKey,
+    retryPolicy: { maxRetries: options.maxRetries, baseDelayMs: 500, maxDelayMs: 60_000 },
+    retryBudget: options.retryBudget,
+    onRetry: options.onRetry,
+    ...(options.limiter ? { onResponseHeaders: options.limiter.observeHeaders.bind(options.limiter) } : {}),
+  });
+  const limited = options.limiter ? withRateLimit(base, options.limiter) : base;
+  if (!options.cache) return { client: limited };
+  const cached = withResponseCache(limited, { cache: options.cache.store, baseUrl: options.baseUrl, policy: options.cache.policy, ttlMs: options.cache.ttlMs });
+  return { client: cached, cacheCounters: cached.counters };
+}
+
+/** A rate limiter on the real clock, or none when neither limit is set. */
+export function createRateLimiter(limits: RateLimits): RateLimiter | undefined {
+  if (limits.requestsPerMinute === undefined && limits.tokensPerMinute === undefined) return undefined;
+  return new RateLimiter(limits, { now: () => Date.now(), sleep: (milliseconds, signal) => sleepFor(milliseconds, signal) });
+}
+
+function sleepFor(milliseconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, milliseconds);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
