@@ -1,5 +1,6 @@
 /** One self-contained HTML report: the data, the browser code under client/ and uPlot, all inline; nothing is fetched. */
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { RunComparison } from "./compare-runs.js";
@@ -46,16 +47,20 @@ export function renderReport(payload: ReportPayload): string {
     `<title>${escapeHtml(title)}</title>`,
     `<style>${assets.style}</style></head>`,
     '<body><div id="app"></div>',
-    `<script type="application/json" id="report-data">${inlineJson(payload)}</script>`,
+    `<script type="application/octet-stream" id="report-data">${encodePayload(payload)}</script>`,
     `<script>${assets.script}</script>`,
     "</body></html>",
     "",
   ].join("\n");
 }
 
-/** JSON safe inside a script element: `<` is escaped, so no string in the data can close the element. */
-export function inlineJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c");
+/**
+ * The payload as base64 of gzipped JSON, which the page inflates with the browser's own DecompressionStream. Episode
+ * JSON repeats itself (prompts, keys) and shrinks about tenfold, and a short text is what the HTML parser is fast on.
+ * Base64 has no `<`, so nothing in the data can close the script element.
+ */
+export function encodePayload(payload: ReportPayload): string {
+  return gzipSync(JSON.stringify(payload)).toString("base64");
 }
 
 function escapeHtml(text: string): string {

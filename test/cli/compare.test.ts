@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 
@@ -41,7 +42,10 @@ describe("rllm compare", () => {
     expect(result.stdout).toContain("1 solved by A alone, 3 by B alone: p = 0.625");
     expect(result.stdout).toMatch(/solved by A alone t3\n/);
     expect(result.stdout).toMatch(/solved by B alone t0, t1, t4/);
-    expect(readFileSync(page, "utf8")).toContain('"kind":"compare"');
+    const data = /<script type="application\/octet-stream" id="report-data">([^<]*)<\/script>/.exec(readFileSync(page, "utf8"))![1]!;
+    const payload = JSON.parse(gunzipSync(Buffer.from(data, "base64")).toString("utf8"));
+    expect(payload.kind).toBe("compare");
+    expect(payload.compare.comparison).toMatchObject({ tasks: 5, solvedOnlyByA: ["t3"], solvedOnlyByB: ["t0", "t1", "t4"] });
   });
 
   it("refuses runs of different benchmarks unless --force", async () => {

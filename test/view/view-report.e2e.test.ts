@@ -1,7 +1,7 @@
 // `rllm view` and `rllm compare` reports of real runs made by the real CLI (the embedded model and scripted servers),
 // opened in Debian's Chromium: filters, search, transcripts, tournaments, training curves and the live view.
 // The page must make no request beyond its own file (or, live, its own server) and log no console error.
-import { type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

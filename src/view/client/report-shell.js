@@ -1,8 +1,8 @@
 // Starts the report: reads the inline data, builds the header and tabs, and in a live view polls for new lines.
-(() => {
+(async () => {
   const view = globalThis.rllmView;
   const { element } = view;
-  const payload = JSON.parse(document.getElementById("report-data").textContent);
+  const payload = await readPayload(document.getElementById("report-data").textContent);
   const app = document.getElementById("app");
 
   /** The summary tab: summary.json's figures, or counts from the episodes while a run has none yet. */
@@ -130,5 +130,12 @@
     };
     setInterval(() => poll().catch(() => undefined), 1000);
   }
-
+  /** The inline data: base64 of gzipped JSON (render-report.ts), inflated by the browser's DecompressionStream. */
+  async function readPayload(base64) {
+    const binary = atob(base64.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
 })();
