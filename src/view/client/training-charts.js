@@ -17,7 +17,8 @@
         height: 220,
         scales: { x: { time: false } },
         series: [{ label: "step" }, ...shown.map((entry, index) => ({ label: entry.label, stroke: entry.color ?? colors[index % colors.length], width: 2, dash: entry.dash, points: { show: steps.length < 60 }, spanGaps: true }))],
-        axes: [{ label: "step" }, {}],
+        // Whole steps on the x axis: uPlot would otherwise tick at 1.2, 1.4...
+        axes: [{ label: "step", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, {}],
         bands: options.band ? [{ series: [shown.findIndex((entry) => entry.label === options.band[0]) + 1, shown.findIndex((entry) => entry.label === options.band[1]) + 1], fill: "rgba(37,99,235,0.12)" }] : undefined,
       },
       [steps, ...shown.map((entry) => entry.values.map((value) => (value === undefined ? null : value)))],
