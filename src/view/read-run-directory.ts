@@ -2,13 +2,13 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
+import { EpisodeSchema } from "../core/episode.js";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
 import type { RunSummary } from "../core/run-summary.js";
 import { readRunConfig, readRunSummary } from "../engine/read-run-files.js";
 import { runPaths } from "../engine/run-directory.js";
 import { readAppendedLines, type LineCursor } from "./read-appended-lines.js";
 import {
-  parseEpisodeForView,
   slimEpisode,
   TrainingRecordSchema,
   ViewTournamentSchema,
@@ -66,7 +66,7 @@ function readSummaryIfPresent(file: string): RunSummary | null {
 // A resumed infra failure appends a second line for the same id: the later one replaces the earlier.
 function readEpisodeLines(file: string, cursor: LineCursor, step?: number): { records: ViewEpisode[]; cursor: LineCursor } {
   const { records, cursor: next } = readLines(file, cursor, (value, line) => {
-    const parsed = parseEpisodeForView(value);
+    const parsed = EpisodeSchema.safeParse(value);
     if (!parsed.success) throw new InputError(describeIssues(file, line, parsed.error));
     return slimEpisode(parsed.data, step);
   });

@@ -1,6 +1,6 @@
 /** What the viewer knows of a run directory (eval, rerank or training run), with episodes slimmed for a report. */
 import { z } from "zod";
-import { EpisodeSchema, type Episode } from "../core/episode.js";
+import type { Episode } from "../core/episode.js";
 import type { RunConfig } from "../core/run-config.js";
 import type { RunSummary } from "../core/run-summary.js";
 import { TournamentLineSchema } from "../tournament/eval-reranker.js";
@@ -42,9 +42,6 @@ export interface RunUpdate {
   summary: RunSummary | null;
   cursors: RunCursors;
 }
-
-/** Parses one episodes.jsonl line for the report. */
-export const parseEpisodeForView = (value: unknown) => EpisodeSchema.safeParse(value);
 
 /** Drops the token ids and logprobs of every step: a report needs their counts, not the numbers (they are most of a line's bytes). */
 export function slimEpisode(episode: Episode, step?: number): ViewEpisode {

@@ -27,8 +27,8 @@ export async function viewAction(flags: ViewFlags, [runDirectory]: [string]): Pr
   await server.close();
 }
 
-/** "812 KB: 96 KB code + 716 KB data". */
-export function describeSize(html: string): string {
+// "812 KB: 96 KB code + 716 KB data".
+function describeSize(html: string): string {
   const assets = reportAssets();
   const total = Buffer.byteLength(html);
   const code = Buffer.byteLength(assets.script) + Buffer.byteLength(assets.style);
