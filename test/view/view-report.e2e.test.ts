@@ -181,6 +181,8 @@ describe("rllm view in Chromium", () => {
     await shot(watched, "training");
     await page.click('nav button[data-tab="tasks"]');
     await expect.poll(() => page.locator("#task-count").textContent()).toBe("32 of 32 episodes");
+    await page.click('nav button[data-tab="summary"]');
+    await expect.poll(() => page.locator("#summary-figures").textContent()).toMatch(/validation pass@1 \(step 2\)\d+\.\d% ± /);
     await expectQuietPage(watched);
   });
 

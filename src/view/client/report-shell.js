@@ -36,7 +36,9 @@
           { id: "summary-figures" },
         ),
       );
-    } else if (data.kind === "eval") {
+    } else if (data.kind === "training") {
+      children.push(trainingSummary(data.training));
+    } else {
       children.push(element("p", { class: "muted", text: "No summary.json yet: the figures below are counted from the episodes written so far." }));
     }
     const scored = statusCounts.correct + statusCounts.wrong;
@@ -130,6 +132,24 @@
     };
     setInterval(() => poll().catch(() => undefined), 1000);
   }
+  // A training run has no summary.json: its latest step and validation from metrics.jsonl stand in.
+  function trainingSummary(records) {
+    const lastOf = (kind) => records.filter((record) => record.kind === kind).sort((first, second) => first.step - second.step).at(-1);
+    const train = lastOf("train");
+    const validation = lastOf("validation");
+    const interval = (stats) => `${view.percent(stats.mean)} ± ${view.percent(stats.stderr)} (95% CI ${view.percent(stats.ci95[0])} – ${view.percent(stats.ci95[1])}, n = ${stats.n})`;
+    return view.keyValueTable(
+      [
+        train && ["last step", `${train.step} · reward ${view.number(train.reward)} · accuracy ${view.percent(train.accuracy)}`],
+        validation?.passAt1 && [`validation pass@1 (step ${validation.step})`, interval(validation.passAt1)],
+        validation?.passAt1Gain && ["gain since step 0", `${(100 * validation.passAt1Gain.mean).toFixed(1)} ± ${(100 * validation.passAt1Gain.stderr).toFixed(1)} points over ${validation.passAt1Gain.tasks} tasks`],
+        validation?.judgeAccuracy && ["judge accuracy", interval(validation.judgeAccuracy)],
+        validation?.rerankAt1 && ["rerank@1", interval(validation.rerankAt1)],
+      ],
+      { id: "summary-figures" },
+    );
+  }
+
   /** The inline data: base64 of gzipped JSON (render-report.ts), inflated by the browser's DecompressionStream. */
   async function readPayload(base64) {
     const binary = atob(base64.trim());
