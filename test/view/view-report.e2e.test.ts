@@ -65,12 +65,12 @@ beforeAll(async () => {
   servers.push(finqa, geo3k, deepcoder);
   for (const name of Object.keys(runs) as (keyof typeof runs)[]) runs[name] = path.join(directory, name);
   const trainConfig = path.join(directory, "train.json");
-  writeFileSync(trainConfig, JSON.stringify({ steps: 2, tasksPerStep: 4, groupSize: 4, sampling: { maxTokens: 24 }, validation: { tasks: 4, every: 1 }, concurrency: 4 }));
+  writeFileSync(trainConfig, JSON.stringify({ steps: 2, tasksPerStep: 2, groupSize: 4, sampling: { maxTokens: 24 }, validation: { tasks: 4, every: 1 }, concurrency: 4 }));
   await Promise.all([
     run(["eval", "arith", "--model", "tiny", "--limit", "4", "-n", "4", "--rerank", "v1", "--budget", "2", "--out", runs.arith]),
     run(["eval", "finqa", "--base-url", finqa.url, "--model", "scripted", "--limit", "2", "--out", runs.finqa]),
     run(["eval", "geo3k", "--base-url", geo3k.url, "--model", "vision", "--limit", "3", "--out", runs.geo3k]),
-    run(["eval", "deepcoder", "--base-url", deepcoder.url, "--model", "scripted", "--limit", "2", "--attempts", "2", "--concurrency", "1", "--out", runs.deepcoder]),
+    run(["eval", "deepcoder", "--base-url", deepcoder.url, "--model", "scripted", "--limit", "1", "--attempts", "2", "--concurrency", "1", "--out", runs.deepcoder]),
     run(["train", "arith", "--config", trainConfig, "--out", runs.training]),
   ]);
   // One report through the CLI; the others in process, which spares four Node start-ups on a 2-core machine.
@@ -165,10 +165,10 @@ describe("rllm view in Chromium", () => {
     const watched = await openReport(runs.deepcoder, "tasks");
     const { page } = watched;
     await page.selectOption("#filter-status", "wrong");
-    await expect.poll(() => page.locator("#task-count").textContent()).toBe("2 of 4 episodes");
+    await expect.poll(() => page.locator("#task-count").textContent()).toBe("1 of 2 episodes");
     await page.locator("#task-rows .row").first().click();
     expect(await page.locator("#test-verdicts tbody tr").count()).toBeGreaterThan(0);
-    await expect.poll(() => page.locator("#test-verdicts").textContent()).toContain("runtime_error");
+    await expect.poll(() => page.locator("#test-verdicts").textContent()).toMatch(/runtime_error|wrong_answer/);
     await shot(watched, "transcript-deepcoder");
     await expectQuietPage(watched);
   });
@@ -180,7 +180,7 @@ describe("rllm view in Chromium", () => {
     await expect.poll(() => page.locator("#chart-validation").textContent()).toContain("pass@1");
     await shot(watched, "training");
     await page.click('nav button[data-tab="tasks"]');
-    await expect.poll(() => page.locator("#task-count").textContent()).toBe("32 of 32 episodes");
+    await expect.poll(() => page.locator("#task-count").textContent()).toBe("16 of 16 episodes");
     await page.click('nav button[data-tab="summary"]');
     await expect.poll(() => page.locator("#summary-figures").textContent()).toMatch(/validation pass@1 \(step 2\)\d+\.\d% ± /);
     await expectQuietPage(watched);
