@@ -7,8 +7,9 @@ import path from "node:path";
 const sourceFolders = ["src", "verifiers", "benchmarks", "cookbooks"];
 // The files that change how the sources compile, or what the build copies.
 const configFiles = ["package.json", "tsconfig.json", "tsconfig.build.json"];
-// TypeScript and JavaScript modules: what tsc compiles and the build copies (data files are read from the package root).
-const moduleFile = /\.[cm]?[jt]s$/;
+// TypeScript and JavaScript modules and the viewer's stylesheet: what tsc compiles and the build copies (data files are
+// read from the package root).
+const moduleFile = /\.([cm]?[jt]s|css)$/;
 
 /** Where the build writes its stamp, relative to the package root. */
 export const stampPath = "dist/build-stamp.json";

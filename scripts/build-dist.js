@@ -1,7 +1,7 @@
 // `npm run build` (also npm's prepare: `npm ci`, `npm pack`): compiles the sources into dist/ and stamps the build with
 // what it was compiled from, so that bin/rllm.js runs dist/ only while it matches the sources.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -10,6 +10,8 @@ import { contentDigest, fileStates, sourceFiles, stampPath, writeStamp } from ".
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Plain modules the compiled code loads beside itself, which tsc does not copy.
 const copied = ["src/core/worker-bootstrap.mjs", "benchmarks/finqa/sql-query-process.mjs"];
+// The viewer's browser code and stylesheet, which the report generator reads beside itself and inlines.
+const copiedFolders = ["src/view/client"];
 
 const files = sourceFiles(root);
 const digest = await contentDigest(root, files);
@@ -26,6 +28,7 @@ if (stamp?.contentDigest === digest) {
   const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
   for (const file of copied) copyFileSync(path.join(root, file), path.join(root, "dist", file));
+  for (const folder of copiedFolders) cpSync(path.join(root, folder), path.join(root, "dist", folder), { recursive: true });
   // V8's code cache for the mathjs bundle, made after the grading threads' warm-up (verifiers/math/load-mathjs-bundle.ts).
   const dist = (file) => JSON.stringify(pathToFileURL(path.join(root, "dist", file)).href);
   const warmUp = `

@@ -41,6 +41,8 @@ export const deepcoderCookbook: Cookbook = {
       answer: program,
       signals: { passedTests: verdict.passedTests, totalTests: verdict.totalTests },
       explanation: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
+      // Per-test verdicts, as rllm grade writes them: the report shows which test failed and how.
+      details: { verdict: verdict.verdict, tests: verdict.tests },
     });
   },
 };

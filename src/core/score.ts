@@ -16,7 +16,7 @@ export const ScoreSchema = z.object({
   explanation: z.string().optional(),
   /** Named numbers the grader measured (tableAccess, passedTests, timedOut); averaged in summary.json. */
   signals: z.record(z.string(), z.number()).default({}),
-  /** Verifier-specific structured details (per-test verdicts); only `rllm grade` writes them. */
+  /** Verifier-specific structured details: per-test verdicts from `rllm grade --verifier code` and the deepcoder cookbook. */
   details: z.record(z.string(), z.unknown()).optional(),
 });
 export type Score = z.infer<typeof ScoreSchema>;

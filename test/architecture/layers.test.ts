@@ -22,6 +22,8 @@ import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, ty
  * - `src/models/tiny` sits beside the engine, above benchmarks: the embedded model is trained and measured on the
  *   arith benchmark's problems. It may not import the engine, cookbooks or anything above.
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
+ * - `src/view` (`rllm view` and `rllm compare` reports) sits beside training: it reads run folders and tournament
+ *   records, and imports nothing of training.
  * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
  */
 const layers: LayerTable = [
@@ -45,7 +47,10 @@ const layers: LayerTable = [
   ],
   [{ name: "cookbooks", paths: ["cookbooks"] }],
   [{ name: "tournament", paths: ["src/tournament"] }],
-  [{ name: "training", paths: ["src/training"] }],
+  [
+    { name: "training", paths: ["src/training"] },
+    { name: "view", paths: ["src/view"] },
+  ],
   [{ name: "package entry", paths: ["src/index.ts"] }],
   [{ name: "cli", paths: ["src/cli"] }],
 ];

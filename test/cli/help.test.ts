@@ -21,7 +21,7 @@ function loadedBy(args: string[]): { loaded: string[]; stdout: string } {
 describe("rllm help", () => {
   it("lists every command without loading any command module", () => {
     const { loaded, stdout } = loadedBy(["--help"]);
-    for (const command of ["eval", "grade", "dataset", "rerank", "simulate", "serve", "gateway", "train", "export"]) {
+    for (const command of ["eval", "grade", "dataset", "rerank", "simulate", "serve", "gateway", "train", "export", "view", "compare"]) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
     expect(loaded.filter((url) => url.includes("/src/cli/commands/") && !url.endsWith("/index.ts"))).toEqual([]);

@@ -114,4 +114,12 @@ describe("the packed package", () => {
       expect(episode.trajectories[0].output).toBe("THE ANSWER IS 4");
     });
   }
+
+  it("writes a run's report with the browser code the build copies beside the compiled viewer", async () => {
+    const bin = path.join(project, "node_modules/rllm-ts/bin/rllm.js");
+    const report = path.join(folder, "report.html");
+    const result = await runNode([bin, "view", path.join(folder, "run-module"), "--out", report]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(report, "utf8")).toContain("view.renderTasks = ");
+  });
 });

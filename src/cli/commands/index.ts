@@ -54,4 +54,12 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",
     load: async () => (await import("./export-command.js")).exportCommand,
   },
+  view: {
+    summary: "write a run's self-contained HTML report, or serve it live while the run is written",
+    load: async () => (await import("./view-command.js")).viewCommand,
+  },
+  compare: {
+    summary: "compare two runs task by task: paired accuracy difference, McNemar's exact test",
+    load: async () => (await import("./compare-command.js")).compareCommand,
+  },
 });

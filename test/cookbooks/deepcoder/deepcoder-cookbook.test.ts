@@ -63,6 +63,11 @@ describe("deepcoderCookbook", () => {
     expect(verdict).toMatchObject({ value: 0, isCorrect: false });
   });
 
+  it("records each test's verdict in the score's details, for the report", async () => {
+    const { verdict } = await runAndEvaluate(functionTask, "```python\ndef add(a, b):\n    return a - b\n```");
+    expect(verdict.details).toMatchObject({ verdict: "wrong_answer", tests: [{ index: 0, verdict: "wrong_answer" }] });
+  });
+
   it("rewards 0 for a reply without a code block", async () => {
     const { verdict } = await runAndEvaluate(stdinTask, "print(int(input()) * 2)");
     expect(verdict).toMatchObject({ value: 0, isCorrect: false, explanation: "no fenced code block in the reply" });

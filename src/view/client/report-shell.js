@@ -1,0 +1,161 @@
+// Starts the report: reads the inline data, builds the header and tabs, and in a live view polls for new lines.
+(async () => {
+  const view = globalThis.rllmView;
+  const { element } = view;
+  const payload = await readPayload(document.getElementById("report-data").textContent);
+  const app = document.getElementById("app");
+
+  /** The summary tab: summary.json's figures, or counts from the episodes while a run has none yet. */
+  view.summaryView = (data) => {
+    const summary = data.summary;
+    const statusCounts = { correct: 0, wrong: 0, unscored: 0, error: 0 };
+    for (const episode of data.episodes) statusCounts[view.episodeStatus(episode)] += 1;
+    const children = [];
+    if (summary) {
+      const metrics = summary.metrics;
+      const accuracy = metrics.accuracy;
+      const rerank = summary.rerank ?? {};
+      children.push(
+        view.keyValueTable(
+          [
+            ["status", summary.status ?? "complete"],
+            ["accuracy", `${view.percent(accuracy.mean)} ± ${view.percent(accuracy.stderr)} (95% CI ${view.percent(accuracy.ci95[0])} – ${view.percent(accuracy.ci95[1])}, n = ${accuracy.n})`],
+            ...Object.entries(metrics["pass@k"] ?? {}).map(([k, value]) => [`pass@${k}`, view.percent(value)]),
+            ...Object.entries(metrics["maj@k"] ?? {}).map(([k, value]) => [`maj@${k}`, view.percent(value)]),
+            ...Object.entries(rerank).map(([method, figures]) => [
+              `rerank@1 [${method}]`,
+              figures.status === "failed" ? `FAILED (${figures.parseErrors} of ${figures.judgeCalls} verdicts unreadable)` : `${view.percent(figures["rerank@1"])} · ${figures.tasksReranked}/${figures.tasksExpected} tasks · ${figures.judgeCalls} judge calls`,
+            ]),
+            ["mean reward", view.number(metrics.reward.mean)],
+            ["episodes", `${summary.counts.episodes} (${summary.counts.scored} scored, ${summary.counts.unscored} unscored) over ${summary.counts.tasks} tasks`],
+            ["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`],
+            ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
+            ["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)} s · p95 ${(summary.latency.p95Ms / 1000).toFixed(2)} s`],
+            ...Object.entries(metrics.signals ?? {}).map(([name, value]) => [`signal ${name}`, view.number(value)]),
+          ],
+          { id: "summary-figures" },
+        ),
+      );
+    } else if (data.kind === "training") {
+      children.push(trainingSummary(data.training));
+    } else {
+      children.push(element("p", { class: "muted", text: "No summary.json yet: the figures below are counted from the episodes written so far." }));
+    }
+    const scored = statusCounts.correct + statusCounts.wrong;
+    children.push(
+      element("h2", { text: "Episodes in this report" }),
+      view.keyValueTable([
+        ["episodes", String(data.episodes.length)],
+        ["correct / wrong", `${statusCounts.correct} / ${statusCounts.wrong}${scored ? ` (${view.percent(statusCounts.correct / scored)} of scored)` : ""}`],
+        ["unscored", String(statusCounts.unscored)],
+        ["errors", String(statusCounts.error)],
+      ]),
+      element("h2", { text: "Config" }),
+      element("pre", { class: "config", text: JSON.stringify(data.config, null, 2) }),
+    );
+    return element("div", {}, children);
+  };
+
+  if (payload.kind === "compare") {
+    view.renderCompare(app, payload.compare);
+    return;
+  }
+
+  const run = payload.run;
+  const tabs = [
+    ["summary", "Summary", () => renderSummary()],
+    ["tasks", "Tasks", () => view.renderTasks(tasksPanel, run.episodes, run.kind === "training")],
+    run.tournaments.length > 0 && ["tournaments", "Tournaments", () => view.renderTournaments(tournamentsPanel, run)],
+    run.training.length > 0 && ["training", "Training", () => view.renderTraining(trainingPanel, run.training)],
+  ].filter(Boolean);
+  const summaryPanel = element("section", { id: "panel-summary", class: "panel" });
+  const tasksPanel = element("section", { id: "panel-tasks", class: "panel" });
+  const tournamentsPanel = element("section", { id: "panel-tournaments", class: "panel" });
+  const trainingPanel = element("section", { id: "panel-training", class: "panel" });
+  const panels = { summary: summaryPanel, tasks: tasksPanel, tournaments: tournamentsPanel, training: trainingPanel };
+  const rendered = new Set();
+
+  const show = (name) => {
+    for (const [key, panel] of Object.entries(panels)) panel.hidden = key !== name;
+    for (const button of app.querySelectorAll("nav button")) button.classList.toggle("active", button.dataset.tab === name);
+    if (!rendered.has(name)) {
+      rendered.add(name);
+      tabs.find(([key]) => key === name)[2]();
+    }
+    if (location.hash.slice(1) !== name) history.replaceState(null, "", `#${name}`);
+  };
+
+  const config = run.config ?? {};
+  const liveBadge = payload.live ? element("span", { class: "badge live", id: "live-badge", text: "live" }) : null;
+  app.append(
+    element("header", {}, [
+      element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? config.backend ?? ""}`, liveBadge]),
+      element("div", { class: "muted", text: run.directory }),
+      element("nav", {}, tabs.map(([key, label]) => element("button", { "data-tab": key, text: label, onclick: () => show(key) }))),
+    ]),
+    summaryPanel,
+    tasksPanel,
+    tournamentsPanel,
+    trainingPanel,
+  );
+
+  function renderSummary() {
+    summaryPanel.replaceChildren(view.summaryView(run));
+  }
+
+  const initial = location.hash.slice(1);
+  show(tabs.some(([key]) => key === initial) ? initial : "summary");
+
+  if (payload.live) {
+    let cursors = payload.live.cursors;
+    const poll = async () => {
+      const query = `episodes=${cursors.episodes.offset}:${cursors.episodes.line}&metrics=${cursors.metrics.offset}:${cursors.metrics.line}`;
+      const response = await fetch(`updates?${query}`, { cache: "no-store" });
+      if (!response.ok) return;
+      const update = await response.json();
+      cursors = update.cursors;
+      run.summary = update.summary;
+      if (update.training.length > 0) {
+        run.training.push(...update.training);
+        if (rendered.has("training")) view.renderTraining(trainingPanel, run.training);
+      }
+      if (update.episodes.length > 0) {
+        const byId = new Map(run.episodes.map((episode, index) => [episode.id, index]));
+        for (const episode of update.episodes) {
+          if (byId.has(episode.id)) run.episodes[byId.get(episode.id)] = episode;
+          else run.episodes.push(episode);
+        }
+        if (rendered.has("tasks")) view.updateTasks(run.episodes);
+      }
+      if (rendered.has("summary")) renderSummary();
+      document.getElementById("live-badge").textContent = `live · ${run.episodes.length} episodes`;
+    };
+    setInterval(() => poll().catch(() => undefined), 1000);
+  }
+  // A training run has no summary.json: its latest step and validation from metrics.jsonl stand in.
+  function trainingSummary(records) {
+    const lastOf = (kind) => records.filter((record) => record.kind === kind).sort((first, second) => first.step - second.step).at(-1);
+    const train = lastOf("train");
+    const validation = lastOf("validation");
+    const interval = (stats) => `${view.percent(stats.mean)} ± ${view.percent(stats.stderr)} (95% CI ${view.percent(stats.ci95[0])} – ${view.percent(stats.ci95[1])}, n = ${stats.n})`;
+    return view.keyValueTable(
+      [
+        train && ["last step", `${train.step} · reward ${view.number(train.reward)} · accuracy ${view.percent(train.accuracy)}`],
+        validation?.passAt1 && [`validation pass@1 (step ${validation.step})`, interval(validation.passAt1)],
+        validation?.passAt1Gain && ["gain since step 0", `${(100 * validation.passAt1Gain.mean).toFixed(1)} ± ${(100 * validation.passAt1Gain.stderr).toFixed(1)} points over ${validation.passAt1Gain.tasks} tasks`],
+        validation?.judgeAccuracy && ["judge accuracy", interval(validation.judgeAccuracy)],
+        validation?.rerankAt1 && ["rerank@1", interval(validation.rerankAt1)],
+      ],
+      { id: "summary-figures" },
+    );
+  }
+
+  /** The inline data: base64 of gzipped JSON (render-report.ts), inflated by the browser's DecompressionStream. */
+  async function readPayload(base64) {
+    const binary = atob(base64.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+})();

@@ -1,0 +1,156 @@
+// The tasks table: every episode, filtered by verdict and signal, searched over questions and answers, sorted, and
+// virtualised (only the rows in view exist in the page), so that 10,000 episodes stay fast.
+(() => {
+  const view = globalThis.rllmView;
+  const { element } = view;
+  const rowHeight = 28;
+  const overscan = 10;
+
+  const columns = [
+    { key: "id", label: "episode", value: (row) => row.episode.id, width: "minmax(9em, 1.2fr)" },
+    { key: "step", label: "step", value: (row) => row.episode.step ?? 0, width: "4em", trainingOnly: true },
+    { key: "status", label: "verdict", value: (row) => row.status, width: "6em" },
+    { key: "value", label: "value", value: (row) => row.episode.score.value, width: "4.5em" },
+    { key: "question", label: "question", value: (row) => row.question, width: "minmax(10em, 3fr)" },
+    { key: "answer", label: "answer", value: (row) => row.answer, width: "minmax(6em, 1.4fr)" },
+    { key: "target", label: "target", value: (row) => row.target, width: "minmax(4em, 1fr)" },
+    { key: "tokens", label: "tokens", value: (row) => row.tokens, width: "5em" },
+    { key: "latency", label: "ms", value: (row) => row.latency, width: "5em" },
+    { key: "termination", label: "end", value: (row) => row.episode.terminationReason, width: "6em" },
+  ];
+
+  const state = { rows: [], filtered: [], status: "all", signal: "", search: "", sortKey: null, sortDescending: false, selectedId: null };
+  let parts = null;
+
+  const toRow = (episode) => {
+    const question = view.episodeQuestion(episode);
+    const answer = view.episodeAnswer(episode);
+    const target = view.targetText(episode.target);
+    const signals = { ...episode.signals, ...episode.score.signals };
+    return {
+      episode,
+      question,
+      answer,
+      target,
+      signals,
+      status: view.episodeStatus(episode),
+      tokens: episode.usage.promptTokens + episode.usage.completionTokens,
+      latency: Math.round(episode.timings.totalMs ?? 0),
+      haystack: `${episode.id}\n${question}\n${answer}\n${target}`.toLowerCase(),
+    };
+  };
+
+  /** Re-applies the filters, search and sort, and redraws the rows in view. */
+  const refresh = () => {
+    const search = state.search.trim().toLowerCase();
+    let rows = state.rows.filter(
+      (row) =>
+        (state.status === "all" || row.status === state.status) &&
+        (state.signal === "" || (row.signals[state.signal] ?? 0) !== 0) &&
+        (search === "" || row.haystack.includes(search)),
+    );
+    if (state.sortKey) {
+      const column = columns.find((candidate) => candidate.key === state.sortKey);
+      const direction = state.sortDescending ? -1 : 1;
+      rows = rows
+        .map((row, index) => ({ row, index, key: column.value(row) }))
+        .sort((first, second) => (first.key < second.key ? -direction : first.key > second.key ? direction : first.index - second.index))
+        .map((entry) => entry.row);
+    }
+    state.filtered = rows;
+    parts.count.textContent = `${rows.length} of ${state.rows.length} episodes`;
+    parts.spacer.style.height = `${rows.length * rowHeight}px`;
+    drawVisibleRows();
+  };
+
+  const drawVisibleRows = () => {
+    const first = Math.max(0, Math.floor(parts.scroller.scrollTop / rowHeight) - overscan);
+    const last = Math.min(state.filtered.length, Math.ceil((parts.scroller.scrollTop + parts.scroller.clientHeight) / rowHeight) + overscan);
+    const nodes = [];
+    for (let index = first; index < last; index++) {
+      const row = state.filtered[index];
+      const cells = parts.visibleColumns.map((column) => {
+        const value = column.value(row);
+        const text = column.key === "value" ? view.number(value) : String(value);
+        return element("span", { class: `cell ${column.key === "status" ? `status-${row.status}` : ""}`, title: text.length > 40 ? text.slice(0, 400) : null, text: text.slice(0, 200) });
+      });
+      nodes.push(
+        element(
+          "div",
+          {
+            class: `row${row.episode.id === state.selectedId ? " selected" : ""}`,
+            role: "row",
+            "data-episode-id": row.episode.id,
+            style: `top:${index * rowHeight}px;grid-template-columns:${parts.template}`,
+            onclick: () => select(row.episode),
+          },
+          cells,
+        ),
+      );
+    }
+    parts.spacer.replaceChildren(...nodes);
+  };
+
+  const setFilter = (name, value) => {
+    state[name] = value;
+    refresh();
+  };
+
+  const select = (episode) => {
+    state.selectedId = episode.id;
+    drawVisibleRows();
+    view.renderTranscript(parts.transcript, episode);
+  };
+
+  /** Builds the tasks tab in `panel` over `episodes`. */
+  view.renderTasks = (panel, episodes, isTraining) => {
+    state.rows = episodes.map(toRow);
+    const visibleColumns = columns.filter((column) => !column.trainingOnly || isTraining);
+    const template = visibleColumns.map((column) => column.width).join(" ");
+    const signalNames = [...new Set(state.rows.flatMap((row) => Object.keys(row.signals)))].sort();
+    const statusSelect = element(
+      "select",
+      { id: "filter-status", onchange: (event) => setFilter("status", event.target.value) },
+      ["all", "correct", "wrong", "error", "unscored"].map((status) => element("option", { value: status, text: status })),
+    );
+    const signalSelect = element(
+      "select",
+      { id: "filter-signal", onchange: (event) => setFilter("signal", event.target.value) },
+      [element("option", { value: "", text: "any signal" }), ...signalNames.map((name) => element("option", { value: name, text: `${name} ≠ 0` }))],
+    );
+    const searchInput = element("input", { id: "search", type: "search", placeholder: "search questions and answers", oninput: (event) => setFilter("search", event.target.value) });
+    const header = element(
+      "div",
+      { class: "row header", style: `grid-template-columns:${template}` },
+      visibleColumns.map((column) =>
+        element("button", {
+          class: "cell",
+          "data-sort": column.key,
+          text: column.label,
+          onclick: () => {
+            state.sortDescending = state.sortKey === column.key ? !state.sortDescending : false;
+            state.sortKey = column.key;
+            refresh();
+          },
+        }),
+      ),
+    );
+    const spacer = element("div", { class: "spacer" });
+    const scroller = element("div", { class: "scroller", id: "task-rows", onscroll: () => drawVisibleRows() }, spacer);
+    const count = element("span", { id: "task-count", class: "muted" });
+    const transcript = element("div", { id: "transcript", class: "transcript" }, element("p", { class: "muted", text: "Click an episode to open its transcript." }));
+    parts = { scroller, spacer, count, transcript, visibleColumns, template };
+    panel.replaceChildren(
+      element("div", { class: "filters" }, [statusSelect, signalSelect, searchInput, count]),
+      element("div", { class: "tasks-layout" }, [element("div", { class: "tasks-table" }, [header, scroller]), transcript]),
+    );
+    refresh();
+  };
+
+  /** Takes the episodes of a live run again (appended or replaced ones), keeping filters, sort and selection. */
+  view.updateTasks = (episodes) => {
+    if (!parts) return;
+    state.rows = episodes.map(toRow);
+    refresh();
+  };
+})();

@@ -1,0 +1,77 @@
+// `rllm compare` and `rllm view` on run folders written here: the paired figures as printed, the refusal of runs of
+// different benchmarks, and the usage errors.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-compare-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** A run folder of `benchmark` with one attempt per task, correct where `verdicts` says 1. */
+function runFolder(name: string, benchmark: string, verdicts: number[]): string {
+  const folder = path.join(directory, name);
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, "config.json"), JSON.stringify({ formatVersion: 2, benchmark, cookbook: benchmark, model: name }));
+  const episodes = verdicts.map((verdict, index) => ({
+    id: `t${index}:0`,
+    taskId: `t${index}`,
+    attempt: 0,
+    score: { value: verdict, isCorrect: verdict === 1, status: "scored", signals: {} },
+  }));
+  writeFileSync(path.join(folder, "episodes.jsonl"), episodes.map((episode) => JSON.stringify(episode)).join("\n") + "\n");
+  return folder;
+}
+
+// A = [0, 0, 1, 1, 0], B = [1, 1, 1, 0, 1]: d = [1, 1, 0, −1, 1], mean +0.4, SE = √(0.8/5) = 0.4,
+// 95% CI 0.4 ± 1.96 · 0.4 = −0.384 to +1.184; discordant 1 (A alone) vs 3 (B alone): p = 2 · 5/16 = 0.625.
+const runA = runFolder("a", "math", [0, 0, 1, 1, 0]);
+const runB = runFolder("b", "math", [1, 1, 1, 0, 1]);
+
+describe("rllm compare", () => {
+  it("prints the paired difference, its SE and CI, McNemar's exact p and the tasks each run alone solved", async () => {
+    const page = path.join(directory, "compare.html");
+    const result = await runCli(["compare", runA, runB, "--html", page]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/shared tasks\s+5\n/);
+    expect(result.stdout).toMatch(/accuracy A\s+40\.0%\n/);
+    expect(result.stdout).toMatch(/accuracy B\s+80\.0%\n/);
+    expect(result.stdout).toContain("B − A             +40.0 ± 40.0 points (paired SE), 95% CI -38.4 to +118.4");
+    expect(result.stdout).toContain("1 solved by A alone, 3 by B alone: p = 0.625");
+    expect(result.stdout).toMatch(/solved by A alone t3\n/);
+    expect(result.stdout).toMatch(/solved by B alone t0, t1, t4/);
+    const data = /<script type="application\/octet-stream" id="report-data">([^<]*)<\/script>/.exec(readFileSync(page, "utf8"))![1]!;
+    const payload = JSON.parse(gunzipSync(Buffer.from(data, "base64")).toString("utf8"));
+    expect(payload.kind).toBe("compare");
+    expect(payload.compare.comparison).toMatchObject({ tasks: 5, solvedOnlyByA: ["t3"], solvedOnlyByB: ["t0", "t1", "t4"] });
+  });
+
+  it("refuses runs of different benchmarks unless --force", async () => {
+    const other = runFolder("other", "arith", [1, 1, 1, 1, 1]);
+    const refused = await runCli(["compare", runA, other]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("ran benchmark math");
+    expect(refused.stderr).toContain("--force");
+    const forced = await runCli(["compare", runA, other, "--force"]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toContain("0 solved by A alone, 3 by B alone");
+  });
+});
+
+describe("rllm view", () => {
+  it("writes report.html into the run folder and says how much of it is code and data", async () => {
+    const result = await runCli(["view", runA]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^report → .*report\.html \(\d+ KB: \d+ KB code \+ \d+ KB data; 5 episodes\)/);
+  });
+
+  it("exits 2 naming a folder that holds no run", async () => {
+    const empty = path.join(directory, "empty");
+    mkdirSync(empty);
+    const result = await runCli(["view", empty, "--out", path.join(directory, "x.html")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("neither episodes.jsonl nor metrics.jsonl");
+  });
+});
