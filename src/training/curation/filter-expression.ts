@@ -168,27 +168,27 @@ export function filterConjuncts(node: FilterNode): FilterNode[] {
  * over 4 attempts, so every comparison with it is false). A bare number or name is true when it is not 0.
  */
 export function evaluateFilter(node: FilterNode, lookup: (name: string) => number): boolean {
-  return truthy(valueOf(node, lookup));
+  return truthy(nodeValue(node, lookup));
 }
 
 function truthy(value: number | boolean): boolean {
   return typeof value === "boolean" ? value : value !== 0 && !Number.isNaN(value);
 }
 
-function valueOf(node: FilterNode, lookup: (name: string) => number): number | boolean {
+function nodeValue(node: FilterNode, lookup: (name: string) => number): number | boolean {
   switch (node.kind) {
     case "number":
       return node.value;
     case "name":
       return lookup(node.name);
     case "not":
-      return !truthy(valueOf(node.operand, lookup));
+      return !truthy(nodeValue(node.operand, lookup));
     case "and":
-      return truthy(valueOf(node.left, lookup)) && truthy(valueOf(node.right, lookup));
+      return truthy(nodeValue(node.left, lookup)) && truthy(nodeValue(node.right, lookup));
     case "or":
-      return truthy(valueOf(node.left, lookup)) || truthy(valueOf(node.right, lookup));
+      return truthy(nodeValue(node.left, lookup)) || truthy(nodeValue(node.right, lookup));
     case "compare": {
-      const values = node.operands.map((operand) => Number(valueOf(operand, lookup)));
+      const values = node.operands.map((operand) => Number(nodeValue(operand, lookup)));
       return node.operators.every((operator, index) => compare(values[index]!, operator, values[index + 1]!));
     }
   }

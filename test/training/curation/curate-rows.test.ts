@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EpisodeSchema, type Episode } from "../../../src/core/episode.js";
+import { TrajectorySchema } from "../../../src/core/trajectory.js";
 import { curateRows, type CurationOptions, type CurationRun } from "../../../src/training/curation/curate-rows.js";
 import { parseFilterExpression } from "../../../src/training/curation/filter-expression.js";
 
@@ -122,16 +123,13 @@ describe("curateRows", () => {
       {
         taskId: "a",
         method: "v1",
-        judgeTrajectory: {
+        judgeTrajectory: TrajectorySchema.parse({
           name: "judge",
           steps: [judgeStep(0, 1, "A"), judgeStep(2, 0, "B"), judgeStep(0, 3, "B"), judgeStep(1, 2, "A"), judgeStep(1, 0, "tie")],
-          reward: null,
-          signals: {},
-          info: {},
-        },
+        }),
       },
     ];
-    const result = curateRows([{ ...run, tournaments: tournaments as CurationRun["tournaments"] }], options({ trajectory: "judge" }));
+    const result = curateRows([{ ...run, tournaments }], options({ trajectory: "judge" }));
     expect(result.splits.train.map((row) => row.messages[0]!.content)).toEqual(["judge 0 vs 1", "judge 2 vs 0"]);
     expect(result.provenance.map((entry) => [entry.episode, entry.step])).toEqual([
       ["a:0", 0],
