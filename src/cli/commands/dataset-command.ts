@@ -74,7 +74,7 @@ export const datasetCommand = defineCommand({
     defineCommand<typeof FromEvalFlagsSchema, string[]>({
       name: "from-eval",
       description:
-        "curate training rows from eval runs into $RLLM_HOME/datasets/<name>/ (train.jsonl, val.jsonl, manifest.json\n" +
+        "curate training rows from eval runs into $RLLM_HOME/datasets/<name>/ (train.jsonl, val.jsonl, manifest.json " +
         "recording each row's run, episode and trajectory and the command); rows keep the sampler's token ids",
       arguments: [{ name: "<run-dir...>", description: "run directories written by rllm eval" }],
       flags: FromEvalFlagsSchema,

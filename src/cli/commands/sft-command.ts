@@ -33,8 +33,8 @@ export type SftFlags = z.infer<typeof SftFlagsSchema>;
 export const sftCommand = defineCommand<typeof SftFlagsSchema, [string]>({
   name: "sft",
   description:
-    "Supervised fine-tuning on a registered or curated dataset ({id, messages} rows): cross-entropy on the assistant's\n" +
-    "tokens with the prompt masked, through the training backend. Writes <out>/metrics.jsonl (loss, tokens, val loss)\n" +
+    "Supervised fine-tuning on a registered or curated dataset ({id, messages} rows): cross-entropy on the assistant's " +
+    "tokens with the prompt masked, through the training backend. Writes <out>/metrics.jsonl (loss, tokens, val loss) " +
     "and <out>/checkpoints/step-<n>/, which `rllm serve --model tiny --checkpoint` serves (local backend).",
   arguments: [{ name: "<dataset>", description: "a dataset made by rllm dataset from-eval or rllm dataset register" }],
   flags: SftFlagsSchema,
