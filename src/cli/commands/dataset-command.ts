@@ -83,7 +83,7 @@ export const datasetCommand = defineCommand({
     defineCommand<typeof RegisterFlagsSchema, [string]>({
       name: "register",
       description:
-        "make your own rows a dataset that rllm eval, train and sft take by name: {id, question, ground_truth} rows\n" +
+        "make your own rows a dataset that rllm eval, train and sft take by name: {id, question, ground_truth} rows " +
         "for eval and train, {id, messages} rows (last message the assistant's) for sft",
       arguments: [{ name: "<name>", description: "dataset name" }],
       flags: RegisterFlagsSchema,
