@@ -30,9 +30,9 @@ mkdirSync(work, { recursive: true });
 const environment = { ...process.env, RLLM_HOME: path.join(work, "home") };
 const settings = {
   trainTasks: process.env.SFT_TRAIN_TASKS ?? "2000",
-  judgeTasks: process.env.SFT_JUDGE_TASKS ?? "300",
-  lr: process.env.SFT_LR ?? "1e-4",
-  epochs: process.env.SFT_EPOCHS ?? "2",
+  judgeTasks: process.env.SFT_JUDGE_TASKS ?? "150",
+  lr: process.env.SFT_LR ?? "2e-4",
+  epochs: process.env.SFT_EPOCHS ?? "1",
   batch: process.env.SFT_BATCH ?? "32",
 };
 const at = (name: string) => path.join(work, name);
@@ -94,7 +94,7 @@ function lastCheckpoint(sftOut: string): string {
   return state.checkpoint;
 }
 
-const sftFlags = ["--backend", "local", "--lr", settings.lr, "--epochs", settings.epochs, "--batch-size", settings.batch, "--val-fraction", "0.1", "--save-every", "0"];
+const sftFlags = ["--backend", "local", "--lr", settings.lr, "--epochs", settings.epochs, "--batch-size", settings.batch, "--val-fraction", "0.1", "--val-every", "50", "--save-every", "0"];
 const started = performance.now();
 console.log(`work: ${work}; settings ${JSON.stringify(settings)}`);
 
