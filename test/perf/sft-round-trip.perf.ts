@@ -6,7 +6,7 @@
  *     the judge's pairwise accuracy on mixed pairs of the test split (held out), paired by pair.
  * Both models are served by `rllm serve --model tiny` and evaluated with the same seeds. Takes tens of minutes.
  * `npm run bench -- sft-round-trip`; SFT_WORK=dir keeps (and reuses) the steps' outputs; SFT_TRAIN_TASKS, SFT_JUDGE_TASKS,
- * SFT_LR, SFT_EPOCHS, SFT_BATCH change the settings.
+ * SFT_LR, SFT_EPOCHS, SFT_JUDGE_EPOCHS, SFT_BATCH change the settings.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
@@ -33,6 +33,8 @@ const settings = {
   judgeTasks: process.env.SFT_JUDGE_TASKS ?? "150",
   lr: process.env.SFT_LR ?? "2e-4",
   epochs: process.env.SFT_EPOCHS ?? "1",
+  // The judge data is ~15× smaller (a few hundred verdicts), so it takes more passes.
+  judgeEpochs: process.env.SFT_JUDGE_EPOCHS ?? "3",
   batch: process.env.SFT_BATCH ?? "32",
 };
 const at = (name: string) => path.join(work, name);
@@ -94,14 +96,14 @@ function lastCheckpoint(sftOut: string): string {
   return state.checkpoint;
 }
 
-const sftFlags = ["--backend", "local", "--lr", settings.lr, "--epochs", settings.epochs, "--batch-size", settings.batch, "--val-fraction", "0.1", "--val-every", "50", "--save-every", "0"];
+const sftFlags = (epochs: string) => ["--backend", "local", "--lr", settings.lr, "--epochs", epochs, "--batch-size", settings.batch, "--val-fraction", "0.1", "--val-every", "50", "--save-every", "0"];
 const started = performance.now();
 console.log(`work: ${work}; settings ${JSON.stringify(settings)}`);
 
 // (a) Rejection-sampling fine-tune of the solver.
 rllm(["eval", "arith", "--split", "train", "-n", "8", "--limit", settings.trainTasks, "--out", at("train-eval")], at("train-eval"));
 rllm(["dataset", "from-eval", at("train-eval"), "--name", "arith-rft", "--filter", "0 < avg < 1", "--select", "correct"], path.join(work, "home", "datasets", "arith-rft"));
-rllm(["sft", "arith-rft", ...sftFlags, "--out", at("sft-solver")], at("sft-solver"));
+rllm(["sft", "arith-rft", ...sftFlags(settings.epochs), "--out", at("sft-solver")], at("sft-solver"));
 const before = await testPassRates("test-base", undefined);
 const after = await testPassRates("test-sft", lastCheckpoint(at("sft-solver")));
 const tasks = [...before.keys()];
@@ -110,7 +112,7 @@ console.log(`(a) test pass@1 ${describeGain(tasks.map((task) => before.get(task)
 // (b) Judge fine-tune from tournament verdicts.
 rllm(["eval", "arith", "--split", "train", "-n", "8", "--limit", settings.judgeTasks, "--rerank", "v1", "--out", at("judge-eval")], at("judge-eval"));
 rllm(["dataset", "from-eval", at("judge-eval"), "--name", "arith-judge", "--trajectory", "judge"], path.join(work, "home", "datasets", "arith-judge"));
-rllm(["sft", "arith-judge", ...sftFlags, "--out", at("sft-judge")], at("sft-judge"));
+rllm(["sft", "arith-judge", ...sftFlags(settings.judgeEpochs), "--out", at("sft-judge")], at("sft-judge"));
 // Held-out pairs: up to 4 mixed (one right, one wrong) pairs per test task from the base model's test answers, slots shuffled.
 const random = createRng(7);
 const testEpisodes = readEpisodes(path.join(at("test-base"), "episodes.jsonl"));
@@ -121,7 +123,7 @@ const pairs = arithTasks("test").flatMap((task) => {
   return Array.from({ length: Math.min(4, right.length, wrong.length) }, (_, index) => {
     const swap = random() < 0.5;
     const [a, b] = swap ? [wrong[index]!, right[index]!] : [right[index]!, wrong[index]!];
-    return { problem: String(task.instruction), a: episodeAnswer(a), b: episodeAnswer(b), isCorrectA: !swap };
+    return { taskId: task.id, problem: String(task.instruction), a: episodeAnswer(a), b: episodeAnswer(b), isCorrectA: !swap };
   });
 });
 // Each pair judged 4 times (seeded), so a pair's score is its share of right verdicts.
@@ -142,5 +144,11 @@ const judgeShares = (checkpoint: string | undefined) =>
   });
 const judgeBefore = await judgeShares(undefined);
 const judgeAfter = await judgeShares(lastCheckpoint(at("sft-judge")));
-console.log(`(b) judge pairwise accuracy on ${pairs.length} held-out pairs ${describeGain(judgeBefore, judgeAfter)}`);
+// Pairs of one task are not independent: the gain is paired by task, each task's pairs averaged (clustered SE).
+const byTask = (shares: number[]) => {
+  const grouped = new Map<string, number[]>();
+  pairs.forEach((pair, index) => grouped.set(pair.taskId, [...(grouped.get(pair.taskId) ?? []), shares[index]!]));
+  return [...grouped.values()].map((values) => values.reduce((sum, value) => sum + value, 0) / values.length);
+};
+console.log(`(b) judge pairwise accuracy on ${pairs.length} held-out pairs, by task ${describeGain(byTask(judgeBefore), byTask(judgeAfter))}`);
 console.log(`wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
