@@ -147,7 +147,7 @@ const judgeAfter = await judgeShares(lastCheckpoint(at("sft-judge")));
 // Pairs of one task are not independent: the gain is paired by task, each task's pairs averaged (clustered SE).
 const byTask = (shares: number[]) => {
   const grouped = new Map<string, number[]>();
-  pairs.forEach((pair, index) => grouped.set(pair.taskId, [...(grouped.get(pair.taskId) ?? []), shares[index]!]));
+  for (const [index, pair] of pairs.entries()) grouped.set(pair.taskId, [...(grouped.get(pair.taskId) ?? []), shares[index]!]);
   return [...grouped.values()].map((values) => values.reduce((sum, value) => sum + value, 0) / values.length);
 };
 console.log(`(b) judge pairwise accuracy on ${pairs.length} held-out pairs, by task ${describeGain(byTask(judgeBefore), byTask(judgeAfter))}`);
