@@ -19,6 +19,7 @@ export interface CurationRun {
   tournaments: readonly TournamentVerdicts[];
 }
 
+/** How to curate: the filter, the selection, the trajectory, and the train/val split. */
 export interface CurationOptions {
   /** The parsed `--filter` and its source text; absent keeps every task. */
   filter?: { tree: FilterNode; text: string };
@@ -36,6 +37,7 @@ export interface CurationCounts extends SelectCounts {
   rows: number;
 }
 
+/** The rows by split, where each came from, and what each step kept. */
 export interface CurationResult {
   splits: { train: SftRow[]; val?: SftRow[] };
   provenance: RowProvenance[];

@@ -13,6 +13,7 @@ export type SftRecord =
   | { kind: "train"; step: number; epoch: number; loss: number; tokens: number; sequences: number; learningRate: number; seconds: number }
   | { kind: "validation"; step: number; loss: number; tokens: number };
 
+/** The backend, the tokenized rows, the optimisation settings, and the callbacks for checkpoints and records. */
 export interface SftOptions {
   backend: TrainingBackend;
   /** Each row's sequences (a row is never split across batches). */
