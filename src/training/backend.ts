@@ -146,6 +146,11 @@ export interface TrainingBackend {
   open(request: OpenRequest): Promise<PolicyRef>;
   sample(request: SampleRequest): Promise<SampleResult>;
   submit(batch: TrainBatch): Promise<{ stepId: string }>;
+  /**
+   * The batch's loss without an update (Tinker's forward): SFT's validation loss. Only `cross_entropy`; the mean
+   * over trained tokens, and how many there were. Absent on a backend that cannot compute it.
+   */
+  forward?(batch: TrainBatch): Promise<{ loss: number; tokens: number }>;
   status(stepId: string): Promise<StepStatus>;
   /** Makes the trained weights the sampling policy, as a new version. */
   publish(): Promise<PolicyRef>;

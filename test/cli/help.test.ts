@@ -21,7 +21,7 @@ function loadedBy(args: string[]): { loaded: string[]; stdout: string } {
 describe("rllm help", () => {
   it("lists every command without loading any command module", () => {
     const { loaded, stdout } = loadedBy(["--help"]);
-    for (const command of ["eval", "grade", "dataset", "rerank", "simulate", "serve", "gateway", "train", "export", "view", "compare"]) {
+    for (const command of ["eval", "grade", "dataset", "rerank", "simulate", "serve", "gateway", "train", "sft", "export", "view", "compare"]) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, "m"));
     }
     expect(loaded.filter((url) => url.includes("/src/cli/commands/") && !url.endsWith("/index.ts"))).toEqual([]);
@@ -30,7 +30,7 @@ describe("rllm help", () => {
     expect(loaded.filter((url) => url.includes("/node_modules/zod/"))).toEqual([]);
   });
 
-  for (const command of ["eval", "serve", "train"]) {
+  for (const command of ["eval", "serve", "train", "sft"]) {
     it(`prints \`rllm ${command} --help\` without loading TensorFlow or the command's action module`, () => {
       const { loaded, stdout } = loadedBy([command, "--help"]);
       expect(stdout).toContain(`Usage: rllm ${command}`);

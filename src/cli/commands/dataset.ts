@@ -1,15 +1,25 @@
-/** `rllm dataset list | pull <name> | show <name>`'s actions: the benchmark catalogue, Hugging Face downloads, and a look at the rows. */
+/**
+ * `rllm dataset list | pull | show | register | remove`'s actions: the benchmark catalogue, Hugging Face downloads, a
+ * look at the rows, and the user's own datasets.
+ */
+import path from "node:path";
+import { assertUniqueIds, QaRowSchema } from "../../core/dataset.js";
+import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
+import { localDatasetNames, readLocalDataset, removeLocalDataset, writeLocalDataset } from "../../datasets/local-dataset.js";
+import { readRowFile } from "../../datasets/read-row-file.js";
+import { SftRowSchema } from "../../datasets/sft-row.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
 import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
 import { messageText } from "../../core/message.js";
 import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { assertInputFile } from "../check-paths.js";
-import type { ShowFlags } from "./dataset-command.js";
+import type { RegisterFlags, ShowFlags } from "./dataset-command.js";
+import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 
 // The command says "dataset", so its unknown-name message does too.
-async function findBenchmark(name: string) {
+async function findBuiltInBenchmark(name: string) {
   if (!benchmarks.has(name)) throw new UnknownNameError("dataset", name, benchmarks.names());
   return benchmarks.load(name);
 }
@@ -27,12 +37,17 @@ export async function listDatasets(): Promise<void> {
     console.log(`${benchmark.name.padEnd(10)} ${benchmark.description}`);
     console.log(`${"".padEnd(10)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : benchmark.pull ? "custom download" : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
   }
+  for (const name of localDatasetNames(home)) {
+    const manifest = readLocalDataset(home, name)!;
+    const splits = Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ");
+    console.log(`${name.padEnd(10)} ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
+  }
   console.log(`cache: ${home}`);
 }
 
 /** `rllm dataset pull <name>`: downloads and caches every split. */
 export async function pullDataset(_flags: unknown, [name]: [string]): Promise<void> {
-  const benchmark = await findBenchmark(name);
+  const benchmark = await findBuiltInBenchmark(name);
   const options = { home: rllmHome(), onFile: (file: string, rows: number) => console.error(`  ${file}: ${rows} rows`) };
   const manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
   for (const [split, { rows }] of Object.entries(manifest.splits)) console.log(`${name} ${split}: ${rows} rows`);
@@ -41,7 +56,7 @@ export async function pullDataset(_flags: unknown, [name]: [string]): Promise<vo
 /** `rllm dataset show <name>`: the first tasks as the agent will see them. */
 export async function showDataset(flags: ShowFlags, [name]: [string]): Promise<void> {
   if (flags.data) assertInputFile("--data", flags.data);
-  const benchmark = await findBenchmark(name);
+  const benchmark = benchmarks.has(name) ? await findBuiltInBenchmark(name) : await resolveBenchmark(name, rllmHome());
   const tasks = await benchmark.loadTasks({ home: rllmHome(), split: flags.split, dataFile: flags.data });
   console.log(`${name}: ${tasks.length} tasks`);
   for (const task of tasks.slice(0, flags.rows)) {
@@ -51,4 +66,53 @@ export async function showDataset(flags: ShowFlags, [name]: [string]): Promise<v
     const truth = task.metadata.ground_truth ?? task.metadata.answer;
     if (truth !== undefined) console.log(`ground truth: ${typeof truth === "string" ? truth : JSON.stringify(truth)}`);
   }
+}
+
+// Enough to fix a file in one pass without flooding the terminal.
+const maxReportedRows = 10;
+
+/** `rllm dataset register <name> --file rows`: validates every row (file:line: field "x": why) and stores them as a split. */
+export async function registerDataset(flags: RegisterFlags, [name]: [string]): Promise<void> {
+  const home = rllmHome();
+  if (benchmarks.has(name)) throw new InputError(`${name}: that is a built-in benchmark; choose another name`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new InputError(`${name}: a dataset name has letters, digits, '.', '_' and '-' only`);
+  if (flags.benchmark !== undefined && !benchmarks.has(flags.benchmark)) throw new InputError(`--benchmark ${flags.benchmark}: not a built-in benchmark (${benchmarks.names().join(", ")})`);
+  if (!flags.force && readLocalDataset(home, name)) throw new InputError(`${name}: a dataset of that name exists (rllm dataset remove ${name}, or --force to replace it)`);
+  const located = await readRowFile(flags.file);
+  if (located.length === 0) throw new InputError(`${flags.file}: no rows`);
+  const rows: { id: string }[] = [];
+  const problems: string[] = [];
+  for (const { value, where } of located) {
+    // A row with messages is a chat row for sft; any other row is a task for eval and train.
+    const isChat = typeof value === "object" && value !== null && "messages" in value;
+    const parsed = (isChat ? SftRowSchema : QaRowSchema).safeParse(value);
+    if (parsed.success) rows.push(parsed.data);
+    else problems.push(describeIssues(where, undefined, parsed.error));
+  }
+  if (problems.length > 0) {
+    const more = problems.length > maxReportedRows ? `\n... and ${problems.length - maxReportedRows} more bad rows` : "";
+    throw new InputError(`${problems.length} bad row(s) in ${flags.file}:\n${problems.slice(0, maxReportedRows).join("\n")}${more}`);
+  }
+  assertUniqueIds(flags.file, rows, located.map((row) => row.position));
+  const directory = writeLocalDataset(
+    home,
+    {
+      kind: "registered",
+      name,
+      createdAt: new Date().toISOString(),
+      ...(flags.benchmark ? { benchmark: flags.benchmark } : {}),
+      command: ["rllm", ...process.argv.slice(2)],
+      splits: { [flags.split]: { rows: rows.length } },
+      sourceFile: path.resolve(flags.file),
+      rows: [],
+    },
+    { [flags.split]: rows },
+  );
+  console.log(`registered ${name}: ${rows.length} rows as split ${flags.split} in ${directory}`);
+}
+
+/** `rllm dataset remove <name>`: deletes a registered or curated dataset. */
+export async function removeDataset(_flags: unknown, [name]: [string]): Promise<void> {
+  removeLocalDataset(rllmHome(), name);
+  console.log(`removed ${name}`);
 }

@@ -5,7 +5,7 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { runEval } from "../../engine/run-eval.js";
 import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
-import { benchmarks } from "../../../benchmarks/registry.js";
+import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
@@ -45,7 +45,7 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): P
 /** Runs the eval described by the flags with the invocation's shared services; returns the exit code (0 ok, 1 failed or under --fail-under). */
 export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, services: RunServices, configuredPrice?: ModelPrice): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
-  const benchmark = await benchmarks.load(benchmarkName);
+  const benchmark = await resolveBenchmark(benchmarkName, rllmHome());
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
   const cookbookOptions = parseCookbookOptions(baseCookbook, flags.set);

@@ -27,7 +27,7 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     load: async () => (await import("./grade-command.js")).gradeCommand,
   },
   dataset: {
-    summary: "list, pull and show benchmark datasets",
+    summary: "list, pull and show benchmark datasets; curate runs into training data; register your own",
     load: async () => (await import("./dataset-command.js")).datasetCommand,
   },
   rerank: {
@@ -49,6 +49,10 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
   train: {
     summary: "train the policy on a cookbook's benchmark",
     load: async () => (await import("./train-command.js")).trainCommand,
+  },
+  sft: {
+    summary: "supervised fine-tuning on a curated or registered dataset",
+    load: async () => (await import("./sft-command.js")).sftCommand,
   },
   export: {
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",

@@ -13,6 +13,7 @@ import type { TrainingOptions } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
+import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../check-paths.js";
 import type { TrainFlags } from "./train-command.js";
@@ -31,8 +32,8 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const cookbook = await resolveCookbook(cookbookName);
   const benchmarkName = config.benchmark ?? cookbook.name;
-  if (!benchmarks.has(benchmarkName)) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarks.names().join(", ")})`);
-  const benchmark = await benchmarks.load(benchmarkName);
+  if (!hasBenchmark(benchmarkName, rllmHome())) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarks.names().join(", ")})`);
+  const benchmark = await resolveBenchmark(benchmarkName, rllmHome());
   const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
   const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);

@@ -171,6 +171,27 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       return { stepId };
     },
 
+    async forward(batch: TrainBatch): Promise<{ loss: number; tokens: number }> {
+      if (batch.loss.kind !== "cross_entropy") throw new UnsupportedRequestError("local", "forward loss", batch.loss.kind, ["cross_entropy"]);
+      assertBatchSupported(capabilities, batch);
+      let negativeLogprob = 0;
+      let tokens = 0;
+      // Rows in chunks bound the padded activations, as micro-batches do for training.
+      const rowsPerChunk = Math.max(1, Math.floor((options.microBatchPositions ?? MICRO_BATCH_POSITIONS) / config.contextLength));
+      for (let start = 0; start < batch.sequences.length; start += rowsPerChunk) {
+        const chunk = batch.sequences.slice(start, start + rowsPerChunk);
+        const logprobs = opened().learner.sequenceLogprobs(chunk.map((sequence) => sequence.tokens));
+        chunk.forEach((sequence, row) => {
+          // Token 0 is never predicted, like the mask.
+          for (let token = 1; token < sequence.tokens.length; token++) {
+            negativeLogprob -= logprobs[row]![token]! * sequence.lossMask[token]!;
+            tokens += sequence.lossMask[token]!;
+          }
+        });
+      }
+      return { loss: negativeLogprob / Math.max(tokens, 1), tokens };
+    },
+
     async status(stepId: string): Promise<StepStatus> {
       const status = steps.get(stepId);
       if (!status) throw new Error(`local backend: no step "${stepId}"`);

@@ -13,7 +13,8 @@ import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../core/random.js";
 import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
 import { assignAdvantages, type AdvantageConfig } from "../assign-advantages.js";
-import type { PolicyRef, StepStatus, TrainingBackend } from "../backend.js";
+import { awaitStep } from "../await-step.js";
+import type { PolicyRef, TrainingBackend } from "../backend.js";
 import { startGateway, type Gateway } from "../gateway/gateway-server.js";
 import type { TrainConfig } from "../train-config.js";
 import { transformEpisodes } from "../transforms/index.js";
@@ -255,16 +256,6 @@ function judgeOnStartPairs(step: number, result: ValidationResult, baseline: Val
     accuracy: accuracyStats(byTaskIndex(start.pairs, result.startPairVerdicts, taskCount, samples)),
     gain: pairedGain(shareRightByPair(start.verdicts, samples), shareRightByPair(result.startPairVerdicts, samples)),
   };
-}
-
-/** Polls a (possibly remote, asynchronous) backend step until it finishes; a failed step is an error. */
-async function awaitStep(backend: TrainingBackend, stepId: string): Promise<StepStatus> {
-  for (;;) {
-    const status = await backend.status(stepId);
-    if (status.state === "done") return status;
-    if (status.state === "failed") throw new Error(`backend "${backend.name}" failed step ${stepId}: ${status.error ?? "no reason given"}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 /** Each step's episodes in `<out>/steps/<n>/episodes.jsonl`, a run directory `rllm export` reads. */

@@ -236,3 +236,21 @@ describe("local backend forking-token selection (loss.minEntropy)", () => {
     await local.close();
   });
 });
+
+// Last: it trains the shared backend, and the tests above count its policy versions from the start.
+describe("local backend forward", () => {
+  it("computes the cross-entropy of the masked tokens without updating (forward), as a cross_entropy step reports it", async () => {
+    // The sampler gets the learner's weights first, so the reference below sees the same model.
+    await backend.publish();
+    const crossEntropy = batch(1, { loss: LossConfigSchema.parse({ kind: "cross_entropy" }) });
+    const before = await backend.forward!(crossEntropy);
+    expect(before.tokens).toBe(3);
+    // The plain-JS engine on the same weights is the reference: mean negative logprob of the 3 completion tokens.
+    expect(before.loss).toBeCloseTo(-completionLogprob() / 3, 4);
+    expect((await backend.forward!(crossEntropy)).loss).toBe(before.loss);
+    const { stepId } = await backend.submit(crossEntropy);
+    expect((await backend.status(stepId)).metrics.loss).toBeCloseTo(before.loss, 5);
+    // The step changed the weights that forward reads.
+    expect((await backend.forward!(crossEntropy)).loss).not.toBe(before.loss);
+  });
+});

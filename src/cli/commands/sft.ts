@@ -1,0 +1,139 @@
+/** `rllm sft <dataset>`'s action: reads and tokenizes the rows, runs the SFT loop on a training backend, with --resume. */
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { readJsonlRows } from "../../core/dataset.js";
+import { InputError } from "../../core/errors/input-error.js";
+import { createRng, shuffled } from "../../core/random.js";
+import { rllmHome } from "../../core/rllm-home.js";
+import { localSplitPath, readLocalDataset } from "../../datasets/local-dataset.js";
+import { SftRowSchema, type SftRow } from "../../datasets/sft-row.js";
+import { checkRunDirectory, openRunDirectory, writeJsonAtomically } from "../../engine/run-directory.js";
+import { trainingBackends } from "../../training/backends/training-backends.js";
+import { tokenizeSftRow, type ChatTokenizer, type SftSequence, type TokenizeMethod } from "../../training/sft/tokenize-sft-row.js";
+import type { SftRecord } from "../../training/sft/run-sft.js";
+import { assertCheckpointDirectory } from "../check-paths.js";
+import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import type { SftFlags } from "./sft-command.js";
+
+/** Rows read for training and validation: a `val` split of the dataset, else a seeded share of the training rows. */
+function readRows(name: string, flags: SftFlags): { train: SftRow[]; val: SftRow[] } {
+  const home = rllmHome();
+  const manifest = readLocalDataset(home, name);
+  if (!manifest) throw new InputError(`${name}: no curated or registered dataset of that name (see rllm dataset list; make one with rllm dataset from-eval or register)`);
+  const splits = Object.keys(manifest.splits);
+  if (!splits.includes(flags.split)) throw new InputError(`--split ${flags.split}: dataset ${name} has ${splits.join(", ")}`);
+  const train = readJsonlRows(localSplitPath(home, name, flags.split), SftRowSchema);
+  if (splits.includes("val") && flags.split !== "val" && manifest.splits.val!.rows > 0) return { train, val: readJsonlRows(localSplitPath(home, name, "val"), SftRowSchema) };
+  const held = Math.round(train.length * flags.valFraction);
+  const order = shuffled(train, createRng(flags.seed));
+  return { train: order.slice(held), val: order.slice(0, held) };
+}
+
+/** Each row's sequences, rows with a sequence over `maxLength` dropped and counted. */
+function tokenizeRows(rows: readonly SftRow[], method: TokenizeMethod, tokenizer: ChatTokenizer | undefined, maxLength: number) {
+  const kept: SftSequence[][] = [];
+  let dropped = 0;
+  for (const row of rows) {
+    const sequences = tokenizeSftRow(row, method, tokenizer);
+    if (sequences.some((sequence) => sequence.tokens.length > maxLength)) dropped += 1;
+    else kept.push(sequences);
+  }
+  return { kept, dropped };
+}
+
+/** The last checkpoint of a run folder, by step number, if any. */
+function lastCheckpoint(directory: string): { step: number; path: string } | undefined {
+  const root = path.join(directory, "checkpoints");
+  if (!existsSync(root)) return undefined;
+  const steps = readdirSync(root)
+    .map((entry) => /^step-(\d+)$/.exec(entry))
+    .filter((match): match is RegExpExecArray => match !== null && existsSync(path.join(root, match[0], "trainer-state.json")))
+    .map((match) => Number(match[1]));
+  if (steps.length === 0) return undefined;
+  const step = Math.max(...steps);
+  return { step, path: path.join(root, `step-${step}`) };
+}
+
+/** Runs `rllm sft <dataset>`. */
+export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void> {
+  // An unknown backend (tinker until its client is registered) is refused before any file is read.
+  trainingBackends.get(flags.backend);
+  if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
+  if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
+  const rows = readRows(name, flags);
+  const method = flags.tokenizeMethod ?? (rows.train.every((row) => row.sampled) ? "sampled" : "hf_template");
+  const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
+  const { out: _out, resume: _resume, ...settings } = flags;
+  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method };
+  const directory = flags.out ?? path.join("runs", `sft-${name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  checkRunDirectory(directory, config, flags.resume);
+
+  const createBackend = await trainingBackends.load(flags.backend);
+  const { runSft, stepsPerEpoch } = await import("../../training/sft/run-sft.js");
+  const { backend, baseModel, tokenizer } = await createBackend(checkpoint);
+  const interrupt = interruptOnCtrlC("rllm: stopping after this step (--resume continues from the last checkpoint)");
+  try {
+    const maxLength = Math.min(flags.maxLength ?? Number.POSITIVE_INFINITY, backend.capabilities().maxContext);
+    const train = tokenizeRows(rows.train, method, tokenizer, maxLength);
+    const val = tokenizeRows(rows.val, method, tokenizer, maxLength);
+    if (train.kept.length === 0) throw new InputError(`${name}: all ${rows.train.length} training rows are longer than ${maxLength} tokens`);
+    openRunDirectory(directory, config, flags.resume);
+    await backend.open({ baseModel, seed: flags.seed });
+    const metricsFile = path.join(directory, "metrics.jsonl");
+    let completedSteps = 0;
+    const resumeFrom = flags.resume ? lastCheckpoint(directory) : undefined;
+    if (resumeFrom) {
+      await backend.restore(resumeFrom.path);
+      completedSteps = resumeFrom.step;
+    }
+    // Without a checkpoint every line is run again, the step-0 validation included.
+    if (flags.resume) keepRecordsUpTo(metricsFile, resumeFrom ? completedSteps : -1);
+    const totalSteps = stepsPerEpoch(train.kept.length, flags.batchSize) * flags.epochs;
+    console.error(
+      `rllm sft ${name} · backend ${backend.name} · ${method} · ${train.kept.length} rows (${train.dropped} over ${maxLength} tokens dropped), ` +
+        `val ${val.kept.length} (${val.dropped} dropped) · ${totalSteps} steps${completedSteps > 0 ? `, resuming after step ${completedSteps}` : ""} → ${directory}`,
+    );
+    const state = { dataset: name, rows: train.kept.length, droppedRows: train.dropped, valRows: val.kept.length, droppedValRows: val.dropped, totalSteps };
+    const last = await runSft({
+      backend,
+      train: train.kept,
+      val: val.kept,
+      batchSize: flags.batchSize,
+      epochs: flags.epochs,
+      learningRate: flags.lr,
+      schedule: flags.lrSchedule,
+      warmupSteps: flags.warmupSteps,
+      valEvery: flags.valEvery,
+      saveEvery: flags.saveEvery,
+      seed: flags.seed,
+      completedSteps,
+      signal: interrupt.signal,
+      checkpoint: async (step) => {
+        const saved = await backend.checkpoint(path.join(directory, "checkpoints", `step-${step}`));
+        writeJsonAtomically(path.join(directory, "state.json"), { ...state, step, checkpoint: saved.path });
+      },
+      onRecord: (record) => {
+        appendFileSync(metricsFile, `${JSON.stringify(record)}\n`);
+        console.error(formatRecord(record, totalSteps));
+      },
+    });
+    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${path.join(directory, "checkpoints", `step-${last}`)}`);
+  } finally {
+    interrupt.release();
+    await backend.close();
+  }
+}
+
+/** On resume, drops metrics lines of steps after the checkpoint: they are run again. */
+function keepRecordsUpTo(file: string, step: number): void {
+  if (!existsSync(file)) return;
+  const kept = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && (JSON.parse(line) as SftRecord).step <= step);
+  writeFileSync(file, kept.map((line) => `${line}\n`).join(""));
+}
+
+function formatRecord(record: SftRecord, totalSteps: number): string {
+  if (record.kind === "validation") return `validation @${record.step}: loss ${record.loss.toFixed(4)} over ${record.tokens} tokens`;
+  return `step ${record.step}/${totalSteps} (epoch ${record.epoch}): loss ${record.loss.toFixed(4)} · ${record.tokens} tokens · lr ${record.learningRate.toExponential(2)} · ${record.seconds.toFixed(0)}s`;
+}
