@@ -46,6 +46,10 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "train the policy on a cookbook's benchmark",
     load: async () => (await import("./train-command.js")).trainCommand,
   },
+  verl: {
+    summary: "launch, watch and stop the verl trainer of `rllm train --backend verl` on a Ray cluster",
+    load: async () => (await import("./verl-command.js")).verlCommand,
+  },
   export: {
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",
     load: async () => (await import("./export-command.js")).exportCommand,
