@@ -1,6 +1,7 @@
 """compute_score and compute_score_batch grade through the real `rllm grade` of this checkout."""
 
 import os
+import sys
 
 import pytest
 
@@ -28,6 +29,7 @@ def test_verifier_follows_the_data_source_unless_forced(monkeypatch):
 
 
 def test_a_failing_rllm_grade_is_an_error(monkeypatch):
-    monkeypatch.setenv("RLLM_GRADE_VERIFIER", "no-such-verifier")
-    with pytest.raises(RuntimeError, match="rllm grade exited 2"):
+    # A stand-in that fails the way rllm grade does on bad usage, without starting Node.
+    monkeypatch.setenv("RLLM_BIN", f"{sys.executable} -c 'import sys; sys.stderr.write(\"rllm: no verifier\"); sys.exit(2)'")
+    with pytest.raises(RuntimeError, match="rllm grade exited 2: rllm: no verifier"):
         reward.compute_score("arith", "\\boxed{1}", "1")
