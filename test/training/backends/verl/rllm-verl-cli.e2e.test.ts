@@ -21,8 +21,13 @@ afterAll(async () => {
 // Captures what an action prints to stdout.
 async function capture(action: () => Promise<void>): Promise<{ output: string; error?: unknown }> {
   let output = "";
-  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((output += String(chunk)), true));
-  const log = vi.spyOn(console, "log").mockImplementation((...values) => void (output += `${values.join(" ")}\n`));
+  const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    output += String(chunk);
+    return true;
+  });
+  const log = vi.spyOn(console, "log").mockImplementation((...values) => {
+    output += `${values.join(" ")}\n`;
+  });
   const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
   try {
     await action();
