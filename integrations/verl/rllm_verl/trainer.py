@@ -35,6 +35,8 @@ class BridgeTrainer(RayPPOTrainer):
         self.global_steps = 0
         # With trainer.resume_mode=auto this loads the latest checkpoint in trainer.default_local_dir (a restarted job).
         self._load_checkpoint()
+        # rllm-ts rolls out before the first update: the servers must be awake and hold the loaded weights.
+        self._sync_weights()
         client.register(self._registration())
         handlers = {"train": self._train, "checkpoint": self._checkpoint, "restore": self._restore}
         while True:
@@ -63,7 +65,7 @@ class BridgeTrainer(RayPPOTrainer):
             "maxResponseLength": int(self.config.data.max_response_length),
             "globalStep": int(self.global_steps),
             "settings": {
-                "lossMode": str(actor.policy_loss.get("loss_mode", "vanilla")),
+                "lossMode": str(actor.get("policy_loss", {}).get("loss_mode", "vanilla")),
                 "clipRatioLow": float(actor.get("clip_ratio_low", actor.clip_ratio)),
                 "clipRatioHigh": float(actor.get("clip_ratio_high", actor.clip_ratio)),
                 "lossAggMode": str(actor.loss_agg_mode),
@@ -94,6 +96,7 @@ class BridgeTrainer(RayPPOTrainer):
             worker = self.actor_rollout_wg if self.ref_in_actor else self.ref_policy_wg
             batch = batch.union(worker.compute_ref_log_prob(batch))
         mismatch = logprob_mismatch(batch.batch["old_log_probs"], batch.batch["rollout_log_probs"], batch.batch["response_mask"])
+        # Multi-turn tells the actor to take the loss mask from response_mask, so observation tokens are not trained.
         batch.meta_info["multi_turn"] = True
         output = self.actor_rollout_wg.update_actor(batch)
         self.global_steps += 1
