@@ -1,6 +1,7 @@
 /**
- * A fake vLLM chat server for `rllm train arith`: it answers every other arith question right (so groups are mixed),
- * rates judge prompts, returns token ids and logprobs the vLLM way, and records each request body.
+ * A fake vLLM chat server for `rllm train arith`: it answers every other call with the same prompt right (so each
+ * task's group is half right whatever order concurrent calls arrive in), rates judge prompts, returns token ids and
+ * logprobs the vLLM way, and records each request body.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,6 +29,7 @@ function reply(content: string, count: number): string {
 /** Starts the fake on 127.0.0.1. */
 export async function startFakeArithVllm(): Promise<FakeArithVllm> {
   const requests: Record<string, unknown>[] = [];
+  const callsByPrompt = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -36,6 +38,8 @@ export async function startFakeArithVllm(): Promise<FakeArithVllm> {
       requests.push(body);
       const count = requests.length;
       const content = body.messages.map((message) => message.content).join("\n");
+      const promptCalls = (callsByPrompt.get(content) ?? 0) + 1;
+      callsByPrompt.set(content, promptCalls);
       response.writeHead(200, { "content-type": "application/json" });
       response.end(
         JSON.stringify({
@@ -47,7 +51,7 @@ export async function startFakeArithVllm(): Promise<FakeArithVllm> {
           choices: [
             {
               index: 0,
-              message: { role: "assistant", content: reply(content, count) },
+              message: { role: "assistant", content: reply(content, promptCalls) },
               finish_reason: "stop",
               token_ids: [900 + (count % 50), 950],
               logprobs: { content: [{ token: "a", logprob: -0.5, top_logprobs: [] }, { token: "b", logprob: -0.25, top_logprobs: [] }] },
