@@ -68,6 +68,8 @@ export interface BackendCapabilities {
   referenceKl: boolean;
   /** Can restrict the policy-gradient term to high-entropy tokens (`loss.minEntropy`). */
   entropySelection: boolean;
+  /** Batch options (dotted paths, e.g. "substeps") the backend honours only at the value given. */
+  fixedOptions?: Readonly<Record<string, number>>;
 }
 
 /** A version of the policy weights; every sample records the version that produced it. */
@@ -118,6 +120,14 @@ export interface BatchSequence {
   advantage: number;
   /** Policy version that sampled it, when known (for off-policy limits). */
   policyVersion?: number;
+  /** Length of the first prompt: tokens before it are context (backends that split prompt and response use it). */
+  promptLength?: number;
+  /** Group the row's advantage was computed in (`<taskId>:<role>`; verl's uid). */
+  groupKey?: string;
+  /** The trajectory's role, e.g. "solver" or "judge". */
+  role?: string;
+  /** The trajectory's scalar reward. */
+  reward?: number;
 }
 
 export interface TrainBatch {
@@ -180,6 +190,10 @@ export function assertBatchSupported(capabilities: BackendCapabilities, batch: T
   }
   if (batch.loss.minEntropy > 0 && !capabilities.entropySelection) {
     throw new UnsupportedRequestError(name, "loss.minEntropy", String(batch.loss.minEntropy), ["0 (every trained token)"]);
+  }
+  for (const [option, value] of Object.entries(capabilities.fixedOptions ?? {})) {
+    const requested = option.split(".").reduce<unknown>((object, key) => (object as Record<string, unknown> | undefined)?.[key], batch);
+    if (requested !== value) throw new UnsupportedRequestError(name, option, String(requested), [String(value)]);
   }
   const tooLong = batch.sequences.find((sequence) => sequence.tokens.length > capabilities.maxContext);
   if (tooLong) {

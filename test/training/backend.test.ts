@@ -49,3 +49,18 @@ describe("assertBatchSupported", () => {
     expect(() => assertBatchSupported(tinkerLike, batch(overrides))).toThrow(message);
   });
 });
+
+describe("assertBatchSupported with fixed options", () => {
+  const fixed: BackendCapabilities = { ...tinkerLike, fixedOptions: { substeps: 1, "optimizer.epsilon": 1e-8 } };
+
+  it("accepts a batch whose fixed options have the one value the backend honours", () => {
+    expect(() => assertBatchSupported(fixed, batch({}))).not.toThrow();
+  });
+
+  it.each([
+    [{ substeps: 2 }, `Backend "tinker" cannot honour substeps "2". Supported: 1.`],
+    [{ optimizer: OptimizerConfigSchema.parse({ learningRate: 1e-5, epsilon: 1e-6 }) }, `cannot honour optimizer.epsilon "0.000001". Supported: 1e-8.`],
+  ])("refuses any other value, naming the dotted option (%o)", (overrides, message) => {
+    expect(() => assertBatchSupported(fixed, batch(overrides))).toThrow(message);
+  });
+});

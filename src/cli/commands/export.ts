@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
+import type { RunConfig } from "../../core/run-config.js";
 import { readEpisodes } from "../../engine/episode-log.js";
 import { readRunConfig } from "../../engine/read-run-files.js";
 import { runPaths } from "../../engine/run-directory.js";
@@ -23,6 +24,7 @@ export async function exportAction(flags: ExportFlags, [runDirectory]: [string])
     transform: { merge: flags.merge, minGroupSize: flags.minGroupSize, dropUniformGroups: flags.dropUniform },
     advantages: { estimator: flags.estimator, byRole: {}, roleWeights: {} },
     dataSource: runDataSource(runDirectory),
+    split: runSplit(runDirectory),
   });
   console.log(`${rows} rows → ${file}`);
   console.log(
@@ -36,12 +38,23 @@ export async function exportAction(flags: ExportFlags, [runDirectory]: [string])
 
 /**
  * verl's data_source: the benchmark in the run's config.json; a training run's config names it only when it differs
- * from the cookbook's name, which is then the benchmark's. A training step folder (<run>/steps/<n>) reads its run's config two levels up.
+ * from the cookbook's name, which is then the benchmark's.
  */
 export function runDataSource(runDirectory: string): string {
+  const config = runConfigOf(runDirectory);
+  return config?.benchmark ?? config?.cookbook ?? "rllm";
+}
+
+/** verl's extra_info.split: an eval run's split, a training run's train split ("train" when the config has none). */
+export function runSplit(runDirectory: string): string {
+  const config = runConfigOf(runDirectory);
+  const split = config?.command === "train" ? (config.trainSplit ?? "train") : config?.split;
+  return typeof split === "string" ? split : "train";
+}
+
+// The run's config.json; a training step folder (<run>/steps/<n>) reads its run's, two levels up.
+function runConfigOf(runDirectory: string): RunConfig | undefined {
   const isTrainingStep = path.basename(path.dirname(path.resolve(runDirectory))) === "steps";
   const configFile = runPaths(isTrainingStep ? path.join(runDirectory, "..", "..") : runDirectory).config;
-  if (!existsSync(configFile)) return "rllm";
-  const config = readRunConfig(configFile);
-  return config.benchmark ?? config.cookbook ?? "rllm";
+  return existsSync(configFile) ? readRunConfig(configFile) : undefined;
 }

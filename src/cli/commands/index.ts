@@ -54,6 +54,10 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "supervised fine-tuning on a curated or registered dataset",
     load: async () => (await import("./sft-command.js")).sftCommand,
   },
+  verl: {
+    summary: "launch, watch and stop the verl trainer of `rllm train --backend verl` on a Ray cluster",
+    load: async () => (await import("./verl-command.js")).verlCommand,
+  },
   export: {
     summary: "export a run's episodes as training rows (jsonl, verl-parquet)",
     load: async () => (await import("./export-command.js")).exportCommand,

@@ -12,6 +12,9 @@ export type CreateTrainingBackend = (checkpoint?: string) => Promise<{ backend: 
 /** Backends `rllm train --backend` and `rllm sft --backend` accept. */
 export const trainingBackends = createRegistry<CreateTrainingBackend>(
   "training backend",
-  { local: { load: async () => (await import("./create-local-training-backend.js")).createLocalTrainingBackend } },
-  { unknownNameHint: "tinker and verl are not implemented yet" },
+  {
+    local: { load: async () => (await import("./create-local-training-backend.js")).createLocalTrainingBackend },
+    verl: { load: async () => (await import("./verl/create-verl-training-backend.js")).createVerlTrainingBackend },
+  },
+  { unknownNameHint: "tinker is not implemented yet" },
 );

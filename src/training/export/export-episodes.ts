@@ -17,6 +17,8 @@ export interface ExportOptions {
   advantages: AdvantageConfig;
   /** verl's data_source (the benchmark name). */
   dataSource: string;
+  /** verl's extra_info.split: the split the run's tasks came from. */
+  split: string;
 }
 
 /** Writes the export file; returns the rows written and the transform's keep/drop counts. */
@@ -27,7 +29,7 @@ export async function exportEpisodes(
   const { groups, metrics } = transformEpisodes(episodes, options.transform);
   const { sequences } = assignAdvantages(groups, options.advantages);
   const byId = new Map(episodes.map((episode) => [episode.id, episode]));
-  const contexts = sequences.map((sequence, index) => sequenceContext(sequence, byId.get(sequence.episodeId)!, options.dataSource, index));
+  const contexts = sequences.map((sequence, index) => sequenceContext(sequence, byId.get(sequence.episodeId)!, options, index));
   if (options.format === "verl-parquet") {
     writeVerlParquet(options.file, sequences.map((sequence, index) => toVerlRow(sequence, contexts[index]!)));
   } else {
@@ -39,7 +41,7 @@ export async function exportEpisodes(
   return { rows: sequences.length, metrics };
 }
 
-function sequenceContext(sequence: TrainSequence, episode: Episode, dataSource: string, index: number): SequenceContext {
+function sequenceContext(sequence: TrainSequence, episode: Episode, options: Pick<ExportOptions, "dataSource" | "split">, index: number): SequenceContext {
   const trajectory = episode.trajectories[sequence.trajectoryIndex]!;
   const firstStep = trajectory.steps[sequence.stepIndices[0]!]!;
   const target = episode.target;
@@ -48,7 +50,8 @@ function sequenceContext(sequence: TrainSequence, episode: Episode, dataSource: 
     attempt: episode.attempt,
     isCorrect: episode.score.isCorrect,
     promptMessages: firstStep.input,
-    dataSource,
+    dataSource: options.dataSource,
+    split: options.split,
     // The task's ground truth as verl's reward_model.ground_truth: text as it is, numbers and lists as JSON.
     groundTruth: typeof target === "string" ? target : target === undefined ? "" : JSON.stringify(target),
     index,

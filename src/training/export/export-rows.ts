@@ -19,6 +19,8 @@ export interface SequenceContext {
   groundTruth: string;
   /** Row number in the export (verl's extra_info.index). */
   index: number;
+  /** The split the task came from (verl's extra_info.split). */
+  split: string;
 }
 
 /** The JSONL layout: flat token arrays with mask, sampler logprobs, reward and advantage. */
@@ -70,7 +72,8 @@ export interface VerlRow {
   prompt: { role: string; content: string }[];
   ability: string;
   reward_model: { style: string; ground_truth: string };
-  extra_info: { index: number; episode_id: string; task_id: string; trajectory_name: string; attempt: number };
+  /** verl's gsm8k rows carry split and index here; the rest is ours. */
+  extra_info: { split: string; index: number; episode_id: string; task_id: string; trajectory_name: string; attempt: number };
   /** Group id (GRPO/RLOO group by it): `<taskId>:<trajectoryName>`. */
   uid: string;
   prompt_ids: number[];
@@ -93,6 +96,7 @@ export function toVerlRow(sequence: TrainSequence, context: SequenceContext): Ve
     ability: sequence.role,
     reward_model: { style: "rule", ground_truth: context.groundTruth },
     extra_info: {
+      split: context.split,
       index: context.index,
       episode_id: sequence.episodeId,
       task_id: context.taskId,

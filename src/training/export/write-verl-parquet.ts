@@ -27,6 +27,7 @@ const COLUMNS: [keyof VerlRow, SchemaElement[]][] = [
   [
     "extra_info",
     struct("extra_info", [
+      string("split"),
       scalar("index", "INT64"),
       string("episode_id"),
       string("task_id"),

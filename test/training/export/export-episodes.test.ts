@@ -22,6 +22,7 @@ async function run(format: ExportFormat, file: string) {
     transform: defaultTransformOptions,
     advantages: AdvantageConfigSchema.parse({ estimator: "grpo" }),
     dataSource: "arith",
+    split: "train",
   });
 }
 const readLines = (file: string) =>
@@ -74,6 +75,9 @@ describe("verl parquet export", () => {
     expect(row.response_mask).toEqual([1, 1, 0, 1]);
     expect(row.rollout_log_probs[0]).toBeCloseTo(-0.1, 5);
     expect(row.is_correct).toBe(true);
+    // verl's schema (backends.md §2.3, examples/data_preprocess/gsm8k.py): extra_info holds split and index.
+    expect(row.extra_info.split).toBe("train");
     expect(Number(row.extra_info.index)).toBe(0);
+    expect(Object.keys(row)).toEqual(expect.arrayContaining(["data_source", "prompt", "ability", "reward_model", "extra_info"]));
   });
 });
