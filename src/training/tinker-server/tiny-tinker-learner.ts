@@ -1,6 +1,6 @@
 /**
  * One model of the local Tinker server: the tiny model's learner with Tinker's semantics. forward_backward adds the
- * gradients of a summed loss (per-token advantages, no mask: zero advantages carry no gradient) until optim_step
+ * gradients of a summed loss (per-token advantages; positions whose advantage is 0 are left out) until optim_step
  * applies them with the request's Adam parameters; full weights stand in for LoRA.
  */
 import * as tf from "@tensorflow/tfjs";
@@ -148,5 +148,8 @@ function toRow(
   };
   if (kind === "cross_entropy") return { tokens, lossMask: aligned("weights", 1), samplerLogprobs: aligned("logprobs", 0), advantages: tokens.map(() => 0) };
   if (!datum.lossFnInputs.advantages || !datum.lossFnInputs.logprobs) throw new FutureFailure(`datum ${index}: ${kind} needs advantages and logprobs`, "user");
-  return { tokens, lossMask: [0, ...targets.map(() => 1)], samplerLogprobs: aligned("logprobs", 0), advantages: aligned("advantages", 0) };
+  const advantages = aligned("advantages", 0);
+  // Positions with a zero advantage add nothing to these losses' gradients; leaving them out of the mask keeps
+  // prompt positions (sampler logprob 0) out of the clip fraction and out of DRO's quadratic penalty.
+  return { tokens, lossMask: advantages.map((advantage) => (advantage !== 0 ? 1 : 0)), samplerLogprobs: aligned("logprobs", 0), advantages };
 }
