@@ -76,6 +76,8 @@ export interface ServerState {
 export interface LocalTinkerServer {
   url: string;
   stats: ServerStats;
+  /** A model's current weights (for comparing an update with another backend's). */
+  modelWeights(modelId: string): ModelWeights;
   close(): Promise<void>;
 }
 
@@ -113,6 +115,11 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
   return {
     url: server.origin,
     stats,
+    modelWeights(modelId) {
+      const found = state.models.get(modelId);
+      if (!found) throw new Error(`local Tinker server: no model "${modelId}"`);
+      return found.learner.weights();
+    },
     async close() {
       await server.close();
       for (const model of state.models.values()) model.learner.dispose();
