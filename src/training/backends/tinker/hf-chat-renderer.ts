@@ -23,39 +23,48 @@ const TokenizerConfigSchema = z
 // Tokens that end an assistant turn in the common chat formats (ChatML, Llama 3, Gemma), kept when the vocabulary has them.
 const TURN_END_TOKENS = ["<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_text|>", "<end_of_turn>"];
 
+/** A ChatRenderer that also shows the rendered prompt text (for checks against a reference rendering). */
+export interface HfChatRenderer extends ChatRenderer {
+  renderText(messages: readonly ChatMessage[], tools?: readonly ToolDefinition[]): string;
+  /** Ids of `text`, special-token strings included, without added BOS/EOS. */
+  encode(text: string): number[];
+}
+
 /** The renderer for parsed tokenizer files. */
-export function createHfChatRenderer(id: string, tokenizerJson: unknown, tokenizerConfig: unknown): ChatRenderer {
+export function createHfChatRenderer(id: string, tokenizerJson: unknown, tokenizerConfig: unknown): HfChatRenderer {
   const config = TokenizerConfigSchema.parse(tokenizerConfig);
   const templateText = typeof config.chat_template === "string" ? config.chat_template : config.chat_template?.find((entry) => entry.name === "default")?.template;
   if (!templateText) throw new Error(`tokenizer ${id}: tokenizer_config.json has no chat_template`);
   const template = new Template(templateText);
   const tokenizer = new Tokenizer(tokenizerJson as object, tokenizerConfig as object);
   const tokenText = (token: typeof config.eos_token) => (token == null ? undefined : typeof token === "string" ? token : token.content);
+  const encode = (text: string) => tokenizer.encode(text, { add_special_tokens: false }).ids;
   const idOf = (text: string) => {
-    const ids = tokenizer.encode(text, { add_special_tokens: false }).ids;
+    const ids = encode(text);
     return ids.length === 1 ? ids[0]! : undefined;
   };
   const eos = tokenText(config.eos_token);
   const stopTokenIds = [...new Set([...(eos ? [eos] : []), ...TURN_END_TOKENS].map(idOf).filter((value): value is number => value !== undefined))];
+  const renderText = (messages: readonly ChatMessage[], tools?: readonly ToolDefinition[]) =>
+    template.render({
+      messages: messages.map((message) => ({ ...message, content: messageText(message.content) })),
+      ...(tools && tools.length > 0 ? { tools } : {}),
+      add_generation_prompt: true,
+      bos_token: tokenText(config.bos_token) ?? "",
+      eos_token: eos ?? "",
+    });
   return {
     id,
     stopTokenIds,
-    render(messages: readonly ChatMessage[], tools?: readonly ToolDefinition[]): number[] {
-      const text = template.render({
-        messages: messages.map((message) => ({ ...message, content: messageText(message.content) })),
-        ...(tools && tools.length > 0 ? { tools } : {}),
-        add_generation_prompt: true,
-        bos_token: tokenText(config.bos_token) ?? "",
-        eos_token: eos ?? "",
-      });
-      return tokenizer.encode(text, { add_special_tokens: false }).ids;
-    },
+    renderText,
+    encode,
+    render: (messages, tools) => encode(renderText(messages, tools)),
     decode: (ids) => tokenizer.decode([...ids], { skip_special_tokens: true }),
   };
 }
 
 /** Loads the renderer of `tokenizerId` from `directory`, else the Hugging Face cache, else the hub. */
-export async function loadHfChatRenderer(tokenizerId: string, directory?: string): Promise<ChatRenderer> {
+export async function loadHfChatRenderer(tokenizerId: string, directory?: string): Promise<HfChatRenderer> {
   const files = directory ? readDirectory(directory) : (readHubCache(tokenizerId) ?? (await fetchFromHub(tokenizerId)));
   return createHfChatRenderer(tokenizerId, files.tokenizer, files.config);
 }
