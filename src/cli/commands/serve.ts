@@ -29,7 +29,7 @@ async function serveTinker(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../training/tinker-server/local-tinker-server.js");
   const { parseFaultPlan } = await import("../../training/tinker-server/server-faults.js");
-  let faults;
+  let faults: ReturnType<typeof parseFaultPlan>;
   try {
     faults = parseFaultPlan(flags.faults ?? process.env.RLLM_TINKER_FAULTS);
   } catch (error) {

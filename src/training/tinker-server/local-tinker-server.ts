@@ -14,13 +14,11 @@ import type { LearnerState } from "../../models/tiny/trainable-model.js";
 import { HttpError } from "../../http/http-error.js";
 import { sendJson } from "../../http/send-json.js";
 import { requestPath, startHttpServer } from "../../http/start-http-server.js";
-import { TINY_TOKENIZER_ID } from "../backends/tinker/tiny-chat-renderer.js";
 import { FutureTable, type FutureResult } from "./future-table.js";
-import type { FaultPlan } from "./server-faults.js";
-import { parseFaultPlan } from "./server-faults.js";
-import { SequenceQueue } from "./sequence-queue.js";
+import { parseFaultPlan, type FaultPlan } from "./server-faults.js";
+import type { SequenceQueue } from "./sequence-queue.js";
 import { TinySamplingSessions } from "./tiny-sampling-sessions.js";
-import { TinyTinkerLearner } from "./tiny-tinker-learner.js";
+import type { TinyTinkerLearner } from "./tiny-tinker-learner.js";
 import { tinkerRoutes } from "./tinker-routes.js";
 
 /** The base model name the server trains. */
@@ -154,5 +152,3 @@ function checkKey(state: ServerState, header: string | string[] | undefined): vo
   const valid = state.options.apiKey !== undefined ? key === state.options.apiKey : key.startsWith("tml-") || key.startsWith("eyJ");
   if (!valid) throw new HttpError(401, "invalid API key");
 }
-
-export { TINY_TOKENIZER_ID };

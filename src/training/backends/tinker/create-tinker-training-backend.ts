@@ -32,7 +32,10 @@ function credentialsFor(baseUrl: string): CredentialSource {
   if (loopback && !process.env.TINKER_API_KEY && !process.env.TINKER_CREDENTIAL_CMD) return () => LOOPBACK_DEVELOPMENT_KEY;
   // Read at the first request, so that a backend built only to list its capabilities needs no key.
   let source: CredentialSource | undefined;
-  return () => (source ??= tinkerCredentials())();
+  return () => {
+    source ??= tinkerCredentials();
+    return source();
+  };
 }
 
 async function loadRenderer(tokenizerId: string, directory: string | undefined): Promise<ChatRenderer> {

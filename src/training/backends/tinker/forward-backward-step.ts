@@ -72,7 +72,7 @@ export async function forwardBackwardStep(target: TrainingTarget, batch: TrainBa
       metrics.loss! += result.metrics["loss:sum"] ?? 0;
       metrics.clipFraction! += (result.metrics["clip_fraction:mean"] ?? 0) / results.length;
     }
-    metrics.gradNorm = Math.max(metrics.gradNorm!, optimReply.metrics?.["grad_norm"] ?? 0);
+    metrics.gradNorm = Math.max(metrics.gradNorm!, optimReply.metrics?.grad_norm ?? 0);
     metrics.requests! += chunks.length + 1;
     metrics.substeps! += 1;
     metrics.trainedTokens! += rows.reduce((sum, row) => sum + row.lossMask.slice(1).reduce((a, b) => a + b, 0), 0);

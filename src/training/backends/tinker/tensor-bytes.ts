@@ -12,14 +12,14 @@ export type WireDtype = "float32" | "int64";
 /** Little-endian int32 bytes of token ids (EncodedTextChunk.tokens, SampledSequence.tokens). */
 export function int32Bytes(values: readonly number[]): Uint8Array {
   const view = new DataView(new ArrayBuffer(values.length * 4));
-  values.forEach((value, index) => view.setInt32(index * 4, value, true));
+  for (const [index, value] of values.entries()) view.setInt32(index * 4, value, true);
   return new Uint8Array(view.buffer);
 }
 
 /** Little-endian int64 bytes; values must be safe integers. */
 export function int64Bytes(values: readonly number[]): Uint8Array {
   const view = new DataView(new ArrayBuffer(values.length * 8));
-  values.forEach((value, index) => view.setBigInt64(index * 8, BigInt(value), true));
+  for (const [index, value] of values.entries()) view.setBigInt64(index * 8, BigInt(value), true);
   return new Uint8Array(view.buffer);
 }
 
