@@ -10,7 +10,7 @@ import { chunkDatums } from "./request-chunks.js";
 import { aggregationScales, lossFnConfig, sequenceDatum } from "./scaled-advantages.js";
 import type { ClientConfig } from "./client-config.js";
 import type { TinkerHttpClient } from "./tinker-http-client.js";
-import { decodeForwardBackwardOutput, encodeForwardBackwardRequest, type ForwardBackwardResult } from "./tinker-proto.js";
+import { decodeForwardBackwardOutput, encodeDatum, encodeForwardBackwardRequest, type ForwardBackwardResult } from "./tinker-proto.js";
 
 const OptimReplySchema = z.object({ metrics: z.record(z.string(), z.number()).nullish() }).passthrough();
 
@@ -33,7 +33,8 @@ export async function forwardBackwardStep(target: TrainingTarget, batch: TrainBa
     const rows = batch.sequences.slice(start, start + substepSize);
     const scales = aggregationScales(rows, batch.lossAggregation);
     const config = lossFnConfig(batch.loss, scales);
-    const chunks = chunkDatums(rows.map((row, index) => sequenceDatum(row, batch.loss, scales[index]!)), target.config.limits);
+    // Encoded once: the same bytes size the chunks and go out in the requests.
+    const chunks = chunkDatums(rows.map((row, index) => encodeDatum(sequenceDatum(row, batch.loss, scales[index]!))), target.config.limits);
     const send = (data: (typeof chunks)[number], seqId: number) =>
       awaitFuture(
         target.client,

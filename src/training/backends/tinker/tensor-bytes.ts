@@ -9,8 +9,13 @@ export const DTYPE = { unspecified: 0, float32: 1, int64: 2, int32: 3, bfloat16:
 /** The dtypes the client writes. */
 export type WireDtype = "float32" | "int64";
 
+// Typed arrays use the host's byte order; on a little-endian host (every platform Node ships for) they are the wire
+// bytes as they are, which is ~10× faster than a DataView write per value.
+const LITTLE_ENDIAN_HOST = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Little-endian int32 bytes of token ids (EncodedTextChunk.tokens, SampledSequence.tokens). */
 export function int32Bytes(values: readonly number[]): Uint8Array {
+  if (LITTLE_ENDIAN_HOST) return new Uint8Array(Int32Array.from(values).buffer);
   const view = new DataView(new ArrayBuffer(values.length * 4));
   for (const [index, value] of values.entries()) view.setInt32(index * 4, value, true);
   return new Uint8Array(view.buffer);
@@ -18,6 +23,16 @@ export function int32Bytes(values: readonly number[]): Uint8Array {
 
 /** Little-endian int64 bytes; values must be safe integers. */
 export function int64Bytes(values: readonly number[]): Uint8Array {
+  if (LITTLE_ENDIAN_HOST) {
+    // Low and high 32-bit words of each value (two's complement for negatives), without a BigInt per value.
+    const words = new Int32Array(values.length * 2);
+    for (let index = 0; index < values.length; index++) {
+      const value = values[index]!;
+      words[index * 2] = value | 0;
+      words[index * 2 + 1] = Math.floor(value / 4_294_967_296);
+    }
+    return new Uint8Array(words.buffer);
+  }
   const view = new DataView(new ArrayBuffer(values.length * 8));
   for (const [index, value] of values.entries()) view.setBigInt64(index * 8, BigInt(value), true);
   return new Uint8Array(view.buffer);
@@ -25,6 +40,7 @@ export function int64Bytes(values: readonly number[]): Uint8Array {
 
 /** Little-endian float32 bytes. */
 export function float32Bytes(values: ArrayLike<number>): Uint8Array {
+  if (LITTLE_ENDIAN_HOST) return new Uint8Array(Float32Array.from(values).buffer);
   const view = new DataView(new ArrayBuffer(values.length * 4));
   for (let index = 0; index < values.length; index++) view.setFloat32(index * 4, values[index]!, true);
   return new Uint8Array(view.buffer);

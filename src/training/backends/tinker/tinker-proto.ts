@@ -51,9 +51,14 @@ export function datumMessage(datum: DatumInput): Record<string, unknown> {
   return { modelInput: [{ encodedText: { tokens: int32Bytes(datum.modelInput) } }], lossFnInputs: inputs };
 }
 
+/** One Datum's bytes (what a request repeats in field 3). */
+export function encodeDatum(datum: DatumInput): Uint8Array {
+  return messageType("Datum").encode(datumMessage(datum)).finish();
+}
+
 /** Encoded size of one datum inside a request (field tag and length prefix included). */
-export function encodedDatumBytes(datum: DatumInput): number {
-  const length = messageType("Datum").encode(datumMessage(datum)).len;
+export function encodedDatumBytes(datum: DatumInput | Uint8Array): number {
+  const length = datum instanceof Uint8Array ? datum.byteLength : encodeDatum(datum).byteLength;
   return 1 + varintLength(length) + length;
 }
 
@@ -63,19 +68,21 @@ function varintLength(value: number): number {
   return bytes;
 }
 
-/** ForwardBackwardRequest bytes. */
-export function encodeForwardBackwardRequest(request: ForwardBackwardInput): Uint8Array {
-  const type = messageType("ForwardBackwardRequest");
-  return type
-    .encode({
-      modelId: request.modelId,
-      seqId: request.seqId,
-      data: request.data.map(datumMessage),
-      lossFn: request.lossFn,
-      lossFnConfig: sortedEntries(request.lossFnConfig ?? {}),
-      forwardOnly: request.forwardOnly ?? false,
-    })
-    .finish();
+/**
+ * ForwardBackwardRequest bytes, written field by field in field-number order with proto3 defaults left out (as protoc
+ * writes them); datums may come already encoded, so that sizing them for chunks and sending them encode them once.
+ */
+export function encodeForwardBackwardRequest(request: Omit<ForwardBackwardInput, "data"> & { data: readonly (DatumInput | Uint8Array)[] }): Uint8Array {
+  const writer = protobuf.Writer.create();
+  if (request.modelId !== "") writer.uint32(0x0a).string(request.modelId);
+  if (request.seqId !== 0) writer.uint32(0x10).int32(request.seqId);
+  for (const datum of request.data) writer.uint32(0x1a).bytes(datum instanceof Uint8Array ? datum : encodeDatum(datum));
+  if (request.lossFn !== "") writer.uint32(0x22).string(request.lossFn);
+  for (const [key, value] of Object.entries(sortedEntries(request.lossFnConfig ?? {}))) {
+    writer.uint32(0x2a).fork().uint32(0x0a).string(key).uint32(0x11).double(value).ldelim();
+  }
+  if (request.forwardOnly) writer.uint32(0x30).bool(true);
+  return writer.finish();
 }
 
 /** A decoded forward_backward request (the local server's view). */
