@@ -164,6 +164,27 @@ describe("training through the backend", () => {
     await expect(send([datum], 2)).rejects.toThrow(/already used/);
   });
 
+  it("serves agent flows an OpenAI chat completion with the sampler's token ids and logprobs", async () => {
+    const backend = createTinkerBackend({ client: client(), loadRenderer: async () => tinyChatRenderer, poll: instantPoll });
+    const policy = await backend.open({ baseModel: "rllm/tiny" });
+    const response = await fetch(`${policy.openaiBaseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "What is 12+7? Put the answer in \\boxed{}." }], n: 2, logprobs: true, max_tokens: 16, seed: 3 }),
+    });
+    const reply = (await response.json()) as {
+      prompt_token_ids: number[];
+      choices: { message: { content: string }; token_ids: number[]; logprobs: { content: { logprob: number }[] } }[];
+    };
+    await backend.close();
+    expect(reply.prompt_token_ids).toEqual(tinyChatRenderer.render([{ role: "user", content: "What is 12+7? Put the answer in \\boxed{}." }]));
+    expect(reply.choices).toHaveLength(2);
+    for (const choice of reply.choices) {
+      expect(choice.logprobs.content).toHaveLength(choice.token_ids.length);
+      expect(choice.message.content).toBe(tinyChatRenderer.decode(choice.token_ids));
+    }
+  });
+
   it("resumes from the tinker:// paths recorded in a checkpoint directory", async () => {
     const first = createTinkerBackend({ client: client(), loadRenderer: async () => tinyChatRenderer, poll: instantPoll });
     await first.open({ baseModel: "rllm/tiny" });
