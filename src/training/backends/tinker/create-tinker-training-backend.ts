@@ -16,8 +16,7 @@ export const LOOPBACK_DEVELOPMENT_KEY = "tml-local-development";
 
 /** The backend and the base model it trains ("" = the server's only model). */
 export async function createTinkerTrainingBackend(_checkpoint?: string, flags: BackendFlags = {}): Promise<{ backend: TrainingBackend; baseModel: string }> {
-  const baseUrl = tinkerBaseUrl(flags.baseUrl);
-  const client = new TinkerHttpClient({ baseUrl, credentials: credentialsFor(baseUrl), notify: flags.notify });
+  const client = createTinkerClient(flags.baseUrl, flags.notify);
   const backend = createTinkerBackend({
     client,
     loraRank: flags.loraRank,
@@ -25,6 +24,12 @@ export async function createTinkerTrainingBackend(_checkpoint?: string, flags: B
     loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, flags.tokenizer),
   });
   return { backend, baseModel: flags.model ?? "" };
+}
+
+/** The Tinker HTTP client for a base URL (explicit, TINKER_BASE_URL or the service) and the environment's credential. */
+export function createTinkerClient(explicitBaseUrl: string | undefined, notify?: (message: string) => void): TinkerHttpClient {
+  const baseUrl = tinkerBaseUrl(explicitBaseUrl);
+  return new TinkerHttpClient({ baseUrl, credentials: credentialsFor(baseUrl), notify });
 }
 
 function credentialsFor(baseUrl: string): CredentialSource {
@@ -38,7 +43,8 @@ function credentialsFor(baseUrl: string): CredentialSource {
   };
 }
 
-async function loadRenderer(tokenizerId: string, directory: string | undefined): Promise<ChatRenderer> {
+/** The renderer for a tokenizer id: the tiny model's own, or Hugging Face files from `directory`, the cache or the hub. */
+export async function loadRenderer(tokenizerId: string, directory: string | undefined): Promise<ChatRenderer> {
   if (tokenizerId === TINY_TOKENIZER_ID && !directory) return tinyChatRenderer;
   const { loadHfChatRenderer } = await import("./hf-chat-renderer.js");
   return loadHfChatRenderer(tokenizerId, directory);

@@ -9,6 +9,7 @@ import { createTinkerBackend } from "../../../../src/training/backends/tinker/ti
 import { TinkerAuthError, TinkerFutureError, TinkerHttpError } from "../../../../src/training/backends/tinker/tinker-errors.js";
 import { TinkerHttpClient } from "../../../../src/training/backends/tinker/tinker-http-client.js";
 import { openSession } from "../../../../src/training/backends/tinker/tinker-session.js";
+import { openTinkerPolicy } from "../../../../src/training/backends/tinker/open-tinker-policy.js";
 import { tinyChatRenderer } from "../../../../src/training/backends/tinker/tiny-chat-renderer.js";
 import { encodeForwardBackwardRequest } from "../../../../src/training/backends/tinker/tinker-proto.js";
 import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/training/tinker-server/local-tinker-server.js";
@@ -202,5 +203,15 @@ describe("training through the backend", () => {
     expect(restored.samplerPath).toMatch(/^tinker:\/\//);
     expect(await second.sample({ ...request, policy: restored })).toEqual(before);
     await second.close();
+
+    // rllm eval --backend tinker --model tinker://…: sampling only, on the saved sampler path.
+    const endpoint = await openTinkerPolicy({ client: client(), model: published.samplerPath!, loadRenderer: async () => tinyChatRenderer, notify: () => {} });
+    const response = await fetch(`${endpoint.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "What is 2+2?" }], max_tokens: 8, seed: 1 }),
+    });
+    await endpoint.close();
+    expect(((await response.json()) as { choices: unknown[] }).choices).toHaveLength(1);
   });
 });
