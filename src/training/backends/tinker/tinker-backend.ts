@@ -86,8 +86,8 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
   };
   const nextSeqId = () => ++seqId;
   const policyRef = (): PolicyRef => ({ backend: "tinker", modelId: opened().baseModel, version, openaiBaseUrl: opened().chat.baseUrl, samplerPath: opened().sampler.source });
-  const newSampler = (source: string) =>
-    createTinkerSampler(client, { sessionId: opened().session.id, samplingSessionSeqId: samplingSessions++, source, version, poll: options.poll, counts });
+  const newSampler = (sessionId: string, source: string) =>
+    createTinkerSampler(client, { sessionId, samplingSessionSeqId: samplingSessions++, source, version, poll: options.poll, counts });
   const future = async (route: string, body: Record<string, unknown>) =>
     (await awaitFuture(client, () => submitJson(client, route, body), { poll: options.poll, counts })).json;
 
@@ -123,10 +123,10 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
         );
         const info = InfoReplySchema.parse((await client.request("get_info", { json: { model_id: created.model_id, type: "get_info" } })).json);
         const renderer = await options.loadRenderer(info.model_data.tokenizer_id ?? baseModel);
-        const partial = { config, session, modelId: created.model_id, baseModel, renderer };
-        state = { ...partial, sampler: undefined as unknown as TinkerSampler, chat: undefined as unknown as ChatServer };
-        state.sampler = await newSampler(baseModel);
-        state.chat = await startChatServer({ renderer, sampler: () => opened().sampler, modelName: baseModel, maxContext: supported.maxContext });
+        const sampler = await newSampler(session.id, baseModel);
+        // The endpoint reads the current sampler per request, so each publish() switches it to the new version.
+        const chat = await startChatServer({ renderer, sampler: () => opened().sampler, modelName: baseModel, maxContext: supported.maxContext });
+        state = { config, session, modelId: created.model_id, baseModel, renderer, sampler, chat };
       } catch (error) {
         session.close();
         throw error;
@@ -172,7 +172,7 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       version += 1;
       const samplerPath = await saveForSampler(`version-${String(version).padStart(6, "0")}`);
       // A new sampling session per version: the SDK's rule after every save_weights_for_sampler.
-      opened().sampler = await newSampler(samplerPath);
+      opened().sampler = await newSampler(opened().session.id, samplerPath);
       return policyRef();
     },
 
@@ -199,7 +199,7 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       const current = opened();
       await future("load_weights", { model_id: current.modelId, seq_id: nextSeqId(), path: parsed.data.statePath, optimizer: true, type: "load_weights" });
       version = parsed.data.policyVersion;
-      current.sampler = await newSampler(await saveForSampler(`restored-${String(version).padStart(6, "0")}`));
+      current.sampler = await newSampler(current.session.id, await saveForSampler(`restored-${String(version).padStart(6, "0")}`));
       return policyRef();
     },
 
