@@ -147,6 +147,8 @@ export interface StepStatus {
   /** loss, learner-vs-sampler logprob mismatch, clip fraction, dropped rows... */
   metrics: Record<string, number>;
   error?: string;
+  /** The backend's class of a failure, when it gives one (Tinker: unknown, server or user). */
+  errorCategory?: string;
 }
 
 /** A training backend. Long-running ones return from `submit` at once and report through `status`. */

@@ -7,6 +7,8 @@ import { commaList, concurrencyFlag, endpointFlags, outFlag, samplingFlags, seed
 
 /** `rllm eval`'s flags. */
 export const EvalFlagsSchema = z.object({
+  backend: z.enum(["openai", "tinker"]).default("openai").describe("openai: an OpenAI-compatible --base-url (or the embedded model); tinker: --model is a Tinker base model or tinker:// sampler path, --base-url the Tinker service").meta({ value: "name" }),
+  tokenizer: z.string().optional().describe("--backend tinker: a directory with tokenizer.json and tokenizer_config.json").meta({ value: "dir" }),
   ...endpointFlags,
   data: z.string().optional().describe("your own rows {id, question, ground_truth, ...} instead of the benchmark's data").meta({ value: "file.jsonl" }),
   split: z.string().default("test").describe("dataset split to evaluate").meta({ value: "name" }),

@@ -8,6 +8,7 @@ import { RetryBudget } from "../../llm/retry-policy.js";
 import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
+import { openTinkerEndpoint, planTinkerEndpoint } from "../tinker-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Task } from "../../core/task.js";
 import type { SamplingParams } from "../../core/llm-client.js";
@@ -52,7 +53,8 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   if (flags.data) assertInputFile("--data", flags.data);
   let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
-  const plan = planEndpoint(flags);
+  if (flags.backend !== "tinker" && flags.tokenizer) throw new InputError(`--tokenizer: backend "${flags.backend}" cannot honour it (only tinker)`);
+  const plan = flags.backend === "tinker" ? await planTinkerEndpoint(flags) : planEndpoint(flags);
   const price = services.priceFor(plan.model, configuredPrice ?? (plan.isEmbedded ? undefined : plan.price));
   if (flags.maxCost !== undefined && !price) throw new InputError(`--max-cost needs prices for model "${plan.model}"`);
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
@@ -64,6 +66,7 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
     // The options as given, so that --resume compares what the user typed, not defaults that may change.
     ...(flags.set.length > 0 ? { cookbookOptions: parseSetFlags(flags.set) } : {}),
     model: plan.model,
+    ...(flags.backend === "tinker" ? { backend: "tinker" } : {}),
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
     split: flags.split,
@@ -77,7 +80,7 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   const directory = flags.out ?? path.join("runs", `${benchmark.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 
-  const endpoint = await openEndpoint(plan);
+  const endpoint = flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
     const paths = openRunDirectory(directory, config, flags.resume);

@@ -16,7 +16,12 @@ export const ServeFlagsSchema = z.object({
   host: listenFlags.host,
   seed: seedFlag.default(0).describe("base seed of the pairings"),
   apiKeyEnv: endpointFlags.apiKeyEnv.default("OPENAI_API_KEY").describe("environment variable holding the upstream API key"),
-  checkpoint: z.string().optional().describe("with --model tiny: serve this tiny-model checkpoint instead of the shipped one").meta({ value: "dir" }),
+  checkpoint: z.string().optional().describe("with --model tiny or --tinker: this tiny-model checkpoint instead of the shipped one").meta({ value: "dir" }),
+  tinker: z.boolean().default(false).describe("development tool: a local Tinker server (Tinker's HTTP/protobuf API) training the embedded tiny model; full weights stand in for LoRA"),
+  faults: z.string().optional().describe("with --tinker: inject faults, e.g. try_again=2,timeouts=1,lost=1,rate_limit=2,unavailable=1,error=user,slow_poll_ms=50 (or RLLM_TINKER_FAULTS)").meta({ value: "list" }),
+  maxChunkDatums: z.coerce.number().int().positive().default(1024).describe("with --tinker: datums per forward_backward request (client config)").meta({ value: "n" }),
+  maxChunkBytes: z.coerce.number().int().positive().default(5_000_000).describe("with --tinker: bytes per forward_backward request (client config)").meta({ value: "n" }),
+  zstd: z.boolean().default(false).describe("with --tinker: ask clients to zstd-compress forward_backward bodies"),
 });
 /** `rllm serve`'s parsed flags. */
 export type ServeFlags = z.infer<typeof ServeFlagsSchema>;
@@ -27,7 +32,8 @@ export const serveCommand = defineCommand({
   description:
     "Serve an OpenAI-compatible /v1/chat/completions. With --model tiny: the embedded tiny model (also /v1/completions,\n" +
     "/tokenize, /detokenize, vLLM's return_token_ids). With --rerank: sample -n candidates from --upstream, run the tournament\n" +
-    "with the same model as judge, answer with the winner (scores in the `rerank` field and the x-rllm-rerank header).",
+    "with the same model as judge, answer with the winner (scores in the `rerank` field and the x-rllm-rerank header).\n" +
+    "With --tinker (a development tool): a local Tinker server on the tiny model, for `rllm train --backend tinker --base-url`.",
   flags: ServeFlagsSchema,
   loadAction: async () => (await import("./serve.js")).serveAction,
 });

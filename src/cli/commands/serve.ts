@@ -7,6 +7,7 @@ import type { ServeFlags } from "./serve-command.js";
 
 /** Serves the tiny model or the rerank server, as the flags say, until Ctrl-C. */
 export async function serveAction(flags: ServeFlags): Promise<void> {
+  if (flags.tinker) return serveTinker(flags);
   if (flags.rerank === undefined && flags.model === "tiny") return serveTiny(flags);
   if (flags.rerank === undefined) throw new InputError("rllm serve: give --model tiny, or --rerank <method> --upstream <url>");
   await serveRerank(flags, flags.rerank);
@@ -19,6 +20,31 @@ async function serveTiny(flags: ServeFlags): Promise<void> {
   const { startTinyServer } = await import("../../models/tiny/server.js");
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
+  await new Promise<void>((resolve) => process.once("SIGINT", resolve));
+  await server.close();
+}
+
+/** Serves the local Tinker server (a development tool) until Ctrl-C. */
+async function serveTinker(flags: ServeFlags): Promise<void> {
+  if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
+  const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../training/tinker-server/local-tinker-server.js");
+  const { parseFaultPlan } = await import("../../training/tinker-server/server-faults.js");
+  let faults: ReturnType<typeof parseFaultPlan>;
+  try {
+    faults = parseFaultPlan(flags.faults ?? process.env.RLLM_TINKER_FAULTS);
+  } catch (error) {
+    throw new InputError(`--faults: ${(error as Error).message}`);
+  }
+  const server = await startLocalTinkerServer({
+    port: flags.port,
+    host: flags.host,
+    checkpoint: flags.checkpoint,
+    faults,
+    maxChunkDatums: flags.maxChunkDatums,
+    maxChunkBytes: flags.maxChunkBytes,
+    compress: flags.zstd,
+  });
+  console.error(`rllm: local Tinker server (development tool) at ${server.url}, model "${LOCAL_TINKER_MODEL}"; rllm train <cookbook> --backend tinker --base-url ${server.url}`);
   await new Promise<void>((resolve) => process.once("SIGINT", resolve));
   await server.close();
 }

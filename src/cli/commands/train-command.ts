@@ -19,19 +19,24 @@ export const TrainFlagsSchema = z.object({
   out: outFlag.describe("run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)"),
   checkpoint: z.string().optional().describe("starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)").meta({ value: "dir" }),
   resume: z.boolean().default(false).describe("continue the run in --out from its last checkpoint; refuses if the config differs"),
+  model: z.string().optional().describe("--backend tinker: the base model to train (default: the server's only model)").meta({ value: "name" }),
+  loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker: LoRA rank (default 32)").meta({ value: "r" }),
+  baseUrl: z.string().url().optional().describe("--backend tinker: the service URL (default TINKER_BASE_URL, else the hosted service)").meta({ value: "url" }),
+  tokenizer: z.string().optional().describe("--backend tinker: a directory with tokenizer.json and tokenizer_config.json (default: the Hugging Face cache or hub)").meta({ value: "dir" }),
+  capabilities: z.boolean().default(false).describe("print what each backend can do (losses, aggregations, merges, LoRA/full, sampling, KL, entropy selection, checkpoints, context) and exit"),
 });
 /** `rllm train`'s parsed flags. */
 export type TrainFlags = z.infer<typeof TrainFlagsSchema>;
 
 /** `rllm train`. */
-export const trainCommand = defineCommand<typeof TrainFlagsSchema, [string]>({
+export const trainCommand = defineCommand<typeof TrainFlagsSchema, string[]>({
   name: "train",
   description:
     "Train the policy on a cookbook's benchmark: sample train tasks → rollouts (traced through the gateway) → score →\n" +
     "group → advantages → update → publish, validating pass@1 on the test split. Writes <out>/metrics.jsonl (one line\n" +
     "per step and per validation), <out>/steps/<n>/episodes.jsonl, <out>/checkpoints/. With joint.enabled the policy also\n" +
     "judges pairs of its own solutions (V1-PairRL).",
-  arguments: [{ name: "<cookbook>", description: "cookbook name (its benchmark supplies the train and test splits) or module path" }],
+  arguments: [{ name: "[cookbook]", description: "cookbook name (its benchmark supplies the train and test splits) or module path; required unless --capabilities" }],
   flags: TrainFlagsSchema,
   loadAction: async () => (await import("./train.js")).trainAction,
 });

@@ -20,7 +20,13 @@ import type { TrainFlags } from "./train-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 
 /** Runs `rllm train <cookbook>`. */
-export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): Promise<void> {
+export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): Promise<void> {
+  if (flags.capabilities) {
+    const { capabilitiesMatrix } = await import("../../training/backends/capabilities-matrix.js");
+    console.log(await capabilitiesMatrix());
+    return;
+  }
+  if (!cookbookName) throw new InputError("rllm train: give a cookbook (e.g. rllm train arith), or --capabilities");
   // Everything is checked before any work, and the run folder is written only once the run starts, so a refused
   // start leaves nothing behind that a retry would mistake for a run.
   trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
@@ -28,6 +34,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
   const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
+  assertFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const cookbook = await resolveCookbook(cookbookName);
@@ -37,12 +44,19 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
   const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
   const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...config, out: undefined };
+  const remote = flags.backend === "tinker" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
+  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
   const createTrainingBackend = await trainingBackends.load(flags.backend);
   const { runTraining } = await import("../../training/loop/run-training.js");
-  const { backend, baseModel } = await createTrainingBackend(checkpoint);
+  const { backend, baseModel } = await createTrainingBackend(checkpoint, {
+    model: flags.model,
+    loraRank: flags.loraRank,
+    baseUrl: flags.baseUrl,
+    tokenizer: flags.tokenizer,
+    notify: (message) => console.error(`rllm: ${message}`),
+  });
   try {
     assertConfigSupported(backend.capabilities(), config, configFile);
   } catch (error) {
@@ -69,6 +83,23 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string]): 
     });
   } finally {
     interrupt.release();
+  }
+}
+
+// Flags only some backends read: one given to a backend that ignores it is an error naming both.
+const BACKEND_FLAGS: Record<string, { flag: string; backends: readonly string[] }> = {
+  model: { flag: "--model", backends: ["tinker"] },
+  loraRank: { flag: "--lora-rank", backends: ["tinker"] },
+  baseUrl: { flag: "--base-url", backends: ["tinker"] },
+  tokenizer: { flag: "--tokenizer", backends: ["tinker"] },
+  checkpoint: { flag: "--checkpoint", backends: ["local"] },
+};
+
+function assertFlagsHonoured(flags: TrainFlags): void {
+  for (const [key, { flag, backends }] of Object.entries(BACKEND_FLAGS)) {
+    if (flags[key as keyof TrainFlags] !== undefined && !backends.includes(flags.backend)) {
+      throw new InputError(`${flag}: backend "${flags.backend}" cannot honour it (only ${backends.join(", ")})`);
+    }
   }
 }
 

@@ -125,7 +125,21 @@ export class TrainableModel {
    * for the sum to be the whole batch's loss it must divide by the whole batch's denominator, not the micro-batch's.
    */
   accumulatedStep<Row extends TrainingRow>(rows: readonly Row[], loss: MicroBatchLoss<Row>, options: AccumulatedStepOptions): AccumulatedStepResult {
-    const { microBatchPositions, referenceLogprobs, minEntropy = 0, ...adamOptions } = options;
+    const { microBatchPositions, referenceLogprobs, minEntropy, ...adamOptions } = options;
+    const { gradients, ...result } = this.accumulateGradients(rows, loss, { microBatchPositions, referenceLogprobs, minEntropy });
+    return { ...result, gradientNorm: this.applyGradients(gradients, adamOptions) };
+  }
+
+  /**
+   * The gradients of `loss` summed over micro-batches of `rows`, by parameter name, without changing the weights (a
+   * Tinker forward_backward: gradients add up across calls until an optimizer step applies them).
+   */
+  accumulateGradients<Row extends TrainingRow>(
+    rows: readonly Row[],
+    loss: MicroBatchLoss<Row>,
+    options: Pick<AccumulatedStepOptions, "microBatchPositions" | "referenceLogprobs" | "minEntropy"> = {},
+  ): Omit<AccumulatedStepResult, "gradientNorm"> & { gradients: Map<string, tf.Tensor> } {
+    const { microBatchPositions, referenceLogprobs, minEntropy = 0 } = options;
     const blocks = microBatchPositions === undefined ? [rows] : microBatches(rows, microBatchPositions);
     const names = [...this.variables.keys()];
     const summed = new Map<string, tf.Tensor>();
@@ -137,15 +151,16 @@ export class TrainableModel {
       lossSum += micro.loss;
       reports.push(micro.report);
       for (const [index, row] of block.entries()) logprobsByRow.set(row, micro.logprobs[index]!);
-      for (const [name, gradient] of micro.gradients) {
-        const previous = summed.get(name);
-        summed.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
-        if (previous) tf.dispose([previous, gradient]);
-      }
+      addGradients(summed, micro.gradients);
     }
-    const gradientNorm = applyAdam(this.variables, Object.fromEntries(summed), this.adam, adamOptions);
-    tf.dispose([...summed.values()]);
-    return { loss: lossSum, gradientNorm, logprobs: rows.map((row) => logprobsByRow.get(row)!), microBatches: reports };
+    return { loss: lossSum, gradients: summed, logprobs: rows.map((row) => logprobsByRow.get(row)!), microBatches: reports };
+  }
+
+  /** One Adam step on summed gradients (which it disposes); returns their global norm before clipping. */
+  applyGradients(gradients: Map<string, tf.Tensor>, options: AdamOptions): number {
+    const gradientNorm = applyAdam(this.variables, Object.fromEntries(gradients), this.adam, options);
+    tf.dispose([...gradients.values()]);
+    return gradientNorm;
   }
 
   // The loss, gradients (by parameter name), pre-update logprobs and report of one micro-batch.
@@ -229,6 +244,15 @@ export class TrainableModel {
     tf.dispose([...this.variables.values(), ...this.adam.firstMoment.values(), ...this.adam.secondMoment.values()]);
     if (this.reference) tf.dispose([...this.reference.values()]);
     this.reference = undefined;
+  }
+}
+
+/** Adds `more` into `into` by parameter name, disposing the tensors it replaces. */
+export function addGradients(into: Map<string, tf.Tensor>, more: ReadonlyMap<string, tf.Tensor>): void {
+  for (const [name, gradient] of more) {
+    const previous = into.get(name);
+    into.set(name, previous ? tf.tidy(() => previous.add(gradient)) : gradient);
+    if (previous) tf.dispose([previous, gradient]);
   }
 }
 

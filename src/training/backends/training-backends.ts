@@ -3,11 +3,25 @@ import { createRegistry } from "../../core/registry.js";
 import type { TrainingBackend } from "../backend.js";
 import type { ChatTokenizer } from "../sft/tokenize-sft-row.js";
 
+/** What `rllm train` passes on to a remote backend: the base model, LoRA rank, service URL, tokenizer, notices. */
+export interface BackendFlags {
+  model?: string;
+  loraRank?: number;
+  baseUrl?: string;
+  /** A directory with tokenizer.json and tokenizer_config.json. */
+  tokenizer?: string;
+  notify?: (message: string) => void;
+}
+
 /**
- * Builds a backend from a starting checkpoint (the backend's default when absent); gives the base model it trains
- * and, when it has one, the model's chat template and tokenizer (for SFT rows without sampled token ids).
+ * Builds a backend from a starting checkpoint (the backend's default when absent) and the flags it reads; gives the
+ * base model it trains and, when it has one, the model's chat template and tokenizer (for SFT rows without sampled
+ * token ids).
  */
-export type CreateTrainingBackend = (checkpoint?: string) => Promise<{ backend: TrainingBackend; baseModel: string; tokenizer?: ChatTokenizer }>;
+export type CreateTrainingBackend = (
+  checkpoint?: string,
+  flags?: BackendFlags,
+) => Promise<{ backend: TrainingBackend; baseModel: string; tokenizer?: ChatTokenizer }>;
 
 /** Backends `rllm train --backend` and `rllm sft --backend` accept. */
 export const trainingBackends = createRegistry<CreateTrainingBackend>(
@@ -15,6 +29,6 @@ export const trainingBackends = createRegistry<CreateTrainingBackend>(
   {
     local: { load: async () => (await import("./create-local-training-backend.js")).createLocalTrainingBackend },
     verl: { load: async () => (await import("./verl/create-verl-training-backend.js")).createVerlTrainingBackend },
+    tinker: { load: async () => (await import("./tinker/create-tinker-training-backend.js")).createTinkerTrainingBackend },
   },
-  { unknownNameHint: "tinker is not implemented yet" },
 );

@@ -1,0 +1,31 @@
+/** `rllm eval --backend tinker`: the endpoint is a Tinker policy (base model or tinker:// sampler path) behind a local chat endpoint. */
+import { InputError } from "../core/errors/input-error.js";
+import type { Endpoint, EndpointPlan } from "./resolve-endpoint.js";
+
+/** The flags it reads. */
+export interface TinkerEndpointFlags {
+  baseUrl?: string;
+  model?: string;
+  tokenizer?: string;
+}
+
+/** Checks the flags: --model names the base model or the tinker:// path; --base-url the Tinker service. */
+export async function planTinkerEndpoint(flags: TinkerEndpointFlags): Promise<EndpointPlan> {
+  if (!flags.model) throw new InputError("--backend tinker needs --model <base model or tinker://…/sampler_weights/… path>");
+  const { tinkerBaseUrl } = await import("../training/backends/tinker/tinker-credentials.js");
+  return { isEmbedded: false, baseUrl: tinkerBaseUrl(flags.baseUrl), model: flags.model };
+}
+
+/** Opens the policy and its chat endpoint on 127.0.0.1; close it in a `finally`. */
+export async function openTinkerEndpoint(flags: TinkerEndpointFlags): Promise<Endpoint> {
+  const { createTinkerClient, loadRenderer } = await import("../training/backends/tinker/create-tinker-training-backend.js");
+  const { openTinkerPolicy } = await import("../training/backends/tinker/open-tinker-policy.js");
+  const notify = (message: string) => console.error(`rllm: ${message}`);
+  const policy = await openTinkerPolicy({
+    client: createTinkerClient(flags.baseUrl, notify),
+    model: flags.model!,
+    loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, flags.tokenizer),
+    notify,
+  });
+  return { baseUrl: policy.baseUrl, model: policy.model, isEmbedded: false, close: policy.close };
+}

@@ -1,0 +1,25 @@
+/** The Tinker client's errors: each holds the fields it is built from, and its message says what to do. */
+
+/** The service refused the credential (HTTP 401); never retried. */
+export class TinkerAuthError extends Error {
+  constructor(readonly path: string, readonly detail: string) {
+    super(`Tinker refused the credential on ${path} (HTTP 401: ${detail}): check TINKER_API_KEY (or TINKER_CREDENTIAL_CMD)`);
+    this.name = "TinkerAuthError";
+  }
+}
+
+/** An HTTP error that is not retried (400, 403, 404, 422…) or that outlasted the retries. */
+export class TinkerHttpError extends Error {
+  constructor(readonly path: string, readonly status: number, readonly detail: string, readonly attempts: number) {
+    super(`Tinker ${path}: HTTP ${status}${attempts > 1 ? ` after ${attempts} attempts` : ""}: ${detail}`);
+    this.name = "TinkerHttpError";
+  }
+}
+
+/** A future that finished with an error; `category` is the service's (unknown, server or user). */
+export class TinkerFutureError extends Error {
+  constructor(readonly requestId: string, readonly category: string, readonly detail: string) {
+    super(`Tinker request ${requestId} failed (${category} error): ${detail}`);
+    this.name = "TinkerFutureError";
+  }
+}
