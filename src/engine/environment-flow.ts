@@ -14,7 +14,7 @@ import { stepFromChat } from "../llm/step-from-chat.js";
 
 /** What the agent makes of one reply: actions to take in order, a correction that still uses the turn, or the end. */
 export type AgentDecision<Action> =
-  | { kind: "act"; actions: Action[]; label?: string }
+  | { kind: "act"; actions: Action[]; label?: string; stopAfter?: boolean }
   | { kind: "invalid"; feedback: ChatMessage[]; label?: string }
   | { kind: "stop"; label?: string };
 
@@ -86,7 +86,7 @@ export function environmentFlow<Observation, Action>(options: EnvironmentFlowOpt
           }
           environmentDone = results.some((result) => result.step.done);
           step.info = { ...step.info, observations: results.map((result) => result.step.info) };
-          if (environmentDone) {
+          if (environmentDone || decision.stopAfter) {
             termination = "done";
             break;
           }
@@ -146,7 +146,8 @@ function agentTimeLimit(limitMs: number | undefined, runSignal: AbortSignal) {
   };
 }
 
-function environmentEpisode(task: Task, attempt: number, steps: Step[], termination: TerminationReason, outcome: EnvironmentOutcome): Episode {
+/** The episode of an environment run: one solver trajectory and the environment's outcome in `artifacts.environment`. */
+export function environmentEpisode(task: Task, attempt: number, steps: Step[], termination: TerminationReason, outcome: EnvironmentOutcome): Episode {
   return EpisodeSchema.parse({
     id: episodeId(task.id, attempt),
     taskId: task.id,
