@@ -6,7 +6,7 @@ import { runEval } from "../../engine/run-eval.js";
 import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
-import { benchmarks } from "../../../benchmarks/registry.js";
+import { resolveBenchmark } from "../resolve-benchmark.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
@@ -30,12 +30,14 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: [string]): P
 /** Runs the eval described by the flags; returns the exit code (0 ok, 1 failed or under --fail-under). */
 async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
-  const benchmark = await benchmarks.load(benchmarkName);
+  const benchmark = await resolveBenchmark(benchmarkName);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
-  const cookbookOptions = parseCookbookOptions(baseCookbook, flags.set);
+  // --agent and --allow-network are the terminal cookbook's options under their own flags.
+  const setFlags = [...flags.set, ...(flags.agent !== undefined ? [`agent=${flags.agent}`] : []), ...(flags.allowNetwork ? ["allowNetwork=true"] : [])];
+  const cookbookOptions = parseCookbookOptions(baseCookbook, setFlags);
   if (flags.data) assertInputFile("--data", flags.data);
-  let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
+  let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome(), warn: (message) => console.error(`rllm: warning: ${message}`) });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
   const plan = planEndpoint(flags);
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
@@ -45,7 +47,7 @@ async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<
     benchmark: benchmark.name,
     cookbook: cookbook.name,
     // The options as given, so that --resume compares what the user typed, not defaults that may change.
-    ...(flags.set.length > 0 ? { cookbookOptions: parseSetFlags(flags.set) } : {}),
+    ...(setFlags.length > 0 ? { cookbookOptions: parseSetFlags(setFlags) } : {}),
     model: plan.model,
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
@@ -57,7 +59,7 @@ async function runEvalCommand(benchmarkName: string, flags: EvalFlags): Promise<
     timeoutSeconds: flags.timeout,
     ...(flags.rerank ? { rerank: { methods: flags.rerank, budget: flags.budget } } : {}),
   };
-  const directory = flags.out ?? path.join("runs", `${benchmark.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const directory = flags.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 
   const endpoint = await openEndpoint(plan);
