@@ -77,6 +77,17 @@ describe("bwrap sandbox", () => {
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
   });
 
+  it("holds a busy loop to the task's CPU share", async () => {
+    const limited = createBwrapSandbox({ cpus: 0.2 });
+    try {
+      // CPU seconds per wall second of a one-second busy loop: about 0.2 under the quota, whatever the load.
+      const result = await limited.exec('python3 -c "import time\nt = time.time(); c = time.process_time()\nwhile time.time() - t < 1: pass\nprint((time.process_time() - c) / (time.time() - t))"');
+      expect(Number(result.stdout)).toBeLessThan(0.3);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("kills a memory bomb at the memory cap and stays usable", async () => {
     const bomb = await sandbox.exec('python3 -c "x = bytearray(700 * 1024 * 1024); print(len(x))"');
     expect(bomb.exitCode).not.toBe(0);

@@ -12,6 +12,7 @@ import { createSlotCgroups, type SlotCgroups } from "../../code/sandbox/sandbox-
 import { findExecutable } from "../../code/sandbox/find-executable.js";
 import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
 import { collectOutput } from "./collect-output.js";
+import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
 import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "./sandbox.js";
 
 /** The unprivileged uid the agent runs as (the verifier runs as uid 0 without capabilities). */
@@ -57,6 +58,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   }
   // bwrap adds process of its own (its init, setpriv before exec); the cap is on the command's processes.
   const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 4);
+  const cpuCgroup: CpuCgroup | undefined = spec.cpus === undefined ? undefined : createCpuCgroup(spec.cpus);
+  const cgroupProcs = [...(cgroups.slots?.[0]?.procsFiles ?? []), ...(cpuCgroup?.procsFile ? [cpuCgroup.procsFile] : [])].join(" ");
   const running = new Set<ChildProcess>();
   const bashPath = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   let isClosed = false;
@@ -116,7 +119,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
       ? [setpriv!, `--reuid=${role === "agent" ? agentUid : 0}`, `--regid=${role === "agent" ? agentUid : 0}`, "--clear-groups", "--no-new-privs", `--bounding-set=${capabilities}`, "--inh-caps=-all", "--", ...inner]
       : inner;
     const child = spawn("/bin/sh", ["-c", joinCgroups, "rllm-sandbox", bwrap, ...bwrapArgs(role, options.env ?? {}, options.cwd ?? spec.workdir), ...dropped], {
-      env: { PATH: basePath, RLLM_CGROUP_PROCS: cgroups.slots?.[0]?.procsFiles.join(" ") ?? "" },
+      env: { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs },
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so a timeout kills bubblewrap and, with it, the command's pid namespace.
       detached: true,
@@ -188,6 +191,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
         // A killed process leaves its cgroup a moment later.
         for (let attempt = 0; attempt < 50 && !cgroups.remove(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      if (cpuCgroup?.procsFile) for (let attempt = 0; attempt < 50 && !cpuCgroup.remove(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
       rmSync(root, { recursive: true, force: true });
     },
   };
