@@ -73,6 +73,9 @@ export function loadHarborTask(taskDir: string): Task {
   const environment = config.environment;
   if (environment.gpus) warnings.push(`${tomlFile}: [environment].gpus = ${environment.gpus}: no GPU is given to the sandbox`);
   if (environment.storage_mb) warnings.push(`${tomlFile}: [environment].storage_mb is not enforced`);
+  for (const [section, user] of [["agent", config.agent.user], ["verifier", config.verifier.user]] as const) {
+    if (user !== undefined && user !== null) warnings.push(`${tomlFile}: [${section}].user = ${user}: every command runs as the sandbox's unprivileged user`);
+  }
   if (environment.os && environment.os !== "linux") warnings.push(`${tomlFile}: [environment].os = ${environment.os}: only linux runs`);
   const name = config.task?.name ?? path.basename(directory);
   if (dockerfileText !== undefined && /^\s*(RUN|COPY|ADD)\s/im.test(dockerfileText)) warnings.push(`${directory}: the Dockerfile's RUN/COPY/ADD steps are applied only by the docker backend; bwrap runs over the host's system`);

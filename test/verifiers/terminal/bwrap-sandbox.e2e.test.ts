@@ -113,13 +113,15 @@ describe("bwrap sandbox", () => {
     expect(result.stdout).toHaveLength(64 * 1024);
   });
 
-  it("never lets the agent write the verifier's reward file", async () => {
+  it("never lets the agent see the tests or write the reward file, and gives the verifier no more of the host than the agent", async () => {
     const result = await sandbox.exec("mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; (sleep 1; echo 1 > /logs/verifier/reward.txt) & echo done");
     expect(result.stderr).toMatch(/Permission denied|No such file|Read-only/);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
-    const verifier = await sandbox.exec("echo 0.5 > /logs/verifier/reward.txt && cat note.txt", { role: "verifier" });
-    expect(verifier.stdout).toBe("kept\n");
+    expect((await sandbox.exec("ls /tests")).stderr).toMatch(/No such file/);
+    const verifier = await sandbox.exec("echo 0.5 > /logs/verifier/reward.txt && cat note.txt && ls -d /tests && cat /etc/shadow", { role: "verifier" });
+    expect(verifier.stdout).toBe("kept\n/tests\n");
+    expect(verifier.stderr).toMatch(/Permission denied/); // test code may run the agent's code: it gets no more than the agent
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBe("0.5\n");
   });
 

@@ -2,7 +2,8 @@
  * The bwrap Sandbox backend: a per-episode set of host folders (workdir, /tmp, /tests, /solution, /logs/{agent,verifier,
  * artifacts}) shown over the host's read-only system. Each command runs in a fresh bubblewrap (own pid, ipc, uts and,
  * unless allowed, net namespaces) inside the episode's cgroup: files persist between commands, processes do not.
- * /logs/verifier is mounted only for the verifier, so nothing the agent runs can write the reward file.
+ * /tests and /logs/verifier are mounted only for the verifier, so nothing the agent runs can touch the tests or write
+ * the reward file.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
@@ -15,8 +16,12 @@ import { collectOutput } from "./collect-output.js";
 import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
 import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "./sandbox.js";
 
-/** The unprivileged uid the agent runs as (the verifier runs as uid 0 without capabilities). */
-export const agentUid = 1000;
+/**
+ * The unprivileged uid every command runs as, without capabilities. The verifier shares it: it can read and fix the
+ * agent's files but, like the agent, nothing of the host that is not world-readable (test code may import the agent's
+ * code, which must not reach /etc/shadow through the grader).
+ */
+export const sandboxUid = 1000;
 
 // Sandbox path → folder under the episode's host root; the workdir is added per spec.
 const fixedMounts: Record<string, string> = {
@@ -27,8 +32,8 @@ const fixedMounts: Record<string, string> = {
   "/logs/verifier": "logs/verifier",
   "/logs/artifacts": "logs/artifacts",
 };
-// The folders an agent's command can write (owned by the agent's uid).
-const agentWritable = new Set(["work", "tmp", "logs/agent", "logs/artifacts"]);
+// Mounted only while the verifier runs: the agent never sees the tests, and cannot plant files there or write the reward.
+const verifierOnly = new Set(["/tests", "/logs/verifier"]);
 const systemEntries = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"];
 const basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 // Joins the cgroups named in $RLLM_CGROUP_PROCS before starting bubblewrap, so every process of the command is counted.
@@ -54,7 +59,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     mkdirSync(path.join(root, folder), { recursive: true });
     // Set after creation: mkdir's mode passes through the umask.
     chmodSync(path.join(root, folder), folder === "tmp" ? 0o1777 : 0o755);
-    if (isRoot && agentWritable.has(folder)) chownSync(path.join(root, folder), agentUid, agentUid);
+    if (isRoot) chownSync(path.join(root, folder), sandboxUid, sandboxUid);
   }
   // bwrap adds process of its own (its init, setpriv before exec); the cap is on the command's processes.
   const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 4);
@@ -76,7 +81,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   const bwrapArgs = (role: SandboxRole, env: Record<string, string>, cwd: string): string[] => {
     const args = ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"];
     if (!spec.allowNetwork) args.push("--unshare-net");
-    if (!isRoot) args.push("--unshare-user", "--uid", String(role === "agent" ? agentUid : 0), "--gid", String(role === "agent" ? agentUid : 0));
+    if (!isRoot) args.push("--unshare-user", "--uid", String(sandboxUid), "--gid", String(sandboxUid));
     args.push("--die-with-parent", "--new-session", "--clearenv");
     const variables = { PATH: basePath, HOME: "/tmp", LANG: "C.UTF-8", TERM: "xterm", ...spec.env, ...env };
     for (const [name, value] of Object.entries(variables)) args.push("--setenv", name, value);
@@ -89,8 +94,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     args.push("--proc", "/proc", "--dev", "/dev");
     const created = new Set<string>();
     for (const [destination, folder] of Object.entries(mounts)) {
-      // The reward file's folder exists only while the verifier runs.
-      if (destination === "/logs/verifier" && role !== "verifier") continue;
+      // The tests and the reward file's folder exist only while the verifier runs.
+      if (verifierOnly.has(destination) && role !== "verifier") continue;
       // bwrap gives the folders it creates the host folder's mode (/root is 0700), so parents are made world-readable.
       for (const parent of ancestors(destination)) {
         if (created.has(parent)) continue;
@@ -112,11 +117,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     const inner = cgroups.slots
       ? [bashPath, "-c", command]
       : [bashPath, "-c", `ulimit -v ${spec.memoryMb * 1024} 2>/dev/null; ulimit -u ${spec.processes} 2>/dev/null; exec ${bashPath} -c "$0"`, command];
-    // The verifier is uid 0 with only the file capabilities a grader needs (read and fix any file of the agent's): no
-    // CAP_SYS_ADMIN, so the read-only system cannot be remounted even by test code that imports the agent's files.
-    const capabilities = role === "agent" ? "-all" : "-all,+dac_override,+dac_read_search,+fowner,+chown";
     const dropped = isRoot
-      ? [setpriv!, `--reuid=${role === "agent" ? agentUid : 0}`, `--regid=${role === "agent" ? agentUid : 0}`, "--clear-groups", "--no-new-privs", `--bounding-set=${capabilities}`, "--inh-caps=-all", "--", ...inner]
+      ? [setpriv!, `--reuid=${sandboxUid}`, `--regid=${sandboxUid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--", ...inner]
       : inner;
     const child = spawn("/bin/sh", ["-c", joinCgroups, "rllm-sandbox", bwrap, ...bwrapArgs(role, options.env ?? {}, options.cwd ?? spec.workdir), ...dropped], {
       env: { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs },
@@ -170,9 +172,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
       const target = hostPathOf(sandboxPath);
       mkdirSync(path.dirname(target), { recursive: true });
       cpSync(hostPath, target, { recursive: true });
-      // Files put where the agent works become the agent's; /tests and /solution stay root's (readable, not writable).
-      const isAgentFolder = [...agentWritable].some((writable) => !path.relative(path.join(root, writable), target).startsWith(".."));
-      if (isRoot && isAgentFolder) chownTree(target, agentUid);
+      if (isRoot) chownTree(target, sandboxUid);
     },
     async download(sandboxPath, hostPath) {
       cpSync(hostPathOf(sandboxPath), hostPath, { recursive: true });
