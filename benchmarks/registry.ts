@@ -10,4 +10,6 @@ export const benchmarks = createRegistry<Benchmark>("benchmark", {
   geo3k: { load: async () => (await import("./geo3k/index.js")).geo3kBenchmark },
   finqa: { load: async () => (await import("./finqa/index.js")).finqaBenchmark },
   deepcoder: { load: async () => (await import("./deepcoder/index.js")).deepcoderBenchmark },
+  "terminal-sample": { load: async () => (await import("./terminal-sample/index.js")).terminalSampleBenchmark },
+  frozenlake: { load: async () => (await import("./frozenlake/index.js")).frozenLakeBenchmark },
 });

@@ -12,6 +12,8 @@ export const cookbooks = createRegistry<Cookbook>(
     geo3k: { load: async () => (await import("./geo3k/index.js")).geo3kCookbook },
     finqa: { load: async () => (await import("./finqa/index.js")).finqaCookbook },
     deepcoder: { load: async () => (await import("./deepcoder/index.js")).deepcoderCookbook },
+    terminal: { load: async () => (await import("./terminal/index.js")).terminalCookbook },
+    frozenlake: { load: async () => (await import("./frozenlake/index.js")).frozenLakeCookbook },
   },
   { unknownNameHint: "or give a module path" },
 );

@@ -19,6 +19,7 @@ export { ChatMessageSchema, type ChatMessage, type ContentBlock, type ToolCall, 
 // Plugin contracts.
 export type { AgentFlow, Evaluator, Cookbook, CookbookContext, FlowContext } from "./core/cookbook.js";
 export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./core/benchmark.js";
+export type { Environment, EnvironmentStep, EnvironmentOutcome } from "./core/environment.js";
 
 // Errors a flow throws to classify a failure.
 export { InfraError } from "./core/errors/infra-error.js";
@@ -37,6 +38,9 @@ export { runEval, type EvalRunOptions, type EvalRunResult } from "./engine/run-e
 export { runPaths, openRunDirectory } from "./engine/run-directory.js";
 export { readEpisodes } from "./engine/episode-log.js";
 export { readRunConfig, readRunSummary } from "./engine/read-run-files.js";
+// Multi-turn: any Environment driven by a model through an EnvironmentAgent, and the Score of its outcome.
+export { environmentFlow, type EnvironmentAgent, type EnvironmentFlowOptions, type AgentDecision } from "./engine/environment-flow.js";
+export { scoreEnvironmentEpisode } from "./engine/score-environment-episode.js";
 
 // Seeded randomness.
 export { createRng, type Rng } from "./core/random.js";

@@ -8,6 +8,8 @@ export interface LoadTasksOptions {
   split?: string;
   /** Cache root (RLLM_HOME) where pulled datasets live. */
   home: string;
+  /** Receives what the loader read but will not act on (unsupported task fields), one line each; the CLI prints them. */
+  warn?: (message: string) => void;
 }
 
 /** A Hugging Face dataset the benchmark can pull as parquet files (`rllm dataset pull <name>`). */

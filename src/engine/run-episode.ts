@@ -72,7 +72,9 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
 async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook): Promise<void> {
   try {
     const score = ScoreSchema.parse(await cookbook.evaluate(task, episode));
-    const isUsable = episode.errorClass === null && episode.terminationReason !== "timeout";
+    // The engine's own time limit (which records an error) makes a wrong answer; a flow that stopped its agent at the
+    // task's time limit without error (a terminal task) has had its partial work graded, and that grade stands.
+    const isUsable = episode.errorClass === null && !(episode.terminationReason === "timeout" && episode.error !== null);
     episode.score = isUsable ? score : scored(0, false, { ...score, explanation: episode.error ?? score.explanation });
     if (episode.score.status === "scored") {
       for (const trajectory of episode.trajectories) if (trajectory.reward === null) trajectory.reward = episode.score.value;

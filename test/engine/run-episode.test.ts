@@ -53,6 +53,15 @@ describe("runEpisode", () => {
     expect(episode.trajectories[0]!.reward).toBeNull();
   });
 
+  it("keeps the grade of a flow that stopped its agent at the task's own time limit and graded the partial work", async () => {
+    const cookbook: Cookbook = {
+      ...cookbookWith(async () => "4"),
+      flow: async (_, context) => ({ id: "", taskId: task.id, attempt: context.attempt, trajectories: [{ name: "solver", steps: [], reward: null, output: "4", signals: {}, info: {} }], score: unscored("not yet"), artifacts: {}, signals: {}, terminationReason: "timeout", timings: {}, usage: { promptTokens: 0, completionTokens: 0 }, errorClass: null, error: null }),
+    };
+    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    expect(episode).toMatchObject({ terminationReason: "timeout", score: { value: 1, isCorrect: true, status: "scored" } });
+  });
+
   it("records a timeout as a wrong answer, even for a flow that ignores its signal, and aborts that signal", async () => {
     let seen: AbortSignal | undefined;
     const cookbook = cookbookWith((context) => {

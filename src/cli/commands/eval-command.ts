@@ -24,6 +24,8 @@ export const EvalFlagsSchema = z.object({
   out: outFlag.describe("run directory (default runs/<benchmark>-<timestamp>)"),
   resume: z.boolean().default(false).describe("finish the run in --out: only missing (task, attempt) pairs run; refuses if the config differs"),
   failUnder: z.coerce.number().min(0).max(1).optional().describe("exit 1 if accuracy (0..1) ends below this").meta({ value: "accuracy" }),
+  agent: z.string().optional().describe("terminal tasks: oracle, nop, bash, terminus-2 or llm-in-sandbox (same as --set agent=…)").meta({ value: "name" }),
+  allowNetwork: z.boolean().default(false).describe("terminal tasks: give the sandbox network where the task allows it (off by default)"),
   set: z.array(z.string()).default([]).describe("a cookbook option, repeatable (finqa: beta, judgeModel); a cookbook without options refuses it").meta({ value: "key=value" }),
   rerank: commaList(SelectionMethodSchema)
     .optional()
@@ -55,7 +57,7 @@ export const evalCommand = defineCommand<typeof EvalFlagsSchema, string[]>({
   description:
     "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
     "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
-  arguments: [{ name: "[benchmark]", description: `benchmark name (${benchmarks.names().join(", ")}); none with --config` }],
+  arguments: [{ name: "[benchmark]", description: `benchmark name (${benchmarks.names().join(", ")}), a registered dataset, or a folder of terminal tasks (<path> or harbor:<path>); none with --config` }],
   flags: EvalFlagsSchema,
   loadAction: async () => (await import("./eval.js")).evalAction,
 });

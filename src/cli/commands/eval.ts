@@ -5,7 +5,7 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { runEval } from "../../engine/run-eval.js";
 import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine/run-directory.js";
 import { RetryBudget } from "../../llm/retry-policy.js";
-import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
+import { resolveBenchmarkOrFolder } from "../resolve-benchmark-or-folder.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
 import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import { openTinkerEndpoint, planTinkerEndpoint } from "../tinker-endpoint.js";
@@ -46,12 +46,14 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): P
 /** Runs the eval described by the flags with the invocation's shared services; returns the exit code (0 ok, 1 failed or under --fail-under). */
 export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, services: RunServices, configuredPrice?: ModelPrice): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
-  const benchmark = await resolveBenchmark(benchmarkName, rllmHome());
+  const benchmark = await resolveBenchmarkOrFolder(benchmarkName, rllmHome());
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   const baseCookbook = await resolveCookbook(flags.cookbook ?? benchmark.defaultCookbook);
-  const cookbookOptions = parseCookbookOptions(baseCookbook, flags.set);
+  // --agent and --allow-network are the terminal cookbook's options under their own flags.
+  const setFlags = [...flags.set, ...(flags.agent !== undefined ? [`agent=${flags.agent}`] : []), ...(flags.allowNetwork ? ["allowNetwork=true"] : [])];
+  const cookbookOptions = parseCookbookOptions(baseCookbook, setFlags);
   if (flags.data) assertInputFile("--data", flags.data);
-  let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome() });
+  let tasks = await benchmark.loadTasks({ dataFile: flags.data, split: flags.split, home: rllmHome(), warn: (message) => console.error(`rllm: warning: ${message}`) });
   if (flags.limit !== undefined) tasks = tasks.slice(0, flags.limit);
   if (flags.backend !== "tinker" && flags.tokenizer) throw new InputError(`--tokenizer: backend "${flags.backend}" cannot honour it (only tinker)`);
   const plan = flags.backend === "tinker" ? await planTinkerEndpoint(flags) : planEndpoint(flags);
@@ -64,7 +66,7 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
     benchmark: benchmark.name,
     cookbook: cookbook.name,
     // The options as given, so that --resume compares what the user typed, not defaults that may change.
-    ...(flags.set.length > 0 ? { cookbookOptions: parseSetFlags(flags.set) } : {}),
+    ...(setFlags.length > 0 ? { cookbookOptions: parseSetFlags(setFlags) } : {}),
     model: plan.model,
     ...(flags.backend === "tinker" ? { backend: "tinker" } : {}),
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
@@ -77,7 +79,7 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
     timeoutSeconds: flags.timeout,
     ...(flags.rerank ? { rerank: { methods: flags.rerank, budget: flags.budget } } : {}),
   };
-  const directory = flags.out ?? path.join("runs", `${benchmark.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const directory = flags.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 
   const endpoint = flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);

@@ -1,0 +1,2 @@
+#!/bin/bash
+chmod 600 /app/id_key

@@ -1,0 +1,24 @@
+/** The agents that call no model: `oracle` runs the task's solution script, `nop` leaves the sandbox untouched; both are then graded. */
+import type { AgentFlow } from "../../src/core/cookbook.js";
+import type { EnvironmentOutcome } from "../../src/core/environment.js";
+import { environmentEpisode } from "../../src/engine/environment-flow.js";
+import { createTerminalEnvironment, type TerminalEnvironmentOptions } from "./terminal-environment.js";
+
+/** The flow of a scripted agent. */
+export function scriptedTerminalFlow(agent: "oracle" | "nop", options: TerminalEnvironmentOptions): AgentFlow {
+  return async (task, context) => {
+    const environment = createTerminalEnvironment(options);
+    let outcome: EnvironmentOutcome;
+    let solutionInfo: Record<string, unknown> = {};
+    try {
+      await environment.reset(task, 0);
+      if (agent === "oracle") solutionInfo = (await environment.step({ kind: "solution" })).info;
+      outcome = await environment.finish!();
+    } finally {
+      await environment.close();
+    }
+    const episode = environmentEpisode(task, context.attempt, [], "done", outcome);
+    episode.artifacts.agent = { name: agent, ...solutionInfo };
+    return episode;
+  };
+}

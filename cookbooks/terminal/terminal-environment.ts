@@ -1,0 +1,107 @@
+/**
+ * A terminal task as an Environment: `reset` opens the episode's sandbox and prepares the workdir, each `step` runs one
+ * command as the agent, `finish` stops whatever the agent still runs and grades the state with the task's tests.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Environment, EnvironmentOutcome } from "../../src/core/environment.js";
+import type { Task } from "../../src/core/task.js";
+import { terminalTaskOf, type TerminalTask } from "../../benchmarks/harbor/terminal-task.js";
+import type { ExecResult, Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
+import { verifyTerminalTask } from "../../verifiers/terminal/verify-terminal-task.js";
+
+/** A command for the sandbox, or the task's own solution (the oracle). */
+export type TerminalAction =
+  | { kind: "command"; command: string; timeoutMs?: number; env?: Record<string, string>; callId?: string }
+  | { kind: "solution" };
+
+/** How the environment opens sandboxes. */
+export interface TerminalEnvironmentOptions {
+  createSandbox(spec: Partial<SandboxSpec>): Sandbox;
+  /** The user's --allow-network: network only where the task also allows it. */
+  allowNetwork: boolean;
+  /** Per-command limit for agent commands that give none. */
+  commandTimeoutMs?: number;
+}
+
+// Setup steps (environment/setup.sh) get rLLM's 300 s.
+const setupTimeoutMs = 300_000;
+
+/** The text an agent sees for a command's result. */
+export function formatExecResult(result: ExecResult): string {
+  const parts = [result.stdout, result.stderr].filter((part) => part !== "");
+  const notes = [
+    ...(result.timedOut ? [`[the command timed out after ${Math.round(result.durationMs / 1000)} s and was killed]`] : []),
+    ...(result.truncated ? ["[output truncated]"] : []),
+    `[exit code ${result.exitCode ?? "none"}]`,
+  ];
+  return [...parts, ...notes].join("\n");
+}
+
+/** The environment of one terminal episode. */
+export function createTerminalEnvironment(options: TerminalEnvironmentOptions): Environment<string, TerminalAction> {
+  let sandbox: Sandbox | undefined;
+  let terminal: TerminalTask | undefined;
+  return {
+    async reset(task: Task) {
+      terminal = terminalTaskOf(task);
+      sandbox = options.createSandbox({
+        workdir: terminal.workdir,
+        allowNetwork: options.allowNetwork && terminal.allowInternet,
+        ...(terminal.cpus ? { cpus: terminal.cpus } : {}),
+        ...(terminal.memoryMb ? { memoryMb: terminal.memoryMb } : {}),
+        ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+        env: terminal.env,
+        ...(terminal.image ? { image: terminal.image } : {}),
+        ...(terminal.hasDockerfile ? { buildContext: terminal.format === "harbor" ? path.join(terminal.taskDir, "environment") : terminal.taskDir } : {}),
+        ...(terminal.buildTimeoutSec ? { buildTimeoutMs: terminal.buildTimeoutSec * 1000 } : {}),
+      });
+      const files = path.join(terminal.taskDir, "environment", "files");
+      if (existsSync(files)) await sandbox.upload(files, terminal.workdir);
+      const setup = path.join(terminal.taskDir, "environment", "setup.sh");
+      if (existsSync(setup)) {
+        await sandbox.upload(setup, "/tmp/rllm-setup.sh");
+        const result = await sandbox.exec("bash /tmp/rllm-setup.sh && rm -f /tmp/rllm-setup.sh", { timeoutMs: setupTimeoutMs });
+        if (result.exitCode !== 0) throw new Error(`task ${task.id}: environment/setup.sh failed: ${formatExecResult(result).slice(-2000)}`);
+      }
+      return task.instruction as string;
+    },
+    async step(action) {
+      if (!sandbox || !terminal) throw new Error("step before reset");
+      if (action.kind === "solution") {
+        if (!terminal.solutionScript) throw new Error(`task ${terminal.taskDir}: no solution script for the oracle`);
+        const script = path.join(terminal.taskDir, terminal.solutionScript);
+        await sandbox.upload(path.dirname(script), "/solution");
+        const result = await sandbox.exec(`bash /solution/${path.basename(script)}`, {
+          env: { DEBIAN_FRONTEND: "noninteractive", ...terminal.solutionEnv },
+          ...(terminal.agentTimeoutSec ? { timeoutMs: terminal.agentTimeoutSec * 1000 } : {}),
+        });
+        return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
+      }
+      const result = await sandbox.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
+      return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };
+    },
+    async finish(): Promise<EnvironmentOutcome> {
+      if (!sandbox || !terminal) return { reward: 0, isCorrect: false, gradingError: "the sandbox never started", info: {} };
+      // A command still running when the agent's time ran out must not touch the state being graded.
+      await sandbox.killAll();
+      const grade = await verifyTerminalTask(sandbox, {
+        taskDir: terminal.taskDir,
+        testScript: terminal.testScript,
+        format: terminal.format,
+        timeoutSec: terminal.verifierTimeoutSec,
+        env: terminal.verifierEnv,
+        workdir: terminal.workdir,
+      });
+      return {
+        reward: grade.reward,
+        isCorrect: grade.isCorrect,
+        ...(grade.gradingError !== undefined ? { gradingError: grade.gradingError } : {}),
+        info: { signals: grade.signals, testOutput: grade.testOutput },
+      };
+    },
+    async close() {
+      await sandbox?.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The cookbooks graded by an environment (listed in environment-cookbook-cases.json) keep the Score contract on real
+// episodes: their evaluators read the environment's outcome, not a reply, so each case runs the cookbook's flow.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+import { loadTerminalTasks } from "../../benchmarks/harbor/load-terminal-tasks.js";
+import { createTerminalCookbook } from "../../cookbooks/terminal/index.js";
+import { frozenLakeCookbook } from "../../cookbooks/frozenlake/index.js";
+import type { Cookbook } from "../../src/core/cookbook.js";
+import { EpisodeSchema, type Episode } from "../../src/core/episode.js";
+import type { LlmClient } from "../../src/core/llm-client.js";
+import type { Task } from "../../src/core/task.js";
+import { packagePath } from "../../src/core/package-root.js";
+import { createRecordingLlmClient } from "../../src/testing/index.js";
+import { runScoreContract } from "./score-contract.js";
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), "rllm-environment-contract-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function scoreFlow(cookbook: Cookbook, task: Task, client: LlmClient) {
+  const episode = (await cookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
+  return cookbook.evaluate(task, episode);
+}
+
+const lake: Task = { id: "lake", instruction: "", metadata: { map: ["SF", "HG"], max_steps: 4 } };
+const move = (action: string) => `\`\`\`\n${action}\n\`\`\``;
+runScoreContract({
+  name: "frozenlake cookbook",
+  gold: () => scoreFlow(frozenLakeCookbook, lake, createRecordingLlmClient({ reply: [move("Right"), move("Down")] })),
+  nearMiss: () => scoreFlow(frozenLakeCookbook, lake, createRecordingLlmClient({ reply: [move("Down")] })),
+  ungradable: async () => frozenLakeCookbook.evaluate(lake, EpisodeSchema.parse({ id: "lake:0", taskId: "lake", attempt: 0 })),
+});
+
+const sample = packagePath("benchmarks/terminal-sample/tasks");
+const [hello] = loadTerminalTasks(path.join(sample, "hello-file"));
+const noModel: LlmClient = { model: "none", chat: () => Promise.reject(new Error("no model")) };
+runScoreContract({
+  name: "terminal cookbook",
+  gold: () => scoreFlow(createTerminalCookbook({ agent: "oracle" }), hello!, noModel),
+  nearMiss: () => scoreFlow(createTerminalCookbook({ agent: "nop" }), hello!, noModel),
+  ungradable: async () => {
+    const folder = path.join(scratch, "no-reward");
+    cpSync(path.join(sample, "hello-file"), folder, { recursive: true });
+    writeFileSync(path.join(folder, "tests", "test.sh"), "#!/bin/bash\necho 'tests ran, but wrote no reward'\n");
+    const [task] = loadTerminalTasks(folder);
+    return scoreFlow(createTerminalCookbook({ agent: "oracle" }), task!, noModel);
+  },
+  timeoutMs: 30_000,
+});

@@ -1,0 +1,137 @@
+/**
+ * The bwrap terminal sandbox against hostile commands: reading and writing outside it, network, a fork bomb, a memory
+ * bomb, a daemon that outlives its command, a command past its timeout, the reward file. One sandbox is shared
+ * (start-up is the slow part); each check leaves it usable for the next.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBwrapSandbox } from "../../../verifiers/terminal/sandbox/bwrap-sandbox.js";
+import type { Sandbox } from "../../../verifiers/terminal/sandbox/sandbox.js";
+
+/** Host processes whose command line contains `marker`. */
+function hostProcesses(marker: string): string[] {
+  return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes(marker) && !line.includes("ps -eo"));
+}
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = createBwrapSandbox({ memoryMb: 256, processes: 64, outputBytes: 64 * 1024 });
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe("bwrap sandbox", () => {
+  it("keeps files between commands in the workdir, /tmp and /logs/agent", async () => {
+    await sandbox.exec("echo kept > note.txt && echo tmp > /tmp/t && echo log > /logs/agent/l");
+    expect((await sandbox.exec("cat note.txt /tmp/t /logs/agent/l")).stdout).toBe("kept\ntmp\nlog\n");
+  });
+
+  it("cannot read the host's files outside the read-only system", async () => {
+    const result = await sandbox.exec(`cat ${process.cwd()}/package.json; ls /root /home; cat /etc/shadow`);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/No such file or directory|Permission denied/);
+  });
+
+  it("cannot write outside its own folders", async () => {
+    const result = await sandbox.exec("touch /usr/rllm-escape /etc/rllm-escape /rllm-escape; echo $?");
+    expect(result.stdout.trim()).not.toBe("0");
+    expect(existsSync("/usr/rllm-escape") || existsSync("/etc/rllm-escape")).toBe(false);
+  });
+
+  it("has no network unless allowed, and has it when allowed", async () => {
+    const connections: number[] = [];
+    const server = net.createServer((socket) => {
+      connections.push(1);
+      socket.on("error", () => {}); // the probe closes with data unread: a reset, expected
+      socket.end("hello\n");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const probe = `python3 -c "import socket; print(socket.create_connection(('127.0.0.1', ${port}), 2).recv(5))"`;
+    try {
+      const denied = await sandbox.exec(probe);
+      expect(denied.exitCode).not.toBe(0);
+      expect(connections).toHaveLength(0);
+      const open = createBwrapSandbox({ allowNetwork: true });
+      try {
+        expect((await open.exec(probe)).stdout).toContain("hello");
+      } finally {
+        await open.close();
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it("contains a fork bomb and stays usable", async () => {
+    // Counted with shell builtins only: under the cap, a counting process could not be forked.
+    const bomb = await sandbox.exec("bomb() { bomb | bomb & }; bomb; sleep 1; n=0; for entry in /proc/[0-9]*; do n=$((n + 1)); done; echo $n", { timeoutMs: 5000 });
+    if (!bomb.timedOut) expect(Number(bomb.stdout.trim().split("\n").at(-1))).toBeLessThanOrEqual(64 + 4);
+    expect(hostProcesses("bomb")).toEqual([]);
+    expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
+  });
+
+  it("holds a busy loop to the task's CPU share", async () => {
+    const limited = createBwrapSandbox({ cpus: 0.2 });
+    try {
+      // CPU seconds per wall second of a one-second busy loop: about 0.2 under the quota, whatever the load.
+      const result = await limited.exec('python3 -c "import time\nt = time.time(); c = time.process_time()\nwhile time.time() - t < 1: pass\nprint((time.process_time() - c) / (time.time() - t))"');
+      expect(Number(result.stdout)).toBeLessThan(0.3);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("kills a memory bomb at the memory cap and stays usable", async () => {
+    const bomb = await sandbox.exec('python3 -c "x = bytearray(700 * 1024 * 1024); print(len(x))"');
+    expect(bomb.exitCode).not.toBe(0);
+    expect(bomb.stdout).toBe("");
+    expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
+  });
+
+  it("leaves no daemon behind when its command ends", async () => {
+    const result = await sandbox.exec("setsid nohup sleep 4242 > /dev/null 2>&1 & echo started");
+    expect(result.stdout).toBe("started\n");
+    expect(hostProcesses("sleep 4242")).toEqual([]);
+  });
+
+  it("kills the whole process group of a command past its timeout", async () => {
+    const result = await sandbox.exec("sleep 4343 & sleep 4343", { timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(hostProcesses("sleep 4343")).toEqual([]);
+  });
+
+  it("caps a command's output", async () => {
+    const result = await sandbox.exec("head -c 200000 /dev/zero | tr '\\0' x");
+    expect(result.truncated).toBe(true);
+    expect(result.stdout).toHaveLength(64 * 1024);
+  });
+
+  it("never lets the agent see the tests or write the reward file, and gives the verifier no more of the host than the agent", async () => {
+    const result = await sandbox.exec("mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; (sleep 1; echo 1 > /logs/verifier/reward.txt) & echo done");
+    expect(result.stderr).toMatch(/Permission denied|No such file|Read-only/);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
+    expect((await sandbox.exec("ls /tests")).stderr).toMatch(/No such file/);
+    const verifier = await sandbox.exec("echo 0.5 > /logs/verifier/reward.txt && cat note.txt && ls -d /tests && cat /etc/shadow", { role: "verifier" });
+    expect(verifier.stdout).toBe("kept\n/tests\n");
+    expect(verifier.stderr).toMatch(/Permission denied/); // test code may run the agent's code: it gets no more than the agent
+    expect(await sandbox.readText("/logs/verifier/reward.txt")).toBe("0.5\n");
+  });
+
+  it("leaves no process and no folder after close", async () => {
+    const own = createBwrapSandbox();
+    const running = own.exec("sleep 4444");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await own.close();
+    await running;
+    expect(hostProcesses("sleep 4444")).toEqual([]);
+    expect(own.isAlive()).toBe(false);
+  });
+});

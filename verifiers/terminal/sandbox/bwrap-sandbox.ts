@@ -1,0 +1,219 @@
+/**
+ * The bwrap Sandbox backend: a per-episode set of host folders (workdir, /tmp, /tests, /solution, /logs/{agent,verifier,
+ * artifacts}) shown over the host's read-only system. Each command runs in a fresh bubblewrap (own pid, ipc, uts and,
+ * unless allowed, net namespaces) inside the episode's cgroup: files persist between commands, processes do not.
+ * /tests and /logs/verifier are mounted only for the verifier, so nothing the agent runs can touch the tests or write
+ * the reward file.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createSlotCgroups, type SlotCgroups } from "../../code/sandbox/sandbox-cgroup.js";
+import { findExecutable } from "../../code/sandbox/find-executable.js";
+import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
+import { collectOutput } from "./collect-output.js";
+import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "./sandbox.js";
+
+/**
+ * The unprivileged uid every command runs as, without capabilities. The verifier shares it: it can read and fix the
+ * agent's files but, like the agent, nothing of the host that is not world-readable (test code may import the agent's
+ * code, which must not reach /etc/shadow through the grader).
+ */
+export const sandboxUid = 1000;
+
+// Sandbox path → folder under the episode's host root; the workdir is added per spec.
+const fixedMounts: Record<string, string> = {
+  "/tmp": "tmp",
+  "/tests": "tests",
+  "/solution": "solution",
+  "/logs/agent": "logs/agent",
+  "/logs/verifier": "logs/verifier",
+  "/logs/artifacts": "logs/artifacts",
+};
+// Mounted only while the verifier runs: the agent never sees the tests, and cannot plant files there or write the reward.
+const verifierOnly = new Set(["/tests", "/logs/verifier"]);
+const systemEntries = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"];
+const basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+// Joins the cgroups named in $RLLM_CGROUP_PROCS before starting bubblewrap, so every process of the command is counted.
+const joinCgroups = 'for file in $RLLM_CGROUP_PROCS; do echo $$ > "$file" || exit 97; done; exec "$@"';
+
+/** Options of `createBwrapSandbox` beyond the spec. */
+export interface BwrapSandboxOptions {
+  /** PATH searched for bwrap and setpriv (default the process's). */
+  searchPath?: string;
+}
+
+/** Creates an episode's sandbox; throws SandboxUnavailableError when bubblewrap is missing. */
+export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: BwrapSandboxOptions = {}): Sandbox {
+  const spec = SandboxSpecSchema.parse(given);
+  const bwrap = findExecutable("bwrap", options.searchPath);
+  if (!bwrap) throw new SandboxUnavailableError("bubblewrap (bwrap) not found on PATH");
+  const isRoot = process.getuid?.() === 0;
+  const setpriv = isRoot ? findExecutable("setpriv", options.searchPath) : undefined;
+  if (isRoot && !setpriv) throw new SandboxUnavailableError("running as root needs setpriv (util-linux) to drop to an unprivileged user");
+  const root = mkdtempSync(path.join(tmpdir(), "rllm-terminal-"));
+  const mounts: Record<string, string> = { [spec.workdir]: "work", ...fixedMounts };
+  for (const folder of Object.values(mounts)) {
+    mkdirSync(path.join(root, folder), { recursive: true });
+    // Set after creation: mkdir's mode passes through the umask.
+    chmodSync(path.join(root, folder), folder === "tmp" ? 0o1777 : 0o755);
+    if (isRoot) chownSync(path.join(root, folder), sandboxUid, sandboxUid);
+  }
+  // bwrap adds process of its own (its init, setpriv before exec); the cap is on the command's processes.
+  const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 4);
+  const cpuCgroup: CpuCgroup | undefined = spec.cpus === undefined ? undefined : createCpuCgroup(spec.cpus);
+  const cgroupProcs = [...(cgroups.slots?.[0]?.procsFiles ?? []), ...(cpuCgroup?.procsFile ? [cpuCgroup.procsFile] : [])].join(" ");
+  const running = new Set<ChildProcess>();
+  const bashPath = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+  let isClosed = false;
+
+  const hostPathOf = (sandboxPath: string): string => {
+    const normalized = path.posix.normalize(sandboxPath);
+    const mount = Object.keys(mounts)
+      .sort((left, right) => right.length - left.length)
+      .find((destination) => normalized === destination || normalized.startsWith(`${destination}/`));
+    if (mount === undefined) throw new Error(`sandbox path ${sandboxPath} is outside the sandbox's folders (${Object.keys(mounts).join(", ")})`);
+    return path.join(root, mounts[mount]!, normalized.slice(mount.length));
+  };
+
+  const bwrapArgs = (role: SandboxRole, env: Record<string, string>, cwd: string): string[] => {
+    const args = ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"];
+    if (!spec.allowNetwork) args.push("--unshare-net");
+    if (!isRoot) args.push("--unshare-user", "--uid", String(sandboxUid), "--gid", String(sandboxUid));
+    args.push("--die-with-parent", "--new-session", "--clearenv");
+    const variables = { PATH: basePath, HOME: "/tmp", LANG: "C.UTF-8", TERM: "xterm", ...spec.env, ...env };
+    for (const [name, value] of Object.entries(variables)) args.push("--setenv", name, value);
+    for (const entry of systemEntries) {
+      if (!existsSync(entry)) continue;
+      const stat = lstatSync(entry);
+      if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(entry), entry);
+      else if (stat.isDirectory()) args.push("--ro-bind", entry, entry);
+    }
+    args.push("--proc", "/proc", "--dev", "/dev");
+    const created = new Set<string>();
+    for (const [destination, folder] of Object.entries(mounts)) {
+      // The tests and the reward file's folder exist only while the verifier runs.
+      if (verifierOnly.has(destination) && role !== "verifier") continue;
+      // bwrap gives the folders it creates the host folder's mode (/root is 0700), so parents are made world-readable.
+      for (const parent of ancestors(destination)) {
+        if (created.has(parent)) continue;
+        created.add(parent);
+        args.push("--perms", "0755", "--dir", parent);
+      }
+      args.push("--bind", path.join(root, folder), destination);
+    }
+    args.push("--remount-ro", "/", "--chdir", cwd);
+    return args;
+  };
+
+  const exec = (command: string, options: ExecOptions = {}): Promise<ExecResult> => {
+    if (isClosed) return Promise.reject(new Error("the sandbox is closed"));
+    const role = options.role ?? "agent";
+    const timeoutMs = options.timeoutMs ?? spec.commandTimeoutMs;
+    const started = performance.now();
+    // Without cgroups, per-process rlimits stand in: address space and processes of the (unprivileged) user.
+    const inner = cgroups.slots
+      ? [bashPath, "-c", command]
+      : [bashPath, "-c", `ulimit -v ${spec.memoryMb * 1024} 2>/dev/null; ulimit -u ${spec.processes} 2>/dev/null; exec ${bashPath} -c "$0"`, command];
+    const dropped = isRoot
+      ? [setpriv!, `--reuid=${sandboxUid}`, `--regid=${sandboxUid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--", ...inner]
+      : inner;
+    const child = spawn("/bin/sh", ["-c", joinCgroups, "rllm-sandbox", bwrap, ...bwrapArgs(role, options.env ?? {}, options.cwd ?? spec.workdir), ...dropped], {
+      env: { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs },
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its own process group, so a timeout kills bubblewrap and, with it, the command's pid namespace.
+      detached: true,
+    });
+    running.add(child);
+    const stdout = collectOutput(child.stdout!, spec.outputBytes);
+    const stderr = collectOutput(child.stderr!, spec.outputBytes);
+    let timedOut = false;
+    const kill = () => killGroup(child);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    options.signal?.addEventListener("abort", kill, { once: true });
+    return new Promise((resolve, reject) => {
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        running.delete(child);
+        reject(error);
+      });
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", kill);
+        running.delete(child);
+        resolve({
+          exitCode: code,
+          stdout: stdout.text(),
+          stderr: stderr.text(),
+          timedOut,
+          truncated: stdout.truncated || stderr.truncated,
+          durationMs: performance.now() - started,
+        });
+      });
+    });
+  };
+
+  const killAll = async () => {
+    const waits = [...running].map((child) => new Promise<void>((resolve) => child.once("close", () => resolve())));
+    for (const child of running) killGroup(child);
+    await Promise.all(waits);
+  };
+
+  return {
+    backend: "bwrap",
+    spec,
+    exec,
+    async upload(hostPath, sandboxPath) {
+      const target = hostPathOf(sandboxPath);
+      mkdirSync(path.dirname(target), { recursive: true });
+      cpSync(hostPath, target, { recursive: true });
+      if (isRoot) chownTree(target, sandboxUid);
+    },
+    async download(sandboxPath, hostPath) {
+      cpSync(hostPathOf(sandboxPath), hostPath, { recursive: true });
+    },
+    async readText(sandboxPath) {
+      const file = hostPathOf(sandboxPath);
+      return existsSync(file) && lstatSync(file).isFile() ? readFileSync(file, "utf8") : undefined;
+    },
+    killAll,
+    isAlive: () => !isClosed,
+    async close() {
+      if (isClosed) return;
+      isClosed = true;
+      await killAll();
+      if (cgroups.slots) {
+        // A killed process leaves its cgroup a moment later.
+        for (let attempt = 0; attempt < 50 && !cgroups.remove(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      if (cpuCgroup?.procsFile) for (let attempt = 0; attempt < 50 && !cpuCgroup.remove(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `/a/b/c` → [`/a`, `/a/b`]. */
+function ancestors(target: string): string[] {
+  const parts = target.split("/").filter((part) => part !== "");
+  return parts.slice(0, -1).map((_, index) => `/${parts.slice(0, index + 1).join("/")}`);
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+function chownTree(target: string, uid: number): void {
+  chownSync(target, uid, uid);
+  if (!lstatSync(target).isDirectory()) return;
+  for (const entry of readdirSync(target)) chownTree(path.join(target, entry), uid);
+}
