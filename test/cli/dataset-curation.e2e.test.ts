@@ -137,8 +137,14 @@ describe("rllm sft", () => {
   });
 
   it("refuses a backend that is not registered, saying so", async () => {
-    const result = await cli(["sft", "solved", "--backend", "tinker"]);
+    const result = await cli(["sft", "solved", "--backend", "tpu-pod"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('"tinker"');
+    expect(result.stderr).toContain('"tpu-pod"');
+  });
+
+  it("refuses a flag the chosen backend does not read, naming flag and backend", async () => {
+    const result = await cli(["sft", "solved", "--backend", "local", "--lora-rank", "8"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--lora-rank: backend "local" cannot honour it');
   });
 });

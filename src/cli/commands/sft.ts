@@ -56,8 +56,17 @@ function lastCheckpoint(directory: string): { step: number; path: string } | und
 
 /** Runs `rllm sft <dataset>`. */
 export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void> {
-  // An unknown backend (tinker until its client is registered) is refused before any file is read.
+  // An unknown backend, or a flag the chosen backend does not read, is refused before any file is read.
   trainingBackends.get(flags.backend);
+  for (const [flag, given, backend] of [
+    ["--checkpoint", flags.checkpoint, "local"],
+    ["--model", flags.model, "tinker"],
+    ["--lora-rank", flags.loraRank, "tinker"],
+    ["--base-url", flags.baseUrl, "tinker"],
+    ["--tokenizer", flags.tokenizer, "tinker"],
+  ] as const) {
+    if (given !== undefined && flags.backend !== backend) throw new InputError(`${flag}: backend "${flags.backend}" cannot honour it (only ${backend})`);
+  }
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const rows = readRows(name, flags);
@@ -70,7 +79,13 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
 
   const createBackend = await trainingBackends.load(flags.backend);
   const { runSft, stepsPerEpoch } = await import("../../training/sft/run-sft.js");
-  const { backend, baseModel, tokenizer } = await createBackend(checkpoint);
+  const { backend, baseModel, tokenizer } = await createBackend(checkpoint, {
+    model: flags.model,
+    loraRank: flags.loraRank,
+    baseUrl: flags.baseUrl,
+    tokenizer: flags.tokenizer,
+    notify: (message) => console.error(`rllm: ${message}`),
+  });
   const interrupt = interruptOnCtrlC("rllm: stopping after this step (--resume continues from the last checkpoint)");
   try {
     const maxLength = Math.min(flags.maxLength ?? Number.POSITIVE_INFINITY, backend.capabilities().maxContext);
