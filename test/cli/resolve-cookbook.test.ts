@@ -19,7 +19,7 @@ function userModule(name: string, fields: string): string {
 describe("resolveCookbook", () => {
   it("refuses an unknown built-in name, listing the built-in ones and the module-path way", async () => {
     await expect(resolveCookbook("maths")).rejects.toThrow(UnknownNameError);
-    await expect(resolveCookbook("maths")).rejects.toThrow(/^unknown cookbook "maths"; available: arith, qa, math, geo3k, finqa, deepcoder; or give a module path$/);
+    await expect(resolveCookbook("maths")).rejects.toThrow(/^unknown cookbook "maths"; available: arith, qa, math, geo3k, finqa, deepcoder, terminal, frozenlake; or give a module path$/);
   });
 
   it("accepts a user's cookbook with options and configure", async () => {

@@ -59,7 +59,11 @@ describe("the packed package", () => {
     const root = path.join(project, "node_modules/rllm-ts");
     const shipped = readdirSync(root).sort();
     expect(shipped).toEqual(["README.md", "benchmarks", "bin", "cookbooks", "dist", "package.json", "src", "verifiers"]);
-    expect(readdirSync(path.join(root, "src"))).toEqual(["models"]); // only the tiny model's checkpoint
+    // Only data read from the package root: the tiny model's checkpoint and the Tinker wire schema.
+    expect(readdirSync(path.join(root, "src"))).toEqual(["models", "training"]);
+    expect(readdirSync(path.join(root, "src/training"), { recursive: true }).filter((file) => String(file).includes("."))).toEqual([
+      path.join("backends", "tinker", "tinker-public.proto"),
+    ]);
     expect(readdirSync(path.join(root, "dist/src"))).not.toContain("testing.test.js");
     expect(readdirSync(root, { recursive: true }).some((file) => String(file).startsWith("test"))).toBe(false);
   });
