@@ -22,6 +22,10 @@ const program = new Command("rllm")
 // `rllm eval ...` (and `rllm help eval`) loads only eval's definition. Anything else (the command list, a typo) loads no
 // command module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
+// Math grading's thread starts now, so that its ~0.3 s start-up overlaps the CLI's own (spare-math-worker.ts).
+if (requested === "grade" && verifierFlag(process.argv) === "math") {
+  (await import("../../verifiers/math/spare-math-worker.js")).startSpareMathWorker();
+}
 for (const name of commands.names()) {
   // Imported here: building options from schemas needs zod, which the command list does not.
   if (name === requested) (await import("./add-command.js")).addCommand(program, await commands.load(name));
@@ -48,4 +52,11 @@ function exitCodeFor(error: unknown): number {
   console.error(`rllm: ${message}`);
   if (process.env.RLLM_DEBUG && error instanceof Error) console.error(error.stack);
   return 1;
+}
+
+/** The value of --verifier (either spelling), read before commander parses the flags. */
+function verifierFlag(argv: readonly string[]): string | undefined {
+  const index = argv.indexOf("--verifier");
+  if (index >= 0) return argv[index + 1];
+  return argv.find((arg) => arg.startsWith("--verifier="))?.slice("--verifier=".length);
 }

@@ -4,6 +4,7 @@ import type { Worker } from "node:worker_threads";
 import { startTsWorker } from "../../src/core/worker.js";
 import type { MathGroundTruth, MathVerdict } from "./grade-math-under-policy.js";
 import { defaultMathPolicy, MathPolicySchema, type MathPolicy, type MathPolicyInput } from "./math-policy.js";
+import { takeSpareMathWorker } from "./spare-math-worker.js";
 
 /** One grading job. */
 export interface MathJob {
@@ -121,8 +122,10 @@ export class MathWorkerPool {
 
   private spawn(existing?: Slot): void {
     const slot: Slot = existing ?? ({ isReady: false, inFlight: [] } as unknown as Slot);
-    slot.isReady = false;
-    slot.worker = startTsWorker(workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
+    // A fresh slot adopts the thread started ahead of need, if any; a replacement always starts a new one.
+    const spare = existing ? undefined : takeSpareMathWorker();
+    slot.isReady = spare?.isReady ?? false;
+    slot.worker = spare?.worker ?? startTsWorker(workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
     slot.worker.on("message", (message: MathJobResult | { ready: true }) => {
       if ("ready" in message) {
         slot.isReady = true;
