@@ -10,6 +10,7 @@ import { withRateLimit } from "../llm/rate-limited-client.js";
 import { RateLimiter, type RateLimits } from "../llm/rate-limiter.js";
 import type { ResponseCache } from "../llm/response-cache.js";
 import type { RetryBudget } from "../llm/retry-policy.js";
+import { abortableSleep } from "../core/abortable-sleep.js";
 
 /** The response cache as a run uses it. */
 export interface CacheSetting {
@@ -56,20 +57,5 @@ export function buildModelCallPipeline(options: PipelineOptions): ModelCallPipel
 /** A rate limiter on the real clock, or none when neither limit is set. */
 export function createRateLimiter(limits: RateLimits): RateLimiter | undefined {
   if (limits.requestsPerMinute === undefined && limits.tokensPerMinute === undefined) return undefined;
-  return new RateLimiter(limits, { now: () => Date.now(), sleep: (milliseconds, signal) => sleepFor(milliseconds, signal) });
-}
-
-function sleepFor(milliseconds: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, milliseconds);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  return new RateLimiter(limits, { now: () => Date.now(), sleep: (milliseconds, signal) => abortableSleep(milliseconds, signal) });
 }

@@ -15,6 +15,7 @@ import {
   type RetryBudget,
   type RetryPolicy,
 } from "./retry-policy.js";
+import { abortableSleep } from "../core/abortable-sleep.js";
 
 export interface OpenAiClientOptions {
   baseUrl: string;
@@ -167,19 +168,4 @@ function toChatResponse(reply: ChatReply, model: string): ChatResponse {
         logprobs: choice.logprobs?.content?.map((token) => token.logprob) ?? undefined,
       })),
   };
-}
-
-function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, milliseconds);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
