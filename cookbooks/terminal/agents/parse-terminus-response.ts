@@ -21,13 +21,13 @@ export function parseTerminusResponse(reply: string): TerminusReply {
   const start = reply.indexOf("{");
   if (start < 0) return { errors: ["No valid JSON found in response"], warnings };
   if (reply.slice(0, start).trim() !== "") warnings.push("Extra text detected before JSON object");
-  const end = balancedEnd(reply, start);
+  const { end, openBraces } = scanBraces(reply, start);
   let candidate = end === undefined ? reply.slice(start) : reply.slice(start, end + 1);
   if (end !== undefined && reply.slice(end + 1).trim() !== "") warnings.push("Extra text detected after JSON object");
   let value = tryParse(candidate);
   if (value === undefined && end === undefined) {
     // Auto-fix 1: the reply stopped before its closing braces.
-    candidate = candidate + "}".repeat(Math.max(1, openDepth(candidate)));
+    candidate = candidate + "}".repeat(Math.max(1, openBraces));
     value = tryParse(candidate);
     if (value !== undefined) warnings.push("AUTO-CORRECTED: added missing closing braces");
   }
@@ -80,8 +80,11 @@ function tryParse(text: string): unknown {
   }
 }
 
-/** Index of the brace that closes the one at `start`, skipping braces inside strings; undefined when it never closes. */
-function balancedEnd(text: string, start: number): number | undefined {
+/**
+ * Scans `text` from the brace at `start`, skipping braces inside strings: `end` is the index of the brace that closes
+ * it, or undefined when it never closes, and then `openBraces` says how many are left open at the end.
+ */
+function scanBraces(text: string, start: number): { end?: number; openBraces: number } {
   let depth = 0;
   let inString = false;
   for (let index = start; index < text.length; index++) {
@@ -91,23 +94,7 @@ function balancedEnd(text: string, start: number): number | undefined {
       else if (character === '"') inString = false;
     } else if (character === '"') inString = true;
     else if (character === "{") depth++;
-    else if (character === "}" && --depth === 0) return index;
+    else if (character === "}" && --depth === 0) return { end: index, openBraces: 0 };
   }
-  return undefined;
-}
-
-/** Braces left open at the end of `text` (outside strings). */
-function openDepth(text: string): number {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index];
-    if (inString) {
-      if (character === "\\") index++;
-      else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === "{") depth++;
-    else if (character === "}") depth--;
-  }
-  return depth;
+  return { openBraces: depth };
 }

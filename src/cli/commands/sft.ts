@@ -14,6 +14,7 @@ import type { SftRecord } from "../../training/sft/run-sft.js";
 import { assertCheckpointDirectory } from "../check-paths.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import type { SftFlags } from "./sft-command.js";
+import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 
 /** Rows read for training and validation: a `val` split of the dataset, else a seeded share of the training rows. */
 function readRows(name: string, flags: SftFlags): { train: SftRow[]; val: SftRow[] } {
@@ -58,15 +59,7 @@ function lastCheckpoint(directory: string): { step: number; path: string } | und
 export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void> {
   // An unknown backend, or a flag the chosen backend does not read, is refused before any file is read.
   trainingBackends.get(flags.backend);
-  for (const [flag, given, backend] of [
-    ["--checkpoint", flags.checkpoint, "local"],
-    ["--model", flags.model, "tinker"],
-    ["--lora-rank", flags.loraRank, "tinker"],
-    ["--base-url", flags.baseUrl, "tinker"],
-    ["--tokenizer", flags.tokenizer, "tinker"],
-  ] as const) {
-    if (given !== undefined && flags.backend !== backend) throw new InputError(`${flag}: backend "${flags.backend}" cannot honour it (only ${backend})`);
-  }
+  assertBackendFlagsHonoured(flags);
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const rows = readRows(name, flags);

@@ -18,6 +18,7 @@ import { looksLikeModulePath, resolveCookbook } from "../resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../check-paths.js";
 import type { TrainFlags } from "./train-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 
 /** Runs `rllm train <cookbook>`. */
 export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): Promise<void> {
@@ -34,7 +35,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
   const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
-  assertFlagsHonoured(flags);
+  assertBackendFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const cookbook = await resolveCookbook(cookbookName);
@@ -83,23 +84,6 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
     });
   } finally {
     interrupt.release();
-  }
-}
-
-// Flags only some backends read: one given to a backend that ignores it is an error naming both.
-const BACKEND_FLAGS: Record<string, { flag: string; backends: readonly string[] }> = {
-  model: { flag: "--model", backends: ["tinker"] },
-  loraRank: { flag: "--lora-rank", backends: ["tinker"] },
-  baseUrl: { flag: "--base-url", backends: ["tinker"] },
-  tokenizer: { flag: "--tokenizer", backends: ["tinker"] },
-  checkpoint: { flag: "--checkpoint", backends: ["local"] },
-};
-
-function assertFlagsHonoured(flags: TrainFlags): void {
-  for (const [key, { flag, backends }] of Object.entries(BACKEND_FLAGS)) {
-    if (flags[key as keyof TrainFlags] !== undefined && !backends.includes(flags.backend)) {
-      throw new InputError(`${flag}: backend "${flags.backend}" cannot honour it (only ${backends.join(", ")})`);
-    }
   }
 }
 

@@ -6,6 +6,7 @@ import { verlLaunchRequest } from "../../training/backends/verl/verl-launch-requ
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { assertInputFile } from "../check-paths.js";
 import type { VerlLaunchFlags, VerlLogsFlags, VerlStatusFlags, VerlStopFlags } from "./verl-command.js";
+import { abortableSleep } from "../../core/abortable-sleep.js";
 
 /** Submits the bridge trainer's job; with --follow, streams its logs and exits by its final status. */
 export async function launchVerlJob(flags: VerlLaunchFlags): Promise<void> {
@@ -44,7 +45,7 @@ export async function verlJobStatus(flags: VerlStatusFlags, [jobId]: [string]): 
     console.log(`${jobId} ${status}${message ? `: ${message}` : ""}`);
     if (isTerminal(status)) return exitByStatus(jobId, status);
     if (!flags.wait) return;
-    await sleep(flags.poll);
+    await abortableSleep(flags.poll * 1000);
   }
 }
 
@@ -79,7 +80,7 @@ async function followLogs(client: RayJobsClient, jobId: string, pollSeconds: num
     if (logs.length > printed) process.stdout.write(logs.slice(printed));
     printed = Math.max(printed, logs.length);
     if (isTerminal(status)) return status;
-    await sleep(pollSeconds);
+    await abortableSleep(pollSeconds * 1000);
   }
 }
 
@@ -109,8 +110,4 @@ function readTrainConfig(file: string): TrainConfig {
   const parsed = TrainConfigSchema.safeParse(parseJsonFile(file));
   if (!parsed.success) throw new InputError(describeIssues(file, undefined, parsed.error));
   return parsed.data;
-}
-
-function sleep(seconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }

@@ -1,9 +1,7 @@
-/** Which Tinker replies are retried (backends.md §1.1), and the capped exponential backoff between attempts. */
-
-/** Retried: 408, 409, 429 and 5xx (connection errors too, handled by the caller); never 400, 401, 403, 404 or 422. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
+/**
+ * The capped exponential backoff between Tinker attempts (backends.md §1.1). Which statuses are retried (408, 409, 429,
+ * 5xx; never 400/401/403/404/422) is the same rule as the OpenAI client's: `isRetryableStatus` in src/llm/retry-policy.ts.
+ */
 
 /** Attempts and backoff: the SDK's defaults are 10 retries from 0.5 s doubling to 10 s. */
 export interface BackoffOptions {

@@ -5,7 +5,8 @@
 import { Zstd } from "@hpcc-js/wasm-zstd";
 import type { CredentialSource } from "./tinker-credentials.js";
 import { TinkerAuthError, TinkerHttpError } from "./tinker-errors.js";
-import { backoffDelay, isRetryableStatus, TINKER_RETRY_DEFAULTS, type BackoffOptions } from "./retry-policy.js";
+import { isRetryableStatus } from "../../../llm/retry-policy.js";
+import { backoffDelay, TINKER_RETRY_DEFAULTS, type BackoffOptions } from "./retry-policy.js";
 
 /** A request body: JSON, or protobuf bytes (optionally zstd-compressed on the wire). */
 export type TinkerBody = { json: unknown } | { proto: Uint8Array; compress?: boolean };
