@@ -166,8 +166,11 @@ export interface TrainingBackend {
   status(stepId: string): Promise<StepStatus>;
   /** Makes the trained weights the sampling policy, as a new version. */
   publish(): Promise<PolicyRef>;
-  /** Saves weights and optimizer state under `directory`; returns the path `restore` takes. */
-  checkpoint(directory: string): Promise<{ path: string }>;
+  /**
+   * Saves weights and optimizer state under `directory`; returns the path `restore` takes and, on a remote backend
+   * (Tinker), the service's paths of the train state and of sampler weights a sampling client can open.
+   */
+  checkpoint(directory: string): Promise<{ path: string; statePath?: string; samplerPath?: string }>;
   restore(path: string): Promise<PolicyRef>;
   close(): Promise<void>;
 }

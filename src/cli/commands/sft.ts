@@ -42,13 +42,16 @@ function tokenizeRows(rows: readonly SftRow[], method: TokenizeMethod, tokenizer
   return { kept, dropped };
 }
 
-/** The last checkpoint of a run folder, by step number, if any. */
+// Written into a checkpoint folder once the backend has saved it: a folder without it is an unfinished save.
+const CHECKPOINT_RECORD = "sft-checkpoint.json";
+
+/** The last finished checkpoint of a run folder, by step number, if any. */
 function lastCheckpoint(directory: string): { step: number; path: string } | undefined {
   const root = path.join(directory, "checkpoints");
   if (!existsSync(root)) return undefined;
   const steps = readdirSync(root)
     .map((entry) => /^step-(\d+)$/.exec(entry))
-    .filter((match): match is RegExpExecArray => match !== null && existsSync(path.join(root, match[0], "trainer-state.json")))
+    .filter((match): match is RegExpExecArray => match !== null && existsSync(path.join(root, match[0], CHECKPOINT_RECORD)))
     .map((match) => Number(match[1]));
   if (steps.length === 0) return undefined;
   const step = Math.max(...steps);
@@ -72,7 +75,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
 
   const createBackend = await trainingBackends.load(flags.backend);
   const { runSft, stepsPerEpoch } = await import("../../training/sft/run-sft.js");
-  const { backend, baseModel, tokenizer } = await createBackend(checkpoint, {
+  const { backend, baseModel, chatTokenizer } = await createBackend(checkpoint, {
     model: flags.model,
     loraRank: flags.loraRank,
     baseUrl: flags.baseUrl,
@@ -81,12 +84,15 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
   });
   const interrupt = interruptOnCtrlC("rllm: stopping after this step (--resume continues from the last checkpoint)");
   try {
-    const maxLength = Math.min(flags.maxLength ?? Number.POSITIVE_INFINITY, backend.capabilities().maxContext);
+    // Opened first: a remote backend learns the model's context length and tokenizer from the service.
+    await backend.open({ baseModel, seed: flags.seed });
+    // A service that does not say its context length (0) leaves the rows to --max-length alone.
+    const maxLength = Math.min(flags.maxLength ?? Number.POSITIVE_INFINITY, backend.capabilities().maxContext || Number.POSITIVE_INFINITY);
+    const tokenizer = method === "sampled" ? undefined : chatTokenizer?.();
     const train = tokenizeRows(rows.train, method, tokenizer, maxLength);
     const val = tokenizeRows(rows.val, method, tokenizer, maxLength);
     if (train.kept.length === 0) throw new InputError(`${name}: all ${rows.train.length} training rows are longer than ${maxLength} tokens`);
     openRunDirectory(directory, config, flags.resume);
-    await backend.open({ baseModel, seed: flags.seed });
     const metricsFile = path.join(directory, "metrics.jsonl");
     let completedSteps = 0;
     const resumeFrom = flags.resume ? lastCheckpoint(directory) : undefined;
@@ -101,6 +107,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       `rllm sft ${name} · backend ${backend.name} · ${method} · ${train.kept.length} rows (${train.dropped} over ${maxLength} tokens dropped), ` +
         `val ${val.kept.length} (${val.dropped} dropped) · ${totalSteps} steps${completedSteps > 0 ? `, resuming after step ${completedSteps}` : ""} → ${directory}`,
     );
+    let lastSaved: { step: number; samplerPath?: string } | undefined;
     const state = { dataset: name, rows: train.kept.length, droppedRows: train.dropped, valRows: val.kept.length, droppedValRows: val.dropped, totalSteps };
     const last = await runSft({
       backend,
@@ -117,15 +124,21 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       completedSteps,
       signal: interrupt.signal,
       checkpoint: async (step) => {
-        const saved = await backend.checkpoint(path.join(directory, "checkpoints", `step-${step}`));
-        writeJsonAtomically(path.join(directory, "state.json"), { ...state, step, checkpoint: saved.path });
+        const folder = path.join("checkpoints", `step-${step}`);
+        const { statePath, samplerPath } = await backend.checkpoint(path.join(directory, folder));
+        const record = { step, checkpoint: folder, ...(statePath ? { statePath } : {}), ...(samplerPath ? { samplerPath } : {}) };
+        writeJsonAtomically(path.join(directory, folder, CHECKPOINT_RECORD), record);
+        writeJsonAtomically(path.join(directory, "state.json"), { ...state, ...record });
+        lastSaved = record;
       },
       onRecord: (record) => {
         appendFileSync(metricsFile, `${JSON.stringify(record)}\n`);
         console.error(formatRecord(record, totalSteps));
       },
     });
-    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${path.join(directory, "checkpoints", `step-${last}`)}`);
+    const saved = lastSaved ?? resumeFrom;
+    const sampler = lastSaved?.samplerPath ? `; sampler ${lastSaved.samplerPath}` : "";
+    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${saved ? path.join(directory, "checkpoints", `step-${saved.step}`) : "none"}${sampler}`);
   } finally {
     interrupt.release();
     await backend.close();

@@ -1,23 +1,16 @@
 /** Builds the local backend: the tiny model trained in-process, sampled through its own server. */
 import type { TrainingBackend } from "../backend.js";
 import type { ChatTokenizer } from "../sft/tokenize-sft-row.js";
-import { applyChatTemplate } from "../../models/tiny/chat-template.js";
-import { encodeText, END_ID } from "../../models/tiny/tokenizer.js";
+import { tinyChatTokenizer } from "../sft/tiny-chat-tokenizer.js";
 import { createLocalBackend } from "./local-backend.js";
 import { startTinySampler } from "./tiny-sampler.js";
 import { readCheckpoint } from "../../models/tiny/checkpoint.js";
 import { loadTinyModel, SHIPPED_CHECKPOINT_DIRECTORY } from "../../models/tiny/tiny-model.js";
 
-/** The tiny model's chat template: what its server renders for a prompt, and a reply closed by `<|end|>` as it samples them. */
-export const tinyChatTokenizer: ChatTokenizer = {
-  promptTokenIds: (messages) => applyChatTemplate(messages),
-  completionTokenIds: (text) => [...encodeText(text), END_ID],
-};
-
 /** The local backend and the base model it trains; `checkpoint` is a tiny-model checkpoint directory (default: the shipped one). */
 export async function createLocalTrainingBackend(
   checkpoint: string = SHIPPED_CHECKPOINT_DIRECTORY,
-): Promise<{ backend: TrainingBackend; baseModel: string; tokenizer: ChatTokenizer }> {
+): Promise<{ backend: TrainingBackend; baseModel: string; chatTokenizer: () => ChatTokenizer }> {
   const model = await loadTinyModel(checkpoint);
   const { weights } = await readCheckpoint(checkpoint);
   const backend = createLocalBackend({
@@ -25,5 +18,5 @@ export async function createLocalTrainingBackend(
     weights,
     startSampler: (weights) => startTinySampler(model, weights),
   });
-  return { backend, baseModel: checkpoint, tokenizer: tinyChatTokenizer };
+  return { backend, baseModel: checkpoint, chatTokenizer: () => tinyChatTokenizer };
 }

@@ -16,12 +16,12 @@ export interface BackendFlags {
 /**
  * Builds a backend from a starting checkpoint (the backend's default when absent) and the flags it reads; gives the
  * base model it trains and, when it has one, the model's chat template and tokenizer (for SFT rows without sampled
- * token ids).
+ * token ids), known once the backend is open (Tinker learns the model's tokenizer from the service).
  */
 export type CreateTrainingBackend = (
   checkpoint?: string,
   flags?: BackendFlags,
-) => Promise<{ backend: TrainingBackend; baseModel: string; tokenizer?: ChatTokenizer }>;
+) => Promise<{ backend: TrainingBackend; baseModel: string; chatTokenizer?: () => ChatTokenizer | undefined }>;
 
 /** Backends `rllm train --backend` and `rllm sft --backend` accept. */
 export const trainingBackends = createRegistry<CreateTrainingBackend>(

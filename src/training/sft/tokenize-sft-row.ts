@@ -18,8 +18,8 @@ export type TokenizeMethod = z.infer<typeof TokenizeMethodSchema>;
 export interface ChatTokenizer {
   /** Token ids of `messages` followed by the assistant's turn opener (the generation prompt). */
   promptTokenIds(messages: readonly SftMessage[]): number[];
-  /** Token ids of an assistant reply, with the end-of-turn token that stops sampling. */
-  completionTokenIds(text: string): number[];
+  /** Token ids of the assistant's `reply` to `prompt` as the template renders that turn, through its end-of-turn token. */
+  completionTokenIds(prompt: readonly SftMessage[], reply: string): number[];
 }
 
 /** One sequence to train on; `lossMask[t]` = 1 where token t is learned. */
@@ -56,7 +56,7 @@ export function tokenizeSftRow(row: SftRow, method: TokenizeMethod, tokenizer: C
   return mergeCalls(
     turns.map((index) => ({
       promptTokenIds: tokenizer.promptTokenIds(row.messages.slice(0, index)),
-      completionTokenIds: tokenizer.completionTokenIds(row.messages[index]!.content),
+      completionTokenIds: tokenizer.completionTokenIds(row.messages.slice(0, index), row.messages[index]!.content),
     })),
   );
 }

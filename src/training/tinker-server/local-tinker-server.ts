@@ -14,6 +14,7 @@ import type { LearnerState } from "../../models/tiny/trainable-model.js";
 import { HttpError } from "../../http/http-error.js";
 import { sendJson } from "../../http/send-json.js";
 import { requestPath, startHttpServer } from "../../http/start-http-server.js";
+import type { DecodedForwardBackwardRequest } from "../backends/tinker/tinker-proto.js";
 import { FutureTable, type FutureResult } from "./future-table.js";
 import { parseFaultPlan, type FaultPlan } from "./server-faults.js";
 import type { SequenceQueue } from "./sequence-queue.js";
@@ -50,6 +51,12 @@ export interface ServerStats {
   forwardBackwardOrder: Map<string, number[]>;
   /** Datum counts of forward_backward requests as they arrived. */
   chunkSizes: number[];
+  /** The last forward_backward that trained (not forward-only), as decoded: what a test asserts the client sent. */
+  lastTrainingRequest?: DecodedForwardBackwardRequest;
+  /** forward_backward requests with forward_only set (losses without an update). */
+  forwardOnlyRequests: number;
+  /** What each sampling session samples: a base model's name or a tinker:// sampler path, in order of creation. */
+  samplingSources: string[];
 }
 
 /** Shared state the routes work on. */
@@ -84,7 +91,7 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
   const checkpointDirectory = options.checkpoint ?? SHIPPED_CHECKPOINT_DIRECTORY;
   const checkpoint = await readCheckpoint(checkpointDirectory);
   const faults = options.faults ?? parseFaultPlan(process.env.RLLM_TINKER_FAULTS);
-  const stats: ServerStats = { heartbeats: 0, requests: 0, forwardBackwardOrder: new Map(), chunkSizes: [] };
+  const stats: ServerStats = { heartbeats: 0, requests: 0, forwardBackwardOrder: new Map(), chunkSizes: [], forwardOnlyRequests: 0, samplingSources: [] };
   const futures = new FutureTable(faults, { longPollMs: options.longPollMs ?? 200, inlineLimitBytes: options.inlineLimitBytes ?? Number.POSITIVE_INFINITY });
   const state: ServerState = {
     options: { maxChunkDatums: 1024, maxChunkBytes: 5_000_000, parallelChunks: true, compress: false, ...options },

@@ -140,6 +140,8 @@ export const tinkerRoutes: Record<string, Route> = {
     const target = model(state, decoded.modelId);
     const slot = queued(state, decoded.modelId, decoded.seqId);
     state.stats.chunkSizes.push(decoded.data.length);
+    if (decoded.forwardOnly) state.stats.forwardOnlyRequests += 1;
+    else state.stats.lastTrainingRequest = decoded;
     state.startFuture(
       response,
       async () => {
@@ -201,6 +203,7 @@ export const tinkerRoutes: Record<string, Route> = {
     } else if (body.base_model !== LOCAL_TINKER_MODEL) {
       throw new HttpError(400, `unknown base model "${body.base_model}"; supported: ${LOCAL_TINKER_MODEL}`, "invalid_request_error", "base_model");
     }
+    state.stats.samplingSources.push(body.model_path ?? body.base_model ?? "");
     sendJson(response, 200, { sampling_session_id: state.sampling.create(body.session_id, weights) });
   },
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SftRowSchema, type SftMessage } from "../../../src/datasets/sft-row.js";
-import { tinyChatTokenizer } from "../../../src/training/backends/create-local-training-backend.js";
+import { tinyChatTokenizer } from "../../../src/training/sft/tiny-chat-tokenizer.js";
 import { mergeCalls, tokenizeSftRow, type ChatTokenizer } from "../../../src/training/sft/tokenize-sft-row.js";
 
 // A template that writes each message as [role id, content length] and opens the assistant turn with 9.
 const roles = { system: 1, user: 2, assistant: 3, tool: 4 } as const;
 const recordingTokenizer: ChatTokenizer = {
   promptTokenIds: (messages: readonly SftMessage[]) => [...messages.flatMap((message) => [roles[message.role], message.content.length]), 9],
-  completionTokenIds: (text) => [text.length, 0],
+  completionTokenIds: (_prompt, text) => [text.length, 0],
 };
 
 const conversation = SftRowSchema.parse({

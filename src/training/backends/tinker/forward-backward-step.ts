@@ -35,16 +35,7 @@ export async function forwardBackwardStep(target: TrainingTarget, batch: TrainBa
     const config = lossFnConfig(batch.loss, scales);
     // Encoded once: the same bytes size the chunks and go out in the requests.
     const chunks = chunkDatums(rows.map((row, index) => encodeDatum(sequenceDatum(row, batch.loss, scales[index]!))), target.config.limits);
-    const send = (data: (typeof chunks)[number], seqId: number) =>
-      awaitFuture(
-        target.client,
-        async () => {
-          const body = encodeForwardBackwardRequest({ modelId: target.modelId, seqId, data, lossFn: batch.loss.kind, lossFnConfig: config });
-          const reply = await target.client.request("forward_backward", { proto: body, compress: target.config.compress });
-          return UntypedFutureSchema.parse(reply.json).request_id;
-        },
-        { acceptProto: true, requestType: "ForwardBackward", poll: target.poll, counts: target.counts },
-      ).then((reply) => (reply.proto ? decodeForwardBackwardOutput(reply.proto) : jsonOutput(reply.json)));
+    const send = (data: (typeof chunks)[number], seqId: number) => sendForwardBackward(target, { seqId, data, lossFn: batch.loss.kind, lossFnConfig: config });
     let results: ForwardBackwardResult[];
     if (target.config.parallelChunks) {
       // seq_ids are taken in chunk order before any request leaves, so the server can order them however they arrive.
@@ -83,6 +74,22 @@ export async function forwardBackwardStep(target: TrainingTarget, batch: TrainBa
   metrics.loss! /= Math.max(1, metrics.substeps!);
   metrics.clipFraction! /= Math.max(1, metrics.substeps!);
   return metrics;
+}
+
+/** One forward_backward request (forward only when `forwardOnly`) of already encoded Datums, awaited to its output. */
+export function sendForwardBackward(
+  target: TrainingTarget,
+  request: { seqId: number; data: readonly Uint8Array[]; lossFn: string; lossFnConfig: Record<string, number>; forwardOnly?: boolean },
+): Promise<ForwardBackwardResult> {
+  return awaitFuture(
+    target.client,
+    async () => {
+      const body = encodeForwardBackwardRequest({ modelId: target.modelId, ...request });
+      const reply = await target.client.request("forward_backward", { proto: body, compress: target.config.compress });
+      return UntypedFutureSchema.parse(reply.json).request_id;
+    },
+    { acceptProto: true, requestType: "ForwardBackward", poll: target.poll, counts: target.counts },
+  ).then((reply) => (reply.proto ? decodeForwardBackwardOutput(reply.proto) : jsonOutput(reply.json)));
 }
 
 const JsonOutputSchema = z.object({

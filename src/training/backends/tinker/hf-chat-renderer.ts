@@ -9,6 +9,7 @@ import path from "node:path";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { z } from "zod";
+import { InputError } from "../../../core/errors/input-error.js";
 import { messageText, type ChatMessage, type ToolDefinition } from "../../../core/message.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 
@@ -25,7 +26,8 @@ const TURN_END_TOKENS = ["<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end_of_
 
 /** A ChatRenderer that also shows the rendered prompt text (for checks against a reference rendering). */
 export interface HfChatRenderer extends ChatRenderer {
-  renderText(messages: readonly ChatMessage[], tools?: readonly ToolDefinition[]): string;
+  /** The template's text for `messages`; with the assistant's turn opener appended unless `addGenerationPrompt` is false. */
+  renderText(messages: readonly ChatMessage[], tools?: readonly ToolDefinition[], options?: { addGenerationPrompt?: boolean }): string;
   /** Ids of `text`, special-token strings included, without added BOS/EOS. */
   encode(text: string): number[];
 }
@@ -45,11 +47,11 @@ export function createHfChatRenderer(id: string, tokenizerJson: unknown, tokeniz
   };
   const eos = tokenText(config.eos_token);
   const stopTokenIds = [...new Set([...(eos ? [eos] : []), ...TURN_END_TOKENS].map(idOf).filter((value): value is number => value !== undefined))];
-  const renderText = (messages: readonly ChatMessage[], tools?: readonly ToolDefinition[]) =>
+  const renderText: HfChatRenderer["renderText"] = (messages, tools, options) =>
     template.render({
       messages: messages.map((message) => ({ ...message, content: messageText(message.content) })),
       ...(tools && tools.length > 0 ? { tools } : {}),
-      add_generation_prompt: true,
+      add_generation_prompt: options?.addGenerationPrompt ?? true,
       bos_token: tokenText(config.bos_token) ?? "",
       eos_token: eos ?? "",
     });
@@ -70,9 +72,10 @@ export async function loadHfChatRenderer(tokenizerId: string, directory?: string
 }
 
 function readDirectory(directory: string): { tokenizer: unknown; config: unknown } {
+  if (!existsSync(directory)) throw new InputError(`--tokenizer ${directory}: no such directory`);
   const read = (name: string) => {
     const file = path.join(directory, name);
-    if (!existsSync(file)) throw new Error(`--tokenizer ${directory}: no ${name} there`);
+    if (!existsSync(file)) throw new InputError(`--tokenizer ${directory}: no ${name} there (it needs tokenizer.json and tokenizer_config.json)`);
     return JSON.parse(readFileSync(file, "utf8")) as unknown;
   };
   return { tokenizer: read("tokenizer.json"), config: read("tokenizer_config.json") };

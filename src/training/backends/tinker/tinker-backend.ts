@@ -20,7 +20,8 @@ import {
 import { UnsupportedRequestError } from "../../errors/unsupported-request-error.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 import { fetchClientConfig, fetchSupportedModels, type ClientConfig } from "./client-config.js";
-import { forwardBackwardStep } from "./forward-backward-step.js";
+import { forwardBackwardStep, type TrainingTarget } from "./forward-backward-step.js";
+import { forwardLoss } from "./forward-loss.js";
 import { awaitFuture, submitJson, type PollCounts, type PollOptions } from "./future-poller.js";
 import { startChatServer, type ChatServer } from "./tinker-chat-server.js";
 import { TinkerFutureError } from "./tinker-errors.js";
@@ -79,12 +80,15 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
   let seqId = 0;
   let samplingSessions = 0;
   let version = 0;
+  // The sampler path of the current weights, when saved; a step makes it stale.
+  let currentSamplerPath: string | undefined;
 
   const opened = () => {
     if (!state) throw new Error("tinker backend: call open() first");
     return state;
   };
   const nextSeqId = () => ++seqId;
+  const trainingTarget = (): TrainingTarget => ({ client, config: opened().config, modelId: opened().modelId, nextSeqId, poll: options.poll, counts });
   const policyRef = (): PolicyRef => ({ backend: "tinker", modelId: opened().baseModel, version, openaiBaseUrl: opened().chat.baseUrl, samplerPath: opened().sampler.source });
   const newSampler = (sessionId: string, source: string) =>
     createTinkerSampler(client, { sessionId, samplingSessionSeqId: samplingSessions++, source, version, poll: options.poll, counts });
@@ -150,9 +154,9 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
     async submit(batch: TrainBatch): Promise<{ stepId: string }> {
       assertBatchSupported(capabilities, batch);
       const stepId = `step-${steps.size + 1}`;
-      const { config, modelId } = opened();
       steps.set(stepId, { state: "running", metrics: {} });
-      forwardBackwardStep({ client, config, modelId, nextSeqId, poll: options.poll, counts }, batch).then(
+      currentSamplerPath = undefined;
+      forwardBackwardStep(trainingTarget(), batch).then(
         (metrics) => steps.set(stepId, { state: "done", metrics: { ...metrics, polls: counts.polls, resubmits: counts.resubmits } }),
         (error: unknown) => {
           const category = error instanceof TinkerFutureError ? { errorCategory: error.category } : {};
@@ -160,6 +164,12 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
         },
       );
       return { stepId };
+    },
+
+    async forward(batch: TrainBatch): Promise<{ loss: number; tokens: number }> {
+      assertBatchSupported(capabilities, batch);
+      if (batch.loss.kind !== "cross_entropy") throw new UnsupportedRequestError("tinker", "forward-only loss", batch.loss.kind, ["cross_entropy"]);
+      return forwardLoss(trainingTarget(), batch.sequences);
     },
 
     async status(stepId: string): Promise<StepStatus> {
@@ -173,23 +183,27 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       const samplerPath = await saveForSampler(`version-${String(version).padStart(6, "0")}`);
       // A new sampling session per version: the SDK's rule after every save_weights_for_sampler.
       opened().sampler = await newSampler(opened().session.id, samplerPath);
+      currentSamplerPath = samplerPath;
       return policyRef();
     },
 
-    async checkpoint(directory: string): Promise<{ path: string }> {
+    async checkpoint(directory: string): Promise<{ path: string; statePath: string; samplerPath: string }> {
       const current = opened();
       const name = path.basename(directory);
       const saved = PathReplySchema.parse(await future("save_weights", { model_id: current.modelId, path: name, seq_id: nextSeqId(), type: "save_weights" }));
+      // Trained since the last publish (SFT never publishes): sampler weights of this checkpoint, under its name, so
+      // that `rllm eval --backend tinker --model <samplerPath>` samples exactly these weights.
+      currentSamplerPath ??= await saveForSampler(name);
       mkdirSync(directory, { recursive: true });
       const record: z.infer<typeof CheckpointRecordSchema> = {
         baseModel: current.baseModel,
         modelId: current.modelId,
         statePath: saved.path,
-        samplerPath: current.sampler.source,
+        samplerPath: currentSamplerPath,
         policyVersion: version,
       };
       writeFileSync(path.join(directory, TINKER_CHECKPOINT_FILE), JSON.stringify(record, null, 2) + "\n");
-      return { path: directory };
+      return { path: directory, statePath: saved.path, samplerPath: currentSamplerPath };
     },
 
     async restore(directory: string): Promise<PolicyRef> {
@@ -199,7 +213,8 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       const current = opened();
       await future("load_weights", { model_id: current.modelId, seq_id: nextSeqId(), path: parsed.data.statePath, optimizer: true, type: "load_weights" });
       version = parsed.data.policyVersion;
-      current.sampler = await newSampler(current.session.id, await saveForSampler(`restored-${String(version).padStart(6, "0")}`));
+      currentSamplerPath = await saveForSampler(`restored-${String(version).padStart(6, "0")}`);
+      current.sampler = await newSampler(current.session.id, currentSamplerPath);
       return policyRef();
     },
 

@@ -23,3 +23,11 @@ export class TinkerFutureError extends Error {
     this.name = "TinkerFutureError";
   }
 }
+
+/** No answer at all from the service's address (nothing listening, an unknown host): it is down or the URL is wrong. */
+export class TinkerUnreachableError extends Error {
+  constructor(readonly baseUrl: string, readonly detail: string) {
+    super(`cannot reach the Tinker service at ${baseUrl}: ${detail}`);
+    this.name = "TinkerUnreachableError";
+  }
+}

@@ -1,10 +1,11 @@
 /**
  * The Tinker HTTP client: JSON or protobuf bodies (zstd-compressed when asked), the credential in X-API-Key, retries
- * with backoff on 408/409/429/5xx and connection errors, never on 400/401/403/404/422; 402 (billing) pauses and says so.
+ * with backoff on 408/409/429/5xx and connection errors (once the service has answered; before that, a connection error
+ * means it is unreachable), never on 400/401/403/404/422; 402 (billing) pauses and says so.
  */
 import { Zstd } from "@hpcc-js/wasm-zstd";
 import type { CredentialSource } from "./tinker-credentials.js";
-import { TinkerAuthError, TinkerHttpError } from "./tinker-errors.js";
+import { TinkerAuthError, TinkerHttpError, TinkerUnreachableError } from "./tinker-errors.js";
 import { isRetryableStatus } from "../../../llm/retry-policy.js";
 import { backoffDelay, TINKER_RETRY_DEFAULTS, type BackoffOptions } from "./retry-policy.js";
 
@@ -53,6 +54,8 @@ export function loadZstd(): Promise<Zstd> {
 export class TinkerHttpClient {
   private readonly retry: BackoffOptions;
   private readonly sleep: (milliseconds: number) => Promise<void>;
+  /** Whether the service has answered any request of this client. */
+  private answered = false;
 
   constructor(private readonly options: TinkerHttpOptions) {
     this.retry = options.retry ?? TINKER_RETRY_DEFAULTS;
@@ -84,10 +87,13 @@ export class TinkerHttpClient {
           ...(payload ? { body: payload } : {}),
         });
       } catch (error) {
+        // A service that has never answered is down or misaddressed, not flaky: say so now instead of retrying for a minute.
+        if (!this.answered) throw new TinkerUnreachableError(this.options.baseUrl, connectionFailure(error));
         if (retries >= this.retry.maxRetries) throw new TinkerHttpError(path, 0, `connection failed: ${(error as Error).message}`, attempt);
         await this.sleep(backoffDelay(this.retry, retries++));
         continue;
       }
+      this.answered = true;
       const status = response.status;
       if (response.ok || options.passStatuses?.includes(status)) return readReply(response);
       const detail = await response.text();
@@ -112,6 +118,12 @@ export class TinkerHttpClient {
     const codec = await loadZstd();
     return { headers: { "Content-Type": "application/x-protobuf", "Content-Encoding": "zstd" }, payload: new Uint8Array(codec.compress(body.proto)) };
   }
+}
+
+// fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
+function connectionFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.message ?? cause?.code ?? (error as Error).message;
 }
 
 async function readReply(response: Response): Promise<TinkerReply> {
