@@ -39,7 +39,8 @@ export const sftCommand = defineCommand<typeof SftFlagsSchema, [string]>({
   description:
     "Supervised fine-tuning on a registered or curated dataset ({id, messages} rows): cross-entropy on the assistant's " +
     "tokens with the prompt masked, through the training backend. Writes <out>/metrics.jsonl (loss, tokens, val loss) " +
-    "and <out>/checkpoints/step-<n>/, which `rllm serve --model tiny --checkpoint` serves (local backend).",
+    "and <out>/checkpoints/step-<n>/, which `rllm serve --model tiny --checkpoint` serves (local backend); on Tinker it " +
+    "prints the checkpoint's tinker:// sampler path, for `rllm eval --backend tinker --model`.",
   arguments: [{ name: "<dataset>", description: "a dataset made by rllm dataset from-eval or rllm dataset register" }],
   flags: SftFlagsSchema,
   loadAction: async () => (await import("./sft.js")).sftAction,
