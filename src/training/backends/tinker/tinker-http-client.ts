@@ -73,12 +73,14 @@ export class TinkerHttpClient {
     let retries = 0;
     let billingPaused = 0;
     for (let attempt = 1; ; attempt++) {
+      // Outside the try: a missing key is the user's to fix, not a connection failure to retry.
+      const key = this.options.credentials();
       let response: Response;
       try {
         response = await fetch(url, {
           method: options.method ?? "POST",
           headers: {
-            "X-API-Key": this.options.credentials(),
+            "X-API-Key": key,
             "X-Idempotency-Key": `${path}-${attempt}-${Math.random().toString(36).slice(2)}`,
             ...(options.acceptProto ? { Accept: "application/x-protobuf" } : {}),
             ...headers,
