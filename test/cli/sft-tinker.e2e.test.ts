@@ -106,10 +106,10 @@ describe("rllm sft --backend tinker", () => {
     expect(jsonLines(path.join(directory, "eval", "episodes.jsonl"))).toHaveLength(1);
   });
 
-  it("refuses a model the server does not serve, naming --model, with exit code 2", async () => {
-    const result = await cli(["sft", "products", "--backend", "tinker", "--base-url", server.url, "--model", "Qwen/Qwen3-8B", "--out", path.join(directory, "refused")]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--model Qwen/Qwen3-8B: the Tinker service does not serve it; it serves rllm/tiny");
+  // The refusals run in process: an InputError is what the CLI turns into exit code 2, any other error into 1.
+  it("refuses a model the server does not serve, naming --model (exit code 2)", async () => {
+    const { backend, baseModel } = await createTinkerTrainingBackend(undefined, { baseUrl: server.url, model: "Qwen/Qwen3-8B" });
+    await expect(backend.open({ baseModel })).rejects.toThrow(new InputError("--model Qwen/Qwen3-8B: the Tinker service does not serve it; it serves rllm/tiny"));
   });
 
   it("refuses an unreachable server at once, naming --base-url (a failed run: exit code 1)", async () => {
