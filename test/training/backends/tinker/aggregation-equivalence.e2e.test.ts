@@ -1,6 +1,7 @@
 /**
  * The trainer's token-mean and seq-mean-token-mean on the local backend, and the same batch through the local Tinker
  * server, which only sums, with the aggregation folded into the advantages on the client: the same parameter update.
+ * Likewise SFT's validation loss: the local backend's forward and Tinker's forward-only request give the same number.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -103,5 +104,26 @@ describe("aggregation equivalence", () => {
     }
     expect(largestUpdate).toBeGreaterThan(1e-3);
     expect(largestDifference).toBeLessThan(1e-5);
+  });
+
+  it("gives the local backend's cross-entropy without an update through Tinker's forward-only request", async () => {
+    const trainBatch = { ...(await batch("token-mean")), loss: LossConfigSchema.parse({ kind: "cross_entropy" }) };
+
+    const { backend: local } = await createLocalTrainingBackend();
+    await local.open({ baseModel: "" });
+    const expected = await local.forward!(trainBatch);
+    await local.close();
+
+    const client = new TinkerHttpClient({ baseUrl: server.url, credentials: () => "tml-test" });
+    const tinker = createTinkerBackend({ client, loadRenderer: async () => tinyChatRenderer, poll: { initialMs: 1, maxMs: 5 } });
+    await tinker.open({ baseModel: "rllm/tiny" });
+    const before = server.stats.forwardOnlyRequests;
+    const result = await tinker.forward!(trainBatch);
+    expect(server.stats.forwardOnlyRequests - before).toBe(1);
+    await tinker.close();
+
+    expect(result.tokens).toBe(expected.tokens);
+    expect(expected.loss).toBeGreaterThan(0.01);
+    expect(result.loss).toBeCloseTo(expected.loss, 5);
   });
 });
