@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatSummary } from "../../src/cli/format-summary.js";
 import type { Cookbook } from "../../src/core/cookbook.js";
 import { scored } from "../../src/core/score.js";
 import { openRunDirectory, type RunPaths } from "../../src/engine/run-directory.js";
@@ -91,6 +92,7 @@ describe("the cost of --rerank judge calls", () => {
       completionTokens: judge.reduce((sum, request) => sum + request.usage!.completionTokens, 0),
       cachedPromptTokens: 30 * judge.length,
     });
+    expect(formatSummary(result.summary)).toContain(`$${cost!.total.toFixed(4)} ($${cost!.perEpisode.toFixed(6)} per episode, $${cost!.byRole.judge!.toFixed(4)} of it judge calls)`);
   });
 
   it("reads a tournament line written before judgeUsage existed, summing its judge calls' tokens", async () => {
