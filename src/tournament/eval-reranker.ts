@@ -88,6 +88,9 @@ function instructionText(task: Task): string {
     : task.instruction.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
+/** What createEvalReranker returns: runEval's hooks, the judge spend, and `close`. */
+export type EvalReranker = ReturnType<typeof createEvalReranker>;
+
 /**
  * Hooks for runEval's `onTaskComplete` and `extendSummary`, and `close` for the log. `onTaskComplete` is idempotent:
  * a method whose latest line for the task is a tournament over the same candidates is not run again, so runEval may

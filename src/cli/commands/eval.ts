@@ -26,6 +26,7 @@ import { buildModelCallPipeline } from "../model-call-pipeline.js";
 import type { ModelPrice } from "../../core/price-table.js";
 import type { CostBudget } from "../../engine/cost-budget.js";
 import type { SlotLane } from "../../engine/episode-slots.js";
+import type { EvalReranker } from "../../tournament/eval-reranker.js";
 
 /** Runs `rllm eval <benchmark>` (or an eval set with --config) and sets the exit code (0 ok, 1 failed or under --fail-under). */
 export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): Promise<void> {
@@ -144,20 +145,23 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     ...(services.cache ? { cache: services.cache } : {}),
   });
 
-  const reranker = flags.rerank
-    ? (await import("../../tournament/eval-reranker.js")).createEvalReranker({
-        methods: flags.rerank,
-        budget: flags.budget,
-        client,
-        sampling,
-        judgeKind: cookbookJudgeKind(cookbook.name),
-        seed: flags.seed,
-        file: path.join(paths.directory, "tournaments.jsonl"),
-        ...(price ? { price } : {}),
-      })
-    : undefined;
   const interrupt = cell ? { signal: cell.signal, release: () => {} } : interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  let reranker: EvalReranker | undefined;
   try {
+    // The interrupt stops a tournament in progress too; its task keeps no record and --resume reranks it.
+    reranker = flags.rerank
+      ? (await import("../../tournament/eval-reranker.js")).createEvalReranker({
+          methods: flags.rerank,
+          budget: flags.budget,
+          client,
+          sampling,
+          judgeKind: cookbookJudgeKind(cookbook.name),
+          seed: flags.seed,
+          file: path.join(paths.directory, "tournaments.jsonl"),
+          signal: interrupt.signal,
+          ...(price ? { price } : {}),
+        })
+      : undefined;
     const result = await runEval({
       tasks,
       cookbook,
