@@ -7,8 +7,8 @@ import { runCli, spawnCli } from "../helpers/run-cli.js";
 
 // Two "models" on two scripted servers: one knows every qa answer, the other none. The script counts requests in
 // flight across both servers (a request is in flight from its arrival until its reply is written). While `barrier` is
-// set, the knowing server holds its replies until the guessing server has been called: a set that ran its cells one
-// after another would hold them until the fallback, which the test sees as `barrierTimedOut`.
+// set, each server holds its replies until the other one has been called: a set that ran its cells one after another
+// would hold them until the fallback, which the test sees as `barrierTimedOut`.
 const answers = new Map(
   readFileSync(new URL("../../benchmarks/qa/sample.jsonl", import.meta.url), "utf8")
     .trim()
@@ -17,9 +17,22 @@ const answers = new Map(
     .map((row) => [row.question, row.ground_truth]),
 );
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-const state = { barrier: false, barrierTimedOut: false, inFlight: 0, mostInFlight: 0 };
+const state = { barrier: false, barrierTimedOut: false, inFlight: 0, mostInFlight: 0, requestsBefore: new Map<ScriptedServer, number>() };
 let knowing: ScriptedServer;
 let guessing: ScriptedServer;
+
+/** While the barrier is set, holds a reply until the other server has been called since the barrier was set. */
+async function awaitTheOther(other: () => ScriptedServer): Promise<void> {
+  if (!state.barrier) return;
+  // A fallback so that a set running its cells one after another fails the test instead of hanging it.
+  for (let waited = 0; other().requests.length === state.requestsBefore.get(other()); waited += 10) {
+    if (waited > 15_000) {
+      state.barrierTimedOut = true;
+      return;
+    }
+    await sleep(10);
+  }
+}
 
 async function inFlight<Reply>(work: () => Promise<Reply>): Promise<Reply> {
   state.inFlight += 1;
@@ -34,22 +47,14 @@ async function inFlight<Reply>(work: () => Promise<Reply>): Promise<Reply> {
 beforeAll(async () => {
   knowing = await startScriptedServer((body) =>
     inFlight(async () => {
-      if (state.barrier) {
-        // A fallback so that a set running its cells one after another fails the test instead of hanging it.
-        for (let waited = 0; guessing.requests.length === 0; waited += 10) {
-          if (waited > 15_000) {
-            state.barrierTimedOut = true;
-            break;
-          }
-          await sleep(10);
-        }
-      }
+      await awaitTheOther(() => guessing);
       await sleep(15);
       return { text: `\\boxed{${answers.get(lastUserText(body)) ?? "0"}}` };
     }),
   );
   guessing = await startScriptedServer(() =>
     inFlight(async () => {
+      await awaitTheOther(() => knowing);
       await sleep(15);
       return { text: "\\boxed{nothing}" };
     }),
@@ -109,14 +114,18 @@ describe("rllm eval --config runs its cells at once", () => {
   it("calls both endpoints at once within the set's concurrency, is killed, resumes, and equals a sequential run", async () => {
     const config = writeSet(directory, 3);
     const out = path.join(directory, "parallel");
+    state.requestsBefore = new Map([
+      [knowing, knowing.requests.length],
+      [guessing, guessing.requests.length],
+    ]);
     Object.assign(state, { barrier: true, barrierTimedOut: false, mostInFlight: 0 });
-    const guessingBefore = guessing.requests.length;
     const child = spawnCli(["eval", "--config", config, "--out", out]);
     while (recorded(out) < 8 && child.exitCode === null) await sleep(20);
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("close", resolve));
     state.barrier = false;
-    expect(guessing.requests.length).toBeGreaterThan(guessingBefore);
+    expect(guessing.requests.length).toBeGreaterThan(state.requestsBefore.get(guessing)!);
+    expect(knowing.requests.length).toBeGreaterThan(state.requestsBefore.get(knowing)!);
     expect(state.barrierTimedOut).toBe(false);
     expect(existsSync(path.join(out, "set-summary.json"))).toBe(false);
 
