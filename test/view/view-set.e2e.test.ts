@@ -8,6 +8,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launchChromium, openWatchedPage } from "../helpers/report-browser.js";
 import { runCli } from "../helpers/run-cli.js";
+import { viewAction } from "../../src/cli/commands/view.js";
+import { InputError } from "../../src/core/errors/input-error.js";
 import { lastUserText, startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const answers = new Map(
@@ -85,12 +87,11 @@ describe("rllm view <set-folder> in Chromium", () => {
   });
 
   it("refuses --serve on a set folder and a set that has not finished, saying what to do", async () => {
-    const served = await runCli(["view", set, "--serve"]);
-    expect(served.code).toBe(2);
-    expect(served.stderr).toContain("serve a cell's folder");
+    // In process: the refusals are input errors thrown before anything is written or served.
+    const flags = { serve: true, port: 0, host: "127.0.0.1" };
+    await expect(viewAction(flags, [set])).rejects.toThrow(InputError);
+    await expect(viewAction(flags, [set])).rejects.toThrow("serve a cell's folder");
     rmSync(path.join(set, "set-summary.json"));
-    const unfinished = await runCli(["view", set]);
-    expect(unfinished.code).toBe(2);
-    expect(unfinished.stderr).toMatch(/set-summary\.json not found: the eval set has not finished .*--resume/);
+    await expect(viewAction({ ...flags, serve: false }, [set])).rejects.toThrow(/set-summary\.json not found: the eval set has not finished .*--resume/);
   });
 });
