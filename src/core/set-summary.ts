@@ -15,6 +15,7 @@ export const SetComparisonRowSchema = z.object({
 });
 export type SetComparisonRow = z.infer<typeof SetComparisonRowSchema>;
 
+/** The whole file: its format version and the rows in matrix order. */
 export const SetSummarySchema = z.object({
   formatVersion: z.number().int().min(1),
   cells: z.array(SetComparisonRowSchema),
