@@ -1,17 +1,6 @@
 /** The eval set's comparison: one row per cell (accuracy ± stderr, pass@k, rerank@1), as set-summary.json holds it and as printed. */
 import type { RunSummary } from "../core/run-summary.js";
-
-/** One cell's figures; absent figures are null (a cell never run has only its labels and status). */
-export interface SetComparisonRow {
-  model: string;
-  benchmark: string;
-  directory: string;
-  status: "complete" | "incomplete" | "cancelled" | "not run";
-  accuracy: { mean: number; stderr: number; n: number } | null;
-  "pass@k": Record<string, number>;
-  "rerank@1": Record<string, number | null>;
-  cost: number | null;
-}
+import type { SetComparisonRow } from "../core/set-summary.js";
 
 /** The row of a cell from its summary.json (undefined when the cell never ran). */
 export function setComparisonRow(model: string, benchmark: string, directory: string, summary: RunSummary | undefined): SetComparisonRow {

@@ -50,7 +50,8 @@ function tailRows(summary: RunSummary): [string, string][] {
   if (summary.cache) rows.push(["cached calls", `${summary.cache.cachedCalls} (in ${summary.cache.episodesWithCachedCalls} episodes, left out of the latency)`]);
   if (summary.cost) {
     const saved = summary.cost.cachedCalls > 0 ? `, $${summary.cost.savedByCache.toFixed(4)} saved by the cache` : "";
-    rows.push(["cost", `$${summary.cost.total.toFixed(4)} ($${summary.cost.perEpisode.toFixed(6)} per episode${saved})`]);
+    const judge = summary.cost.byRole.judge !== undefined ? `, $${summary.cost.byRole.judge.toFixed(4)} of it judge calls` : "";
+    rows.push(["cost", `$${summary.cost.total.toFixed(4)} ($${summary.cost.perEpisode.toFixed(6)} per episode${judge}${saved})`]);
   }
   return rows;
 }

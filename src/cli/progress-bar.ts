@@ -17,6 +17,8 @@ export interface ProgressCounts {
   limiter?: LimiterStats;
   /** Replies taken from the response cache, when caching. */
   cacheHits?: number;
+  /** Shown at the end of the line (an eval set's per-cell counts). */
+  detail?: string;
 }
 
 /** Renders at most ten times a second on a terminal; elsewhere (CI logs) one line per 10% or 15 s. */
@@ -69,7 +71,8 @@ export class ProgressBar {
       (counts.spent !== undefined ? ` | $${counts.spent.toFixed(4)}` : "") +
       (counts.limiter ? ` | ${Math.round(counts.limiter.requestsPerMinute)} req/min, waited ${formatDuration(counts.limiter.waitedMs / 1000)}` : "") +
       (counts.cacheHits !== undefined ? ` | cached ${counts.cacheHits}` : "") +
-      ` | ETA ${eta}`
+      ` | ETA ${eta}` +
+      (counts.detail ? ` | ${counts.detail}` : "")
     );
   }
 }

@@ -57,7 +57,7 @@ export const EvalSetConfigSchema = z
     /** The cells to run as [model label, benchmark label] pairs (default: every model × every benchmark). */
     matrix: z.array(z.object({ model: z.string(), benchmark: z.string() }).strict()).min(1).optional(),
     seed: z.number().int().nonnegative().default(0),
-    /** Episodes in flight at once, within each cell (cells run one after another). */
+    /** Episodes in flight at once across the whole set (the cells run at once and take turns for the slots). */
     concurrency: z.number().int().positive().default(16),
     /** Rate limits per endpoint, shared by every cell that calls it. */
     rpm: z.number().positive().optional(),

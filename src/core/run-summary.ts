@@ -30,6 +30,10 @@ export const RerankMethodSummarySchema = z.object({
   judgeCalls: z.number().int().nonnegative(),
   /** Prompt + completion tokens of the judge calls. */
   judgeTokens: z.number().nonnegative(),
+  /** The judge calls' tokens split; cachedPromptTokens are prompt tokens the provider served from its prompt cache (absent in older files). */
+  judgeUsage: z.object({ promptTokens: z.number().nonnegative(), completionTokens: z.number().nonnegative(), cachedPromptTokens: z.number().nonnegative() }).optional(),
+  /** Dollars the judge calls cost, when prices were given (also in `cost.byRole.judge`). */
+  judgeCost: z.number().nonnegative().optional(),
   /** Judge replies without a readable rating (each counts as a tie in the tournament). */
   parseErrors: z.number().int().nonnegative(),
   /** parseErrors / judgeCalls (0 without judge calls). */
@@ -44,9 +48,9 @@ export type RerankMethodSummary = z.infer<typeof RerankMethodSummarySchema>;
 /** What a run's model calls cost in dollars, from the user's prices (`--prices` or the endpoint's user config). */
 export const RunCostSchema = z.object({
   total: z.number().nonnegative(),
-  /** Mean over the recorded episodes. */
+  /** Mean over the recorded episodes of their own calls (the judge calls of --rerank are in `total`, not here). */
   perEpisode: z.number().nonnegative(),
-  /** By trajectory name (solver, judge...). */
+  /** By trajectory name (solver, ...), and `judge` for the judge calls of --rerank. */
   byRole: z.record(z.string(), z.number().nonnegative()),
   /** Calls answered by the local response cache: they cost nothing and are not in the total. */
   cachedCalls: z.number().int().nonnegative(),

@@ -10,6 +10,8 @@ import type { ModelPrice } from "../core/price-table.js";
 import { openEpisodeLog, readEpisodes } from "./episode-log.js";
 import { writeJsonAtomically, type RunPaths } from "./run-directory.js";
 import { EpisodeCancelledError, runEpisode } from "./run-episode.js";
+import { CostBudget } from "./cost-budget.js";
+import type { SlotLane } from "./episode-slots.js";
 
 export interface EvalRunOptions {
   tasks: Task[];
@@ -33,6 +35,12 @@ export interface EvalRunOptions {
    * incomplete, and --resume with a higher limit (or none) finishes it.
    */
   maxCost?: number;
+  /** A budget shared with other runs (the cells of an eval set), used instead of `maxCost`. */
+  costBudget?: CostBudget;
+  /** Dollars of this run's calls outside its episodes (the judge calls of --rerank), counted against the budget. */
+  otherSpend?: () => number;
+  /** Episode slots shared with other runs (the cells of an eval set), used instead of `concurrency`. */
+  slots?: SlotLane;
   /**
    * Called in each invocation for every task whose attempts are all recorded: when its last missing attempt lands,
    * or at the start for a task a killed run had finished (reranking hooks in here, so it must be idempotent).
@@ -57,7 +65,7 @@ export interface EpisodeEndEvent {
   total: number;
   /** Already recorded before this invocation (resume). */
   skipped: number;
-  /** Dollars spent by the recorded episodes so far (0 without prices). */
+  /** Dollars spent so far by every run of the budget, judge calls included (0 without prices). */
   spent: number;
 }
 
@@ -96,18 +104,14 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   for (const { task } of pending) remainingByTask.set(task.id, (remainingByTask.get(task.id) ?? 0) + 1);
 
   const costOf = (episode: Episode) => (options.price ? episodeCost(episode, options.price) : 0);
-  const budget = { spent: 0, priced: 0, inFlight: 0, notStarted: 0 };
+  const costBudget = options.costBudget ?? new CostBudget(options.price ? options.maxCost : undefined);
+  const account = costBudget.open();
+  if (options.otherSpend) account.otherSpend = options.otherSpend;
   for (const episode of recorded.values()) {
-    budget.spent += costOf(episode);
-    budget.priced += 1;
+    account.episodeSpend += costOf(episode);
+    account.priced += 1;
   }
-  // Whether one more episode could pass --max-cost, judged by the mean cost of the episodes recorded so far.
-  const overBudget = () => {
-    if (options.maxCost === undefined || !options.price) return false;
-    const mean = budget.priced === 0 ? 0 : budget.spent / budget.priced;
-    return budget.spent + (budget.inFlight + 1) * mean > options.maxCost;
-  };
-  const limit = pLimit(options.concurrency);
+  const limit: SlotLane = options.slots ?? pLimit(options.concurrency);
   let done = skipped;
   let ran = 0;
   let stopped = false;
@@ -123,33 +127,33 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   };
   const runOne = async (task: Task, attempt: number) => {
     if (options.signal.aborted || stopped) return;
-    if (overBudget()) {
-      budget.notStarted += 1;
+    if (costBudget.wouldPass(account)) {
+      account.notStarted += 1;
       return;
     }
     let episode: Episode;
-    budget.inFlight += 1;
+    account.inFlight += 1;
     try {
       episode = await runEpisode(task, attempt, { ...options, runSignal: options.signal });
     } catch (error) {
       if (error instanceof EpisodeCancelledError) return;
       throw error;
     } finally {
-      budget.inFlight -= 1;
+      account.inFlight -= 1;
     }
     log.append(episode);
     // A rerun infra failure replaces its earlier record in the spend too.
     const previous = recorded.get(episode.id);
     if (previous) {
-      budget.spent -= costOf(previous);
-      budget.priced -= 1;
+      account.episodeSpend -= costOf(previous);
+      account.priced -= 1;
     }
     recorded.set(episode.id, episode);
-    budget.spent += costOf(episode);
-    budget.priced += 1;
+    account.episodeSpend += costOf(episode);
+    account.priced += 1;
     done += 1;
     ran += 1;
-    options.onEpisodeEnd?.({ episode, done, total, skipped, spent: budget.spent });
+    options.onEpisodeEnd?.({ episode, done, total, skipped, spent: costBudget.spent() });
     const remaining = (remainingByTask.get(task.id) ?? 1) - 1;
     remainingByTask.set(task.id, remaining);
     if (remaining === 0) await completeTask(task);
@@ -176,8 +180,8 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
   const extended = options.extendSummary?.(base, episodes) ?? { summary: base, unfinished: [] };
   const { summary } = extended;
   const unfinished =
-    budget.notStarted > 0
-      ? [...extended.unfinished, `${budget.notStarted} episodes not started: --max-cost ${options.maxCost} reached ($${budget.spent.toFixed(4)} spent)`]
+    account.notStarted > 0
+      ? [...extended.unfinished, `${account.notStarted} episodes not started: --max-cost ${costBudget.limit} reached ($${costBudget.spent().toFixed(4)} spent)`]
       : extended.unfinished;
   const status: RunStatus = options.signal.aborted ? "cancelled" : unfinished.length > 0 ? "incomplete" : "complete";
   writeJsonAtomically(options.paths.summary, { ...summary, status, unfinished });

@@ -2,6 +2,7 @@
 import type { Episode } from "../core/episode.js";
 import type { ModelPrice } from "../core/price-table.js";
 import type { Step } from "../core/step.js";
+import type { Trajectory } from "../core/trajectory.js";
 import type { RunCost } from "../core/run-summary.js";
 
 const perMillion = 1_000_000;
@@ -23,22 +24,42 @@ export function episodeCost(episode: Episode, price: ModelPrice): number {
 
 /** summary.json's `cost`: total, mean per episode, by trajectory role, and what the response cache saved. */
 export function summarizeCost(episodes: readonly Episode[], price: ModelPrice): RunCost {
+  const cost = trajectoriesCost(
+    episodes.flatMap((episode) => episode.trajectories),
+    price,
+  );
+  return { ...cost, perEpisode: episodes.length === 0 ? 0 : cost.total / episodes.length };
+}
+
+/** The cost of model calls outside any episode (the judge calls of `--rerank`), in the shape of summary.json's `cost` less `perEpisode`. */
+export function trajectoriesCost(trajectories: readonly Trajectory[], price: ModelPrice): Omit<RunCost, "perEpisode"> {
   const byRole: Record<string, number> = {};
   let total = 0;
   let cachedCalls = 0;
   let savedByCache = 0;
-  for (const episode of episodes) {
-    for (const trajectory of episode.trajectories) {
-      for (const step of trajectory.steps) {
-        const cost = stepCost(step, price);
-        total += cost;
-        byRole[trajectory.name] = (byRole[trajectory.name] ?? 0) + cost;
-        if (step.cached) {
-          cachedCalls += 1;
-          savedByCache += stepCost({ ...step, cached: false }, price);
-        }
+  for (const trajectory of trajectories) {
+    for (const step of trajectory.steps) {
+      const cost = stepCost(step, price);
+      total += cost;
+      byRole[trajectory.name] = (byRole[trajectory.name] ?? 0) + cost;
+      if (step.cached) {
+        cachedCalls += 1;
+        savedByCache += stepCost({ ...step, cached: false }, price);
       }
     }
   }
-  return { total, perEpisode: episodes.length === 0 ? 0 : total / episodes.length, byRole, cachedCalls, savedByCache };
+  return { total, byRole, cachedCalls, savedByCache };
+}
+
+/** `cost` with the calls of `extra` added (per role, cached calls and savings); `perEpisode` stays the episodes' own mean. */
+export function addCost(cost: RunCost, extra: Omit<RunCost, "perEpisode">): RunCost {
+  const byRole = { ...cost.byRole };
+  for (const [role, dollars] of Object.entries(extra.byRole)) byRole[role] = (byRole[role] ?? 0) + dollars;
+  return {
+    total: cost.total + extra.total,
+    perEpisode: cost.perEpisode,
+    byRole,
+    cachedCalls: cost.cachedCalls + extra.cachedCalls,
+    savedByCache: cost.savedByCache + extra.savedByCache,
+  };
 }

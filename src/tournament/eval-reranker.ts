@@ -7,8 +7,11 @@ import { JsonlAppender, readJsonl } from "../engine/append-only-jsonl.js";
 import type { SummaryExtension } from "../engine/run-eval.js";
 import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import type { RunSummary } from "../metrics/summarize-run.js";
+import { addCost, trajectoriesCost } from "../metrics/run-cost.js";
+import type { ModelPrice } from "../core/price-table.js";
+import type { Step } from "../core/step.js";
 import type { JudgeKind } from "./judge-prompts.js";
-import { rerankMetrics, rerankOutcome } from "./rerank-metrics.js";
+import { rerankMetrics, rerankOutcome, type JudgeUsage } from "./rerank-metrics.js";
 import { rerankTaskEpisodes } from "./rerank-task-episodes.js";
 import type { SelectionMethod } from "./selection-methods.js";
 import { SelectionMethodSchema } from "./selection-methods.js";
@@ -25,6 +28,11 @@ export const TournamentLineSchema = z.object({
   isCorrect: z.boolean(),
   judgeCalls: z.number().int().nonnegative(),
   judgeTokens: z.number().int().nonnegative(),
+  /**
+   * The judge calls' tokens split by kind (cachedPromptTokens: served from the provider's prompt cache). Lines written
+   * before this field have none: `judgeUsageOf` sums them from `judgeTrajectory`'s steps, which record every call.
+   */
+  judgeUsage: z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), cachedPromptTokens: z.number().int().nonnegative() }).optional(),
   record: TournamentRecordSchema,
   judgeTrajectory: TrajectorySchema,
 });
@@ -39,6 +47,21 @@ export const TournamentErrorLineSchema = z.object({
 });
 export type TournamentErrorLine = z.infer<typeof TournamentErrorLineSchema>;
 
+/** A line's judge tokens: its `judgeUsage`, or for lines written before that field, the sums over its judge calls. */
+export function judgeUsageOf(line: Pick<TournamentLine, "judgeUsage" | "judgeTrajectory">): JudgeUsage {
+  return line.judgeUsage ?? sumJudgeUsage(line.judgeTrajectory.steps);
+}
+
+function sumJudgeUsage(steps: readonly Step[]): JudgeUsage {
+  const usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+  for (const step of steps) {
+    usage.promptTokens += step.usage.promptTokens;
+    usage.completionTokens += step.usage.completionTokens;
+    usage.cachedPromptTokens += step.usage.cachedPromptTokens ?? 0;
+  }
+  return usage;
+}
+
 const TournamentLogLineSchema = z.union([TournamentLineSchema, TournamentErrorLineSchema]);
 type TournamentLogLine = z.infer<typeof TournamentLogLineSchema>;
 
@@ -50,6 +73,8 @@ export interface EvalRerankerOptions {
   sampling?: SamplingParams;
   judgeKind: JudgeKind;
   seed: number;
+  /** The judge model's prices: its calls go into summary.json's `cost` (`byRole.judge`) and into `spent`. */
+  price?: ModelPrice;
   /** Where the per-task lines go (appended, so a resumed run keeps earlier tasks' records; a torn tail is cut first). */
   file: string;
   concurrency?: number;
@@ -63,6 +88,9 @@ function instructionText(task: Task): string {
     : task.instruction.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
+/** What createEvalReranker returns: runEval's hooks, the judge spend, and `close`. */
+export type EvalReranker = ReturnType<typeof createEvalReranker>;
+
 /**
  * Hooks for runEval's `onTaskComplete` and `extendSummary`, and `close` for the log. `onTaskComplete` is idempotent:
  * a method whose latest line for the task is a tournament over the same candidates is not run again, so runEval may
@@ -73,12 +101,21 @@ export function createEvalReranker(options: EvalRerankerOptions) {
   const log = new JsonlAppender<TournamentLogLine>(options.file);
   const latest = new Map<string, TournamentLogLine>();
   const key = (taskId: string, method: string) => `${taskId}\u0000${method}`;
+  // The judge calls' cost of the current lines, kept as lines are replaced, so that `spent` is cheap to ask often.
+  const lineCost = (line: TournamentLogLine | undefined) =>
+    line === undefined || "error" in line || !options.price || !options.methods.includes(line.method) ? 0 : trajectoriesCost([line.judgeTrajectory], options.price).total;
+  let judgeSpent = 0;
+  const remember = (line: TournamentLogLine) => {
+    const lineKey = key(line.taskId, line.method);
+    judgeSpent += lineCost(line) - lineCost(latest.get(lineKey));
+    latest.set(lineKey, line);
+  };
   const record = (line: TournamentLogLine) => {
     log.append(line);
-    latest.set(key(line.taskId, line.method), line);
+    remember(line);
   };
   try {
-    for (const { record: line } of readJsonl(options.file, TournamentLogLineSchema)) latest.set(key(line.taskId, line.method), line);
+    for (const { record: line } of readJsonl(options.file, TournamentLogLineSchema)) remember(line);
   } catch (error) {
     log.close();
     throw error;
@@ -121,13 +158,15 @@ export function createEvalReranker(options: EvalRerankerOptions) {
           isCorrect: result.isCorrect,
           judgeCalls: result.judgeCalls,
           judgeTokens: result.usage.promptTokens + result.usage.completionTokens,
+          judgeUsage: sumJudgeUsage(result.judgeTrajectory.steps),
           record: result.record,
           judgeTrajectory: result.judgeTrajectory,
         });
       }
     },
     /**
-     * Adds `rerank.<method>` (tasks reranked of expected, judge cost, parse errors, ties, status) and, keyed by method,
+     * Adds `rerank.<method>` (tasks reranked of expected, judge tokens and cost, parse errors, ties, status), the judge
+     * calls to `cost` (total, byRole.judge) when priced, and, keyed by method,
      * metrics["rerank@1"] (methods not failed), metrics.judgeCalls and metrics.judgeTokens. Tasks without a tournament
      * line are unfinished work.
      */
@@ -138,7 +177,12 @@ export function createEvalReranker(options: EvalRerankerOptions) {
       const rerankErrors: Record<string, number> = {};
       for (const line of lines) if ("error" in line) rerankErrors[line.method] = (rerankErrors[line.method] ?? 0) + 1;
       const rerank = rerankMetrics(
-        tournaments.map((line) => rerankOutcome(line.method, line.record, line.isCorrect, line.judgeTokens)),
+        tournaments.map((line) =>
+          rerankOutcome(line.method, line.record, line.isCorrect, line.judgeTokens, {
+            usage: judgeUsageOf(line),
+            ...(options.price ? { cost: trajectoriesCost([line.judgeTrajectory], options.price).total } : {}),
+          }),
+        ),
         { methods: options.methods, tasksExpected: summary.counts.tasks, rerankErrors },
       );
       const metrics = { "rerank@1": {} as Record<string, number>, judgeCalls: {} as Record<string, number>, judgeTokens: {} as Record<string, number> };
@@ -150,7 +194,12 @@ export function createEvalReranker(options: EvalRerankerOptions) {
       const unfinished = Object.entries(rerank)
         .filter(([, result]) => result.tasksReranked < result.tasksExpected)
         .map(([method, result]) => `rerank ${method}: ${result.tasksExpected - result.tasksReranked} of ${result.tasksExpected} tasks have no tournament`);
-      return { summary: { ...summary, metrics: { ...summary.metrics, ...metrics }, rerank }, unfinished };
+      const cost = summary.cost && options.price ? addCost(summary.cost, trajectoriesCost(tournaments.map((line) => line.judgeTrajectory), options.price)) : summary.cost;
+      return { summary: { ...summary, metrics: { ...summary.metrics, ...metrics }, rerank, ...(cost ? { cost } : {}) }, unfinished };
+    },
+    /** Dollars of the judge calls of every current tournament line (earlier invocations' included); 0 without prices. */
+    spent(): number {
+      return judgeSpent;
     },
     /** Closes tournaments.jsonl. */
     close(): void {

@@ -2,6 +2,14 @@
 import { failedParseErrorShare, type RerankMethodSummary } from "../metrics/rerank-method-summary.js";
 import type { Selection } from "./tournament-record.js";
 
+/** The judge calls' tokens of one task's rerank, split by kind. */
+export interface JudgeUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens the provider served from its prompt cache. */
+  cachedPromptTokens: number;
+}
+
 /** What one task's rerank contributes to the metrics. */
 export interface RerankOutcome {
   method: string;
@@ -9,19 +17,30 @@ export interface RerankOutcome {
   isCorrect: boolean | undefined;
   judgeCalls: number;
   judgeTokens: number;
+  judgeUsage?: JudgeUsage;
+  /** Dollars of the judge calls, when priced. */
+  judgeCost?: number;
   parseErrors: number;
   verdictTies: number;
   tieBreak: boolean;
 }
 
 /** The outcome of one task's selection: its judge calls' parse errors and ties read from the record. */
-export function rerankOutcome(method: string, selection: Selection, isCorrect: boolean | undefined, judgeTokens: number): RerankOutcome {
+export function rerankOutcome(
+  method: string,
+  selection: Selection,
+  isCorrect: boolean | undefined,
+  judgeTokens: number,
+  judge: { usage?: JudgeUsage; cost?: number } = {},
+): RerankOutcome {
   const verdicts = [...selection.comparisons, ...selection.points];
   return {
     method,
     isCorrect,
     judgeCalls: selection.judgeCalls,
     judgeTokens,
+    ...(judge.usage ? { judgeUsage: judge.usage } : {}),
+    ...(judge.cost !== undefined ? { judgeCost: judge.cost } : {}),
     parseErrors: verdicts.filter((verdict) => verdict.parseError).length,
     verdictTies: selection.comparisons.filter((comparison) => !comparison.parseError && comparison.winner === "tie").length,
     tieBreak: selection.tieBreak,
@@ -57,6 +76,7 @@ export function rerankMetrics(outcomes: readonly RerankOutcome[], plan: RerankPl
       "rerank@1": isFailed || labelled.length === 0 ? null : labelled.filter((outcome) => outcome.isCorrect).length / labelled.length,
       judgeCalls,
       judgeTokens: sum(ofMethod.map((outcome) => outcome.judgeTokens)),
+      ...judgeSplit(ofMethod),
       parseErrors,
       parseErrorRate,
       verdictTies: sum(ofMethod.map((outcome) => outcome.verdictTies)),
@@ -64,6 +84,24 @@ export function rerankMetrics(outcomes: readonly RerankOutcome[], plan: RerankPl
     };
   }
   return summaries;
+}
+
+// The split usage and cost, when every outcome has them (a rerank run without prices has no cost).
+function judgeSplit(outcomes: readonly RerankOutcome[]): { judgeUsage?: JudgeUsage; judgeCost?: number } {
+  const usages = outcomes.flatMap((outcome) => (outcome.judgeUsage ? [outcome.judgeUsage] : []));
+  const costs = outcomes.flatMap((outcome) => (outcome.judgeCost !== undefined ? [outcome.judgeCost] : []));
+  return {
+    ...(usages.length === outcomes.length && outcomes.length > 0
+      ? {
+          judgeUsage: {
+            promptTokens: sum(usages.map((usage) => usage.promptTokens)),
+            completionTokens: sum(usages.map((usage) => usage.completionTokens)),
+            cachedPromptTokens: sum(usages.map((usage) => usage.cachedPromptTokens)),
+          },
+        }
+      : {}),
+    ...(costs.length === outcomes.length && outcomes.length > 0 ? { judgeCost: sum(costs) } : {}),
+  };
 }
 
 function sum(values: readonly number[]): number {

@@ -5,12 +5,22 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { RunComparison } from "./compare-runs.js";
 import type { RunCursors, RunData } from "./run-data.js";
+import type { SetComparisonRow } from "../core/set-summary.js";
 
-/** What a report shows: one run (live when served by `rllm view --serve`), or a comparison of two. */
-export type ReportPayload = { kind: "run"; run: RunData; live: { cursors: RunCursors } | null } | { kind: "compare"; compare: RunComparison };
+/** An eval set's report: its comparison table, each row with the link to its cell's report (null when the cell has none). */
+export interface SetReport {
+  directory: string;
+  cells: Array<SetComparisonRow & { report: string | null }>;
+}
+
+/** What a report shows: one run (live when served by `rllm view --serve`), a comparison of two, or an eval set's table. */
+export type ReportPayload =
+  | { kind: "run"; run: RunData; live: { cursors: RunCursors } | null }
+  | { kind: "compare"; compare: RunComparison }
+  | { kind: "set"; set: SetReport };
 
 // Order matters: dom.js defines the helpers the others use, and report-shell.js starts the page once all are defined.
-const clientScripts = ["dom.js", "tasks-table.js", "transcript.js", "tournaments.js", "training-charts.js", "compare-page.js", "report-shell.js"];
+const clientScripts = ["dom.js", "tasks-table.js", "transcript.js", "tournaments.js", "training-charts.js", "compare-page.js", "set-page.js", "report-shell.js"];
 
 /** The parts of a report that do not depend on the run, read once. */
 export interface ReportAssets {
@@ -38,7 +48,12 @@ export function reportAssets(): ReportAssets {
  */
 export function renderReport(payload: ReportPayload): string {
   const assets = reportAssets();
-  const title = payload.kind === "run" ? `rllm view · ${payload.run.directory}` : `rllm compare · ${payload.compare.a.directory} vs ${payload.compare.b.directory}`;
+  const title =
+    payload.kind === "run"
+      ? `rllm view · ${payload.run.directory}`
+      : payload.kind === "set"
+        ? `rllm view · eval set ${payload.set.directory}`
+        : `rllm compare · ${payload.compare.a.directory} vs ${payload.compare.b.directory}`;
   return [
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8">',

@@ -81,4 +81,18 @@ describe("rllm eval --config (eval sets)", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("models[1].baseUrl");
   });
+
+  it("refuses --max-cost for a set with a model that has no prices, naming it", async () => {
+    const directory = temporary();
+    const config = path.join(directory, "evalset.json");
+    writeFileSync(
+      config,
+      JSON.stringify({ models: [{ baseUrl: knowing.url, model: "a", prices: { input: 1, output: 1 } }, { baseUrl: guessing.url, model: "b" }], benchmarks: [{ benchmark: "qa" }] }),
+    );
+    const result = await runCli(["eval", "--config", config, "--out", path.join(directory, "set"), "--max-cost", "1"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--max-cost needs prices: --prices prices.json, or");
+    expect(result.stderr).toContain("evalset.json: models[1].prices");
+    expect(existsSync(path.join(directory, "set"))).toBe(false);
+  });
 });

@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export interface RecordedRequest {
   path: string;
   body: Record<string, any>;
+  /** The usage the reply reported (a 200 reply only): what a test hand-computes costs from. */
+  usage?: { promptTokens: number; completionTokens: number; cachedPromptTokens: number };
 }
 
 /** What the script answers to one request. */
@@ -20,6 +22,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Close the socket without answering (a connection reset). */
   reset?: boolean;
+  /** Reported as usage.prompt_tokens_details.cached_tokens (prompt tokens served from the provider's prompt cache). */
+  cachedPromptTokens?: number;
 }
 
 export type Script = (body: Record<string, any>, callIndex: number) => ScriptedReply | Promise<ScriptedReply>;
@@ -57,7 +61,8 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
-    requests.push({ path: request.url ?? "", body });
+    const recorded: RecordedRequest = { path: request.url ?? "", body };
+    requests.push(recorded);
     const reply = await script(body, calls++);
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (reply.reset) {
@@ -71,7 +76,9 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
       return;
     }
     response.writeHead(200, headers);
-    response.end(JSON.stringify(completion(body, reply)));
+    const reply200 = completion(body, reply);
+    recorded.usage = { promptTokens: reply200.usage.prompt_tokens, completionTokens: reply200.usage.completion_tokens, cachedPromptTokens: reply.cachedPromptTokens ?? 0 };
+    response.end(JSON.stringify(reply200));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -114,6 +121,11 @@ function completion(body: Record<string, any>, reply: ScriptedReply) {
     model: body.model ?? "scripted",
     choices,
     ...(body.return_token_ids ? { prompt_token_ids: tokenize(promptText) } : {}),
-    usage: { prompt_tokens: tokenize(promptText).length, completion_tokens: completionTokens, total_tokens: 0 },
+    usage: {
+      prompt_tokens: tokenize(promptText).length,
+      completion_tokens: completionTokens,
+      total_tokens: 0,
+      ...(reply.cachedPromptTokens ? { prompt_tokens_details: { cached_tokens: reply.cachedPromptTokens } } : {}),
+    },
   };
 }

@@ -1,4 +1,4 @@
-/** `rllm eval --config evalset.yaml`: every cell of models × benchmarks as its own run folder under the set folder, then a comparison table. */
+/** `rllm eval --config evalset.yaml`: every cell of models × benchmarks as its own run folder under the set folder, run at once, then a comparison table. */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -18,9 +18,13 @@ import { readRunSummary } from "../../engine/read-run-files.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 import { assertInputFile } from "../check-paths.js";
 import { openRunServices } from "../run-services.js";
-import { formatSetTable, setComparisonRow, type SetComparisonRow } from "../format-set-table.js";
+import { formatSetTable, setComparisonRow } from "../format-set-table.js";
+import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { SetProgress } from "../set-progress.js";
+import { CostBudget } from "../../engine/cost-budget.js";
+import { EpisodeSlots } from "../../engine/episode-slots.js";
 import type { EvalFlags } from "./eval-command.js";
-import { runEvalCommand } from "./eval.js";
+import { runEvalCommand, type SetCell } from "./eval.js";
 
 /** One cell of the matrix. */
 interface Cell {
@@ -29,43 +33,83 @@ interface Cell {
   label: string;
 }
 
-/** Runs (or with --resume, finishes) the eval set in `flags.config`; returns the exit code. */
+/**
+ * Runs (or with --resume, finishes) the eval set in `flags.config`; returns the exit code. The cells run at once,
+ * sharing the file's `concurrency` (episodes in flight across the set), the rate limits of each endpoint and one
+ * --max-cost budget.
+ */
 export async function runEvalSet(flags: EvalFlags): Promise<number> {
   const file = flags.config!;
-  if (flags.maxCost !== undefined) throw new InputError("--max-cost applies to one run: it is not available with --config");
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <set directory>");
   const config = readEvalSetConfig(file);
+  if (flags.maxCost !== undefined && !flags.prices) {
+    const unpriced = config.models.findIndex((model) => model.prices === undefined && model.endpoint === undefined);
+    if (unpriced >= 0) throw new InputError(`--max-cost needs prices: --prices prices.json, or ${file}: models[${unpriced}].prices`);
+  }
   const cells = planCells(config, file);
   const directory = flags.out ?? path.join("runs", `set-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   openSetDirectory(directory, config, flags.resume);
 
   const services = await openRunServices({ cache: flags.cache, cacheTtl: flags.cacheTtl, rpm: config.rpm ?? flags.rpm, tpm: config.tpm ?? flags.tpm, prices: flags.prices });
-  let exitCode = 0;
-  const rows: SetComparisonRow[] = [];
+  const slots = new EpisodeSlots(config.concurrency, cells.length);
+  const costBudget = new CostBudget(flags.maxCost);
+  const isPriced = flags.prices !== undefined || config.models.some((model) => model.prices !== undefined || model.endpoint !== undefined);
+  const progress = new SetProgress(
+    cells.map((cell) => cell.label),
+    isPriced ? () => costBudget.spent() : undefined,
+  );
+  const interrupt = interruptOnCtrlC("rllm: stopping every cell (finished episodes are kept; Ctrl-C again to quit at once)");
+  // A cell's fatal error stops the others as Ctrl-C would, then is reported.
+  const failure = new AbortController();
+  const signal = AbortSignal.any([interrupt.signal, failure.signal]);
+  let outcomes: PromiseSettledResult<number>[];
   try {
     if (services.cacheRecovery) console.error(`rllm: ${services.cacheRecovery}`);
-    for (const cell of cells) {
-      const out = path.join(directory, cell.label);
-      console.error(`rllm: eval set cell ${cell.label}`);
-      const cellFlags = flagsForCell(flags, config, cell, out, path.dirname(path.resolve(file)));
-      exitCode = Math.max(exitCode, await runEvalCommand(cell.benchmark.benchmark, cellFlags, services, cell.model.prices));
-      const summary = existsSync(runPaths(out).summary) ? readRunSummary(runPaths(out).summary) : undefined;
-      if (summary?.status === "cancelled") {
-        console.error(`rllm: eval set interrupted; finish with: rllm eval --config ${file} --out ${directory} --resume`);
-        return 1;
-      }
-    }
-    for (const cell of cells) {
-      const summaryFile = runPaths(path.join(directory, cell.label)).summary;
-      rows.push(setComparisonRow(modelLabel(cell.model), benchmarkLabel(cell.benchmark), cell.label, existsSync(summaryFile) ? readRunSummary(summaryFile) : undefined));
-    }
+    outcomes = await Promise.allSettled(
+      cells.map(async (cell) => {
+        let tookLane = false;
+        const setCell: SetCell = {
+          label: cell.label,
+          takeLane: () => {
+            tookLane = true;
+            return slots.lane();
+          },
+          costBudget,
+          signal,
+          report: (counts) => progress.report(cell.label, counts),
+        };
+        try {
+          const cellFlags = flagsForCell(flags, config, cell, path.join(directory, cell.label), path.dirname(path.resolve(file)));
+          return await runEvalCommand(cell.benchmark.benchmark, cellFlags, services, cell.model.prices, setCell);
+        } catch (error) {
+          failure.abort(error);
+          throw error;
+        } finally {
+          if (!tookLane) slots.withdraw();
+        }
+      }),
+    );
   } finally {
+    interrupt.release();
+    progress.finish();
     services.close();
   }
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failed) throw failed.reason;
+  const resumeHint = `rllm eval --config ${file} --out ${directory} --resume`;
+  if (interrupt.signal.aborted) {
+    console.error(`rllm: eval set interrupted; finish with: ${resumeHint}`);
+    return 1;
+  }
+  const rows = cells.map((cell) => {
+    const summaryFile = runPaths(path.join(directory, cell.label)).summary;
+    return setComparisonRow(modelLabel(cell.model), benchmarkLabel(cell.benchmark), cell.label, existsSync(summaryFile) ? readRunSummary(summaryFile) : undefined);
+  });
   writeJsonAtomically(path.join(directory, "set-summary.json"), { formatVersion: 1, cells: rows });
   console.log(`\neval set ${path.basename(file)}  →  ${directory}`);
   console.log(formatSetTable(rows));
-  return exitCode;
+  if (rows.some((row) => row.status !== "complete")) console.error(`rllm: the eval set is incomplete; finish with: ${resumeHint} (with a higher --max-cost, or none)`);
+  return Math.max(0, ...outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : 1)));
 }
 
 /** Reads and validates the eval set file; a bad field is an input error naming its path (`models[1].baseUrl`). */

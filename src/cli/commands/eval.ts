@@ -24,6 +24,9 @@ import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { openRunServices, type RunServices } from "../run-services.js";
 import { buildModelCallPipeline } from "../model-call-pipeline.js";
 import type { ModelPrice } from "../../core/price-table.js";
+import type { CostBudget } from "../../engine/cost-budget.js";
+import type { SlotLane } from "../../engine/episode-slots.js";
+import type { EvalReranker } from "../../tournament/eval-reranker.js";
 
 /** Runs `rllm eval <benchmark>` (or an eval set with --config) and sets the exit code (0 ok, 1 failed or under --fail-under). */
 export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): Promise<void> {
@@ -43,8 +46,23 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): P
   }
 }
 
-/** Runs the eval described by the flags with the invocation's shared services; returns the exit code (0 ok, 1 failed or under --fail-under). */
-export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, services: RunServices, configuredPrice?: ModelPrice): Promise<number> {
+/** What a cell of an eval set shares with the other cells: episode slots, the --max-cost budget, Ctrl-C and the progress line. */
+export interface SetCell {
+  label: string;
+  /** The cell's lane of the set's episode slots; taken once, right before its episodes are queued. */
+  takeLane(): SlotLane;
+  costBudget: CostBudget;
+  /** Aborted by Ctrl-C (or by another cell's fatal error): the cell stops as a run stops on Ctrl-C. */
+  signal: AbortSignal;
+  /** The cell's progress, for the set's progress line. */
+  report(counts: ProgressCounts): void;
+}
+
+/**
+ * Runs the eval described by the flags with the invocation's shared services; returns the exit code (0 ok, 1 failed
+ * or under --fail-under). `cell` makes it one cell of an eval set, which owns the progress line and Ctrl-C.
+ */
+export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, services: RunServices, configuredPrice?: ModelPrice, cell?: SetCell): Promise<number> {
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
   const benchmark = await resolveBenchmarkOrFolder(benchmarkName, rllmHome());
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
@@ -86,7 +104,7 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
     const paths = openRunDirectory(directory, config, flags.resume);
-    return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths, services, price });
+    return await runWithProgress({ benchmarkName: benchmark.name, tasks, cookbook, endpoint, flags, sampling, paths, services, price, cell });
   } finally {
     await endpoint.close();
   }
@@ -102,12 +120,17 @@ interface RunInputs {
   paths: RunPaths;
   services: RunServices;
   price?: ModelPrice;
+  cell?: SetCell;
 }
 
 /** Runs the checked eval with a progress line and Ctrl-C handling, prints the summary, returns the exit code. */
-async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags, sampling, paths, services, price }: RunInputs): Promise<number> {
+async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags, sampling, paths, services, price, cell }: RunInputs): Promise<number> {
   const counts: ProgressCounts = { done: 0, total: tasks.length * flags.attempts, skipped: 0, correct: 0, scored: 0, infraErrors: 0, modelErrors: 0, retries: 0 };
-  const progress = new ProgressBar(benchmarkName);
+  const progress = cell ? undefined : new ProgressBar(benchmarkName);
+  const report = (force = false) => (cell ? cell.report(counts) : progress!.update(counts, force));
+  // In an eval set the set prints how to resume it, and each message names its cell.
+  const resumeHint = cell ? "" : `\nfinish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`;
+  const say = (message: string) => console.error(`rllm: ${cell ? `${cell.label}: ` : ""}${message}`);
   const limiter = services.limiterFor(endpoint.baseUrl);
   const { client, cacheCounters } = buildModelCallPipeline({
     baseUrl: endpoint.baseUrl,
@@ -122,19 +145,23 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     ...(services.cache ? { cache: services.cache } : {}),
   });
 
-  const reranker = flags.rerank
-    ? (await import("../../tournament/eval-reranker.js")).createEvalReranker({
-        methods: flags.rerank,
-        budget: flags.budget,
-        client,
-        sampling,
-        judgeKind: cookbookJudgeKind(cookbook.name),
-        seed: flags.seed,
-        file: path.join(paths.directory, "tournaments.jsonl"),
-      })
-    : undefined;
-  const interrupt = interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  const interrupt = cell ? { signal: cell.signal, release: () => {} } : interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  let reranker: EvalReranker | undefined;
   try {
+    // The interrupt stops a tournament in progress too; its task keeps no record and --resume reranks it.
+    reranker = flags.rerank
+      ? (await import("../../tournament/eval-reranker.js")).createEvalReranker({
+          methods: flags.rerank,
+          budget: flags.budget,
+          client,
+          sampling,
+          judgeKind: cookbookJudgeKind(cookbook.name),
+          seed: flags.seed,
+          file: path.join(paths.directory, "tournaments.jsonl"),
+          signal: interrupt.signal,
+          ...(price ? { price } : {}),
+        })
+      : undefined;
     const result = await runEval({
       tasks,
       cookbook,
@@ -148,7 +175,8 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
       signal: interrupt.signal,
       ...(price ? { price } : {}),
       ...(flags.maxCost !== undefined ? { maxCost: flags.maxCost } : {}),
-      ...(reranker ? { onTaskComplete: reranker.onTaskComplete, extendSummary: reranker.extendSummary } : {}),
+      ...(cell ? { costBudget: cell.costBudget, slots: cell.takeLane() } : {}),
+      ...(reranker ? { onTaskComplete: reranker.onTaskComplete, extendSummary: reranker.extendSummary, otherSpend: reranker.spent } : {}),
       onEpisodeEnd: ({ episode, done, total, skipped, spent }) => {
         Object.assign(counts, { done, total, skipped });
         if (price) counts.spent = spent;
@@ -163,33 +191,35 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
           }
           if (episode.errorClass === "model_error") counts.modelErrors += 1;
         }
-        progress.update(counts);
+        report();
       },
     });
-    progress.update(counts, true);
-    progress.finish();
+    // The judge calls of the last tasks land after their episodes: the final figure is the summary's.
+    if (price && result.summary.cost && !cell) counts.spent = result.summary.cost.total;
+    report(true);
+    progress?.finish();
     console.log(`\n${benchmarkName} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
     console.log(formatSummary(result.summary));
     for (const [method, rerank] of Object.entries(result.summary.rerank ?? {})) console.error(`rerank ${formatRerankMethod(method, rerank, "tasks")}`);
     if (result.cancelled) {
-      console.error(`rllm: interrupted; finish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`);
+      say(`interrupted${resumeHint.replace("\n", "; ")}`);
       return 1;
     }
     if (result.summary.errors.infra > 0) {
-      console.error(`rllm: ${result.summary.errors.infra} episodes could not be run (infra errors, not scored); --resume retries them`);
+      say(`${result.summary.errors.infra} episodes could not be run (infra errors, not scored); --resume retries them`);
       return 1;
     }
     if (result.status === "incomplete") {
-      console.error(`rllm: the run is incomplete:\n  ${result.unfinished.join("\n  ")}\nfinish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`);
+      say(`the run is incomplete:\n  ${result.unfinished.join("\n  ")}${resumeHint}`);
       return 1;
     }
     const failedMethods = Object.entries(result.summary.rerank ?? {}).filter(([, rerank]) => rerank.status === "failed");
     if (failedMethods.length > 0) {
-      console.error(`rllm: rerank ${failedMethods.map(([method]) => method).join(", ")} failed: most judge replies could not be parsed, so no rerank@1 is reported`);
+      say(`rerank ${failedMethods.map(([method]) => method).join(", ")} failed: most judge replies could not be parsed, so no rerank@1 is reported`);
       return 1;
     }
     if (flags.failUnder !== undefined && result.summary.metrics.accuracy.mean < flags.failUnder) {
-      console.error(`rllm: accuracy ${result.summary.metrics.accuracy.mean.toFixed(4)} is under --fail-under ${flags.failUnder}`);
+      say(`accuracy ${result.summary.metrics.accuracy.mean.toFixed(4)} is under --fail-under ${flags.failUnder}`);
       return 1;
     }
     return 0;

@@ -19,8 +19,9 @@ export const viewCommand = defineCommand<typeof ViewFlagsSchema, [string]>({
   description:
     "Write one self-contained HTML report of a run (eval, rerank or training): summary, tasks table with filters and\n" +
     "search, transcripts, tournaments and training curves. Data and code are inline; it opens from a file and fetches\n" +
-    "nothing. With --serve it is served locally and refreshes as episodes are appended to a run still being written.",
-  arguments: [{ name: "<run-dir>", description: "run directory written by rllm eval or rllm train" }],
+    "nothing. With --serve it is served locally and refreshes as episodes are appended to a run still being written.\n" +
+    "An eval set folder (rllm eval --config) gets its comparison table, linking to a report written in each cell's folder.",
+  arguments: [{ name: "<run-dir>", description: "run directory written by rllm eval or rllm train, or an eval set folder" }],
   flags: ViewFlagsSchema,
   loadAction: async () => (await import("./view.js")).viewAction,
 });

@@ -60,6 +60,10 @@
     view.renderCompare(app, payload.compare);
     return;
   }
+  if (payload.kind === "set") {
+    view.renderSet(app, payload.set);
+    return;
+  }
 
   const run = payload.run;
   const tabs = [
