@@ -1,18 +1,22 @@
 /**
  * A terminal task as an Environment: `reset` opens the episode's sandbox and prepares the workdir, each `step` runs one
- * command as the agent, `finish` stops whatever the agent still runs and grades the state with the task's tests.
+ * command (or one keystroke batch in the episode's terminal) as the agent, `finish` stops whatever the agent still runs
+ * and grades the state with the task's tests.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Environment, EnvironmentOutcome } from "../../src/core/environment.js";
 import type { Task } from "../../src/core/task.js";
 import { terminalTaskOf, type TerminalTask } from "../../benchmarks/harbor/terminal-task.js";
-import type { ExecResult, Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
+import type { Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
 import { verifyTerminalTask } from "../../verifiers/terminal/verify-terminal-task.js";
+import { formatExecResult } from "./format-exec-result.js";
+import { openKeystrokeTerminal, type KeystrokeTerminal, type Keystrokes } from "./keystroke-terminal.js";
 
-/** A command for the sandbox, or the task's own solution (the oracle). */
+/** A command for the sandbox, a batch of keystrokes for the episode's terminal (Terminus-2), or the task's own solution (the oracle). */
 export type TerminalAction =
   | { kind: "command"; command: string; timeoutMs?: number; env?: Record<string, string>; callId?: string }
+  | { kind: "keystrokes"; commands: Keystrokes[] }
   | { kind: "solution" };
 
 /** How the environment opens sandboxes. */
@@ -27,21 +31,11 @@ export interface TerminalEnvironmentOptions {
 // Setup steps (environment/setup.sh) get rLLM's 300 s.
 const setupTimeoutMs = 300_000;
 
-/** The text an agent sees for a command's result. */
-export function formatExecResult(result: ExecResult): string {
-  const parts = [result.stdout, result.stderr].filter((part) => part !== "");
-  const notes = [
-    ...(result.timedOut ? [`[the command timed out after ${Math.round(result.durationMs / 1000)} s and was killed]`] : []),
-    ...(result.truncated ? ["[output truncated]"] : []),
-    `[exit code ${result.exitCode ?? "none"}]`,
-  ];
-  return [...parts, ...notes].join("\n");
-}
-
 /** The environment of one terminal episode. */
 export function createTerminalEnvironment(options: TerminalEnvironmentOptions): Environment<string, TerminalAction> {
   let sandbox: Sandbox | undefined;
   let terminal: TerminalTask | undefined;
+  let keystrokeTerminal: KeystrokeTerminal | undefined;
   return {
     async reset(task: Task) {
       terminal = terminalTaskOf(task);
@@ -77,6 +71,10 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
           ...(terminal.agentTimeoutSec ? { timeoutMs: terminal.agentTimeoutSec * 1000 } : {}),
         });
         return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
+      }
+      if (action.kind === "keystrokes") {
+        keystrokeTerminal ??= await openKeystrokeTerminal(sandbox);
+        return { observation: await keystrokeTerminal.send(action.commands), reward: 0, done: false, info: { terminal: keystrokeTerminal.kind } };
       }
       const result = await sandbox.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
       return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };

@@ -91,8 +91,14 @@ export function startSupervisor(file: string, args: string[], env: Record<string
         signal?.addEventListener("abort", onAbort, { once: true });
         const done = () => signal?.removeEventListener("abort", onAbort);
         pending.set(id, {
-          resolve: (result) => (done(), resolve(result)),
-          reject: (error) => (done(), reject(error)),
+          resolve(result) {
+            done();
+            resolve(result);
+          },
+          reject(error) {
+            done();
+            reject(error);
+          },
           started,
           timer,
         });
