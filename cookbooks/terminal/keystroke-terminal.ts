@@ -33,13 +33,13 @@ const startTmux =
   `new-session -d -s ${session} -x 160 -y ${rows} -c "$PWD" "env PS1='agent@sandbox:\\\\w\\\\$ ' bash --noprofile --norc"`;
 
 /** Opens the episode's terminal in `sandbox`: tmux when the sandbox has it, else plain commands. */
-export async function openKeystrokeTerminal(sandbox: Sandbox): Promise<KeystrokeTerminal> {
+export async function openKeystrokeTerminal(sandbox: Pick<Sandbox, "exec">): Promise<KeystrokeTerminal> {
   const started = await sandbox.exec(startTmux);
   if (started.exitCode === 0) return tmuxTerminal(sandbox);
   return plainTerminal(sandbox);
 }
 
-function tmuxTerminal(sandbox: Sandbox): KeystrokeTerminal {
+function tmuxTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
   let previous = "";
   return {
     kind: "tmux",
@@ -65,7 +65,7 @@ function tmuxTerminal(sandbox: Sandbox): KeystrokeTerminal {
   };
 }
 
-function plainTerminal(sandbox: Sandbox): KeystrokeTerminal {
+function plainTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
   return {
     kind: "plain",
     async send(commands) {

@@ -36,6 +36,15 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
   let sandbox: Sandbox | undefined;
   let terminal: TerminalTask | undefined;
   let keystrokeTerminal: KeystrokeTerminal | undefined;
+  let isGrading = false;
+  // The agent's commands go through this gate: a step cut off by the agent's time limit may still be running (a
+  // keystroke batch's next command), and none of its commands may start once grading has begun.
+  const agentExec: Pick<Sandbox, "exec"> = {
+    exec(command, execOptions) {
+      if (isGrading) return Promise.reject(new Error("the agent's time is over: its sandbox is being graded"));
+      return sandbox!.exec(command, execOptions);
+    },
+  };
   return {
     async reset(task: Task) {
       terminal = terminalTaskOf(task);
@@ -66,22 +75,23 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
         if (!terminal.solutionScript) throw new Error(`task ${terminal.taskDir}: no solution script for the oracle`);
         const script = path.join(terminal.taskDir, terminal.solutionScript);
         await sandbox.upload(path.dirname(script), "/solution");
-        const result = await sandbox.exec(`bash /solution/${path.basename(script)}`, {
+        const result = await agentExec.exec(`bash /solution/${path.basename(script)}`, {
           env: { DEBIAN_FRONTEND: "noninteractive", ...terminal.solutionEnv },
           ...(terminal.agentTimeoutSec ? { timeoutMs: terminal.agentTimeoutSec * 1000 } : {}),
         });
         return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
       }
       if (action.kind === "keystrokes") {
-        keystrokeTerminal ??= await openKeystrokeTerminal(sandbox);
+        keystrokeTerminal ??= await openKeystrokeTerminal(agentExec);
         return { observation: await keystrokeTerminal.send(action.commands), reward: 0, done: false, info: { terminal: keystrokeTerminal.kind } };
       }
-      const result = await sandbox.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
+      const result = await agentExec.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
       return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };
     },
     async finish(): Promise<EnvironmentOutcome> {
       if (!sandbox || !terminal) return { reward: 0, isCorrect: false, gradingError: "the sandbox never started", info: {} };
       // A command still running when the agent's time ran out must not touch the state being graded.
+      isGrading = true;
       await sandbox.killAll();
       const grade = await verifyTerminalTask(sandbox, {
         taskDir: terminal.taskDir,
