@@ -72,11 +72,11 @@ describe("bwrap sandbox", () => {
 
   it("contains a fork bomb, and killAll clears it", async () => {
     // Counted with shell builtins only: under the cap, a counting process could not be forked.
-    const bomb = await sandbox.exec("bomb() { bomb | bomb & }; bomb; sleep 1; n=0; for entry in /proc/[0-9]*; do n=$((n + 1)); done; echo $n", { timeoutMs: 5000 });
+    const bomb = await sandbox.exec("bwrapbomb() { bwrapbomb | bwrapbomb & }; bwrapbomb; sleep 1; n=0; for entry in /proc/[0-9]*; do n=$((n + 1)); done; echo $n", { timeoutMs: 5000 });
     if (!bomb.timedOut) expect(Number(bomb.stdout.trim().split("\n").at(-1))).toBeLessThanOrEqual(64 + 4);
     // Its processes outlive the command, as any background process does, until the sandbox's processes are killed.
     await sandbox.killAll();
-    expect(hostProcesses("bomb")).toEqual([]);
+    expect(hostProcesses("bwrapbomb")).toEqual([]);
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
   });
 
@@ -99,14 +99,14 @@ describe("bwrap sandbox", () => {
   });
 
   it("keeps a command's background processes for the next command, and ends them, a setsid daemon too, at killAll", async () => {
-    const started = await sandbox.exec("sleep 4242 & echo $! > /tmp/sleeper; setsid nohup sleep 4243 > /dev/null 2>&1 & echo started");
+    const started = await sandbox.exec("sleep 71242 & echo $! > /tmp/sleeper; setsid nohup sleep 71243 > /dev/null 2>&1 & echo started");
     expect(started.stdout).toBe("started\n");
     const next = await sandbox.exec("kill -0 $(cat /tmp/sleeper) && echo alive; ps -eo args");
     expect(next.stdout).toMatch(/^alive\n/);
-    expect(next.stdout).toContain("sleep 4243");
-    expect(hostProcesses("sleep 4242")).toHaveLength(1);
+    expect(next.stdout).toContain("sleep 71243");
+    expect(hostProcesses("sleep 71242")).toHaveLength(1);
     await sandbox.killAll();
-    expect(hostProcesses("sleep 424")).toEqual([]);
+    expect(hostProcesses("sleep 7124")).toEqual([]);
     expect((await sandbox.exec("cat /tmp/sleeper > /dev/null && echo sleepers=$(pgrep -c -x sleep)")).stdout).toBe("sleepers=0\n");
   });
 
@@ -117,9 +117,9 @@ describe("bwrap sandbox", () => {
   });
 
   it("kills the whole process group of a command past its timeout", async () => {
-    const result = await sandbox.exec("sleep 4343 & sleep 4343", { timeoutMs: 300 });
+    const result = await sandbox.exec("sleep 71343 & sleep 71343", { timeoutMs: 300 });
     expect(result.timedOut).toBe(true);
-    expect(hostProcesses("sleep 4343")).toEqual([]);
+    expect(hostProcesses("sleep 71343")).toEqual([]);
   });
 
   it("caps a command's output", async () => {
@@ -129,7 +129,7 @@ describe("bwrap sandbox", () => {
   });
 
   it("never lets the agent see the tests or write the reward file, and gives the verifier no more of the host than the agent", async () => {
-    const result = await sandbox.exec("mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; (sleep 1; echo 1 > /logs/verifier/reward.txt) & sleep 4545 & echo done");
+    const result = await sandbox.exec("mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; (sleep 1; echo 1 > /logs/verifier/reward.txt) & sleep 71545 & echo done");
     expect(result.stderr).toMatch(/Permission denied|No such file|Read-only/);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
@@ -137,7 +137,7 @@ describe("bwrap sandbox", () => {
     // The verifier's sandbox starts only once the agent's is gone: no agent process runs beside it.
     const verifier = await sandbox.exec("echo 0.5 > /logs/verifier/reward.txt && cat note.txt && ls -d /tests && echo sleepers=$(pgrep -c -x sleep); cat /etc/shadow", { role: "verifier" });
     expect(verifier.stdout).toBe("kept\n/tests\nsleepers=0\n");
-    expect(hostProcesses("sleep 4545")).toEqual([]);
+    expect(hostProcesses("sleep 71545")).toEqual([]);
     expect(verifier.stderr).toMatch(/Permission denied/); // test code may run the agent's code: it gets no more than the agent
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBe("0.5\n");
   });
@@ -155,11 +155,11 @@ describe("bwrap sandbox", () => {
 
   it("leaves no process and no folder after close", async () => {
     const own = createBwrapSandbox();
-    const running = own.exec("sleep 4444");
+    const running = own.exec("sleep 71444");
     await new Promise((resolve) => setTimeout(resolve, 200));
     await own.close();
     await running;
-    expect(hostProcesses("sleep 4444")).toEqual([]);
+    expect(hostProcesses("sleep 71444")).toEqual([]);
     expect(own.isAlive()).toBe(false);
   });
 });

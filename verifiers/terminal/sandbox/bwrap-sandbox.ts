@@ -150,7 +150,14 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   const execAsAgent = (command: string, options: ExecOptions): Promise<ExecResult> => {
     supervisor ??= startAgentSandbox();
     return supervisor.exec(
-      { command, env: commandVariables(options.env ?? {}), cwd: options.cwd ?? spec.workdir, timeoutMs: options.timeoutMs ?? spec.commandTimeoutMs, outputBytes: spec.outputBytes, prefix: ulimits },
+      {
+        command: ulimits ? `${ulimits}exec ${bashPath} -c ${shellQuote(command)}` : command,
+        shell: bashPath,
+        env: commandVariables(options.env ?? {}),
+        cwd: options.cwd ?? spec.workdir,
+        timeoutMs: options.timeoutMs ?? spec.commandTimeoutMs,
+        outputBytes: spec.outputBytes,
+      },
       options.signal,
     );
   };
@@ -241,6 +248,11 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** `text` as one single-quoted shell word. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** `/a/b/c` → [`/a`, `/a/b`]. */

@@ -8,14 +8,14 @@ import { createInterface } from "node:readline";
 import { collectOutput } from "./collect-output.js";
 import type { ExecResult } from "./sandbox.js";
 
-/** One command for the supervisor; `prefix` is shell text run before it (the ulimit fallback). */
+/** One command for the supervisor, run as `<shell> -c <command>`. */
 export interface SupervisorCommand {
   command: string;
+  shell: string;
   env: Record<string, string>;
   cwd: string;
   timeoutMs: number;
   outputBytes: number;
-  prefix: string;
 }
 
 /** A running supervisor: its commands, and its end. */

@@ -1,7 +1,7 @@
 /**
  * The supervisor that runs inside an episode's bwrap sandbox, as JavaScript source for `node -e`. It reads one JSON
  * request per line on stdin and answers one JSON line per command on stdout:
- * - `{type: "exec", id, command, env, cwd, timeoutMs, outputBytes, prefix}` runs `sh -c '… <prefix> bash -c "$1" …'` in a
+ * - `{type: "exec", id, command, shell, env, cwd, timeoutMs, outputBytes}` runs `sh -c '… <shell> -c "$1" …'` in a
  *   new session (so a new process group) with exactly `env` and `cwd`; the reply is `{id, exitCode, stdout, stderr,
  *   timedOut, truncated}`.
  * - `{type: "kill", id}` kills that command's process group (SIGKILL), as does its timeout.
@@ -24,6 +24,16 @@ const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 const killGroup = (pid) => {
   try { process.kill(-pid, "SIGKILL"); } catch {}
 };
+// Calls done once no process of the group is left (or after 2 s), so a killed command's reply means its group is gone.
+function whenGroupGone(pid, done, waited = 0) {
+  try {
+    process.kill(-pid, 0);
+  } catch {
+    return done();
+  }
+  if (waited >= 2000) return done();
+  setTimeout(() => whenGroupGone(pid, done, waited + 5), 5);
+}
 // The first capBytes bytes of a stream, and where the nonce first appears in it (the command's end).
 function collect(stream, capBytes, nonce, onMarker) {
   const kept = [];
@@ -56,10 +66,10 @@ function collect(stream, capBytes, nonce, onMarker) {
 function run(request) {
   const nonce = "rllm-end-" + randomBytes(12).toString("hex");
   // The nonce comes on stdin, not argv or env: ps and printenv would show it, and it would end the output early.
-  const wrapper = "IFS= read -r nonce; " + request.prefix + 'bash -c "$1" < /dev/null; status=$?; printf %s "$nonce"; printf %s "$nonce" >&2; exit $status';
+  const wrapper = 'IFS= read -r nonce; "$1" -c "$2" < /dev/null; status=$?; printf %s "$nonce"; printf %s "$nonce" >&2; exit $status';
   let child;
   try {
-    child = spawn("/bin/sh", ["-c", wrapper, "rllm-command", request.command], { env: request.env, cwd: request.cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    child = spawn("/bin/sh", ["-c", wrapper, "rllm-command", request.shell, request.command], { env: request.env, cwd: request.cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
     child.stdin.on("error", () => {});
     child.stdin.end(nonce + "\n");
   } catch (error) {
@@ -79,13 +89,16 @@ function run(request) {
     child.stderr.destroy();
     send({ id: request.id, exitCode: exit.code, stdout: stdout.text(), stderr: stderr.text(), timedOut, truncated: stdout.truncated() || stderr.truncated() });
   };
+  let isKilled = false;
+  const end = () => (isKilled ? whenGroupGone(child.pid, finish) : finish());
   const settle = () => {
-    if (exit !== undefined && (markers === 2 || exit.signal !== null)) finish();
+    if (exit !== undefined && (markers === 2 || exit.signal !== null)) end();
   };
   const stdout = collect(child.stdout, request.outputBytes, nonce, () => { markers++; settle(); });
   const stderr = collect(child.stderr, request.outputBytes, nonce, () => { markers++; settle(); });
-  const timer = setTimeout(() => { timedOut = true; killGroup(child.pid); }, request.timeoutMs);
-  groups.set(request.id, child.pid);
+  const kill = () => { isKilled = true; killGroup(child.pid); };
+  const timer = setTimeout(() => { timedOut = true; kill(); }, request.timeoutMs);
+  groups.set(request.id, kill);
   child.on("error", (error) => {
     exit = { code: 127, signal: "error" };
     stderr.text = () => "cannot start the command in " + request.cwd + ": " + error.message + "\n";
@@ -93,13 +106,12 @@ function run(request) {
   });
   child.on("exit", (code, signal) => { exit = { code, signal }; settle(); });
   // Exited and both pipes closed: every writer is gone, nothing more can come.
-  child.on("close", () => { if (exit !== undefined) finish(); });
+  child.on("close", () => { if (exit !== undefined) end(); });
 }
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const request = JSON.parse(line);
   if (request.type === "kill") {
-    const pid = groups.get(request.id);
-    if (pid !== undefined) killGroup(pid);
+    groups.get(request.id)?.();
   } else run(request);
 });
 // The host closed the pipe: it is gone or stopping the sandbox.
