@@ -65,8 +65,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     chmodSync(path.join(root, folder), folder === "tmp" ? 0o1777 : 0o755);
     if (isRoot) chownSync(path.join(root, folder), sandboxUid, sandboxUid);
   }
-  // bwrap adds process of its own (its init, setpriv before exec); the cap is on the command's processes.
-  const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 4);
+  // The cap is on the agent's processes: bwrap's init and the supervisor (node: its main thread and three helper threads) come on top.
+  const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 8);
   const cpuCgroup: CpuCgroup | undefined = spec.cpus === undefined ? undefined : createCpuCgroup(spec.cpus);
   const cgroupProcs = [...(cgroups.slots?.[0]?.procsFiles ?? []), ...(cpuCgroup?.procsFile ? [cpuCgroup.procsFile] : [])].join(" ");
   const running = new Set<ChildProcess>();
@@ -139,7 +139,10 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   const startAgentSandbox = (): SupervisorConnection => {
     // One libuv and one V8 worker thread: threads count against the episode's process cap.
     const inner = [nodePath, "--v8-pool-size=1", "/run/rllm/supervisor.js"];
-    return startSupervisor("/bin/sh", launch("agent", { PATH: basePath, HOME: "/tmp", UV_THREADPOOL_SIZE: "1" }, spec.workdir, inner), launchEnv, describeDeath);
+    const args = launch("agent", { PATH: basePath, HOME: "/tmp", UV_THREADPOOL_SIZE: "1" }, spec.workdir, inner);
+    // --info-fd: bwrap names the namespace's init, the process whose death ends the sandbox.
+    args.splice(args.indexOf(bwrap) + 1, 0, "--info-fd", "3");
+    return startSupervisor("/bin/sh", args, launchEnv, describeDeath);
   };
   const stopAgentSandbox = async () => {
     const stopping = supervisor;

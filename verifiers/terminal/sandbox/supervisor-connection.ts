@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { collectOutput } from "./collect-output.js";
 import type { ExecResult } from "./sandbox.js";
 
@@ -30,9 +31,19 @@ export interface SupervisorConnection {
 // A supervisor that has not answered this long after a command's own timeout is frozen (SIGSTOP) or starved.
 const replyGraceMs = 10_000;
 
-/** Starts `file args` (sh → bwrap → node supervisor) in its own process group; `describeDeath` adds the cgroup's view (OOM kills). */
+/**
+ * Starts `file args` (sh → bwrap → node supervisor) in its own process group; bwrap's `--info-fd 3` must be among the
+ * arguments. `describeDeath` adds the cgroup's view (OOM kills).
+ */
 export function startSupervisor(file: string, args: string[], env: Record<string, string>, describeDeath: () => string): SupervisorConnection {
-  const child = spawn(file, args, { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn(file, args, { env, stdio: ["pipe", "pipe", "pipe", "pipe"], detached: true });
+  // The host pid of the namespace's init, from bwrap's --info-fd. Killing it, not bwrap, ends the namespace in order:
+  // init's exit waits until the kernel has killed and reaped every process in it, so bwrap exits only once none is left.
+  let initPid: number | undefined;
+  const info = collectOutput(child.stdio[3] as Readable, 4096);
+  (child.stdio[3] as Readable).on("end", () => {
+    initPid = Number(/"child-pid":\s*(\d+)/.exec(info.text())?.[1]) || undefined;
+  });
   const stderr = collectOutput(child.stderr!, 4096);
   const pending = new Map<number, { resolve(result: ExecResult): void; reject(error: Error): void; started: number; timer: NodeJS.Timeout }>();
   let nextId = 0;
@@ -42,7 +53,8 @@ export function startSupervisor(file: string, args: string[], env: Record<string
   child.stdin!.on("error", () => {}); // writing to a dead supervisor: its close event reports the death
   const killGroup = () => {
     try {
-      process.kill(-child.pid!, "SIGKILL");
+      if (initPid !== undefined) process.kill(initPid, "SIGKILL");
+      else process.kill(-child.pid!, "SIGKILL");
     } catch {
       // Already gone.
     }
@@ -58,7 +70,13 @@ export function startSupervisor(file: string, args: string[], env: Record<string
     killGroup();
   };
   createInterface({ input: child.stdout! }).on("line", (line) => {
-    const reply = JSON.parse(line) as Omit<ExecResult, "durationMs"> & { id: number };
+    let reply: Omit<ExecResult, "durationMs"> & { id: number };
+    try {
+      reply = JSON.parse(line);
+    } catch {
+      failAll(`it wrote a line that is not a reply: ${line.slice(0, 200)}`);
+      return;
+    }
     const waiting = pending.get(reply.id);
     if (!waiting) return;
     clearTimeout(waiting.timer);
