@@ -120,12 +120,12 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     return args;
   };
 
-  /** `/bin/sh` arguments that join the episode's cgroups, then start bubblewrap running `inner` as the sandbox user. */
-  const launch = (role: SandboxRole, variables: Record<string, string>, cwd: string, inner: string[]): string[] => {
+  /** `/bin/sh` arguments that join the episode's cgroups, then start bubblewrap (with `extra` options) running `inner` as the sandbox user. */
+  const launch = (role: SandboxRole, variables: Record<string, string>, cwd: string, inner: string[], extra: string[] = []): string[] => {
     const dropped = isRoot
       ? [setpriv!, `--reuid=${sandboxUid}`, `--regid=${sandboxUid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--", ...inner]
       : inner;
-    return ["-c", joinCgroups, "rllm-sandbox", bwrap, ...bwrapArgs(role, variables, cwd), ...dropped];
+    return ["-c", joinCgroups, "rllm-sandbox", bwrap, ...extra, ...bwrapArgs(role, variables, cwd), ...dropped];
   };
   const launchEnv = { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs };
   // Without cgroups, per-process rlimits stand in: address space and processes of the (unprivileged) user.
@@ -139,9 +139,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   const startAgentSandbox = (): SupervisorConnection => {
     // One libuv and one V8 worker thread: threads count against the episode's process cap.
     const inner = [nodePath, "--v8-pool-size=1", "/run/rllm/supervisor.js"];
-    const args = launch("agent", { PATH: basePath, HOME: "/tmp", UV_THREADPOOL_SIZE: "1" }, spec.workdir, inner);
-    // --info-fd: bwrap names the namespace's init, the process whose death ends the sandbox.
-    args.splice(args.indexOf(bwrap) + 1, 0, "--info-fd", "3");
+    // --info-fd 3: bwrap names the namespace's init, the process whose death ends the sandbox.
+    const args = launch("agent", { PATH: basePath, HOME: "/tmp", UV_THREADPOOL_SIZE: "1" }, spec.workdir, inner, ["--info-fd", "3"]);
     return startSupervisor("/bin/sh", args, launchEnv, describeDeath);
   };
   const stopAgentSandbox = async () => {
