@@ -153,13 +153,15 @@ describe("bwrap sandbox", () => {
     }
   });
 
-  it("leaves no process and no folder after close", async () => {
+  it("leaves no process, a setsid daemon included, after close", async () => {
     const own = createBwrapSandbox();
+    expect((await own.exec("setsid nohup sleep 71445 > /dev/null 2>&1 & echo started")).stdout).toBe("started\n");
     const running = own.exec("sleep 71444");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hostProcesses("sleep 71445")).toHaveLength(1);
     await own.close();
     await running;
-    expect(hostProcesses("sleep 71444")).toEqual([]);
+    expect(hostProcesses("sleep 7144")).toEqual([]);
     expect(own.isAlive()).toBe(false);
+    await expect(own.exec("true")).rejects.toThrow(/closed/);
   });
 });
