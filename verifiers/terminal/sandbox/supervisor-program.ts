@@ -85,8 +85,7 @@ function run(request) {
     isDone = true;
     clearTimeout(timer);
     groups.delete(request.id);
-    child.stdout.destroy();
-    child.stderr.destroy();
+    // The pipes stay open and drained: a background process still writing to them must not die of SIGPIPE.
     send({ id: request.id, exitCode: exit.code, stdout: stdout.text(), stderr: stderr.text(), timedOut, truncated: stdout.truncated() || stderr.truncated() });
   };
   let isKilled = false;
