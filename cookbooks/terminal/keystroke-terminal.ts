@@ -1,6 +1,6 @@
 /**
  * The terminal Terminus-2 types into. Where the sandbox has tmux: one tmux session per episode (`terminus-2`, 160×40,
- * bash), each command's keystrokes sent with `tmux send-keys`, then a wait of its duration (at most 60 s); after the
+ * bash), each command's keystrokes sent with `tmux send-keys` (in pieces of at most 8,000 bytes), then a wait of its duration (at most 60 s); after the
  * batch the pane's whole history is captured and the text after the previous capture is the observation ("New
  * Terminal Output"), or the visible screen when the history no longer extends the previous one (a `clear`). A command
  * still running after its duration keeps running: the next turn sees its output. Without tmux each keystroke line
@@ -25,6 +25,8 @@ const session = "terminus-2";
 const rows = 40;
 // Terminus-2 never waits longer than this for one command; the model polls instead.
 const longestWaitSec = 60;
+// One tmux command is at most 16 KiB ("command too long" beyond); Terminus-2 splits its keystrokes likewise.
+const pieceBytes = 8000;
 // tmux key names have no meaning without a terminal.
 const tmuxKey = /^(C-[a-z]|M-[a-z]|Escape|Enter|Tab|BSpace|Up|Down|Left|Right)$/;
 // A prompt that names no user: uid 1000 has no name on most hosts.
@@ -46,8 +48,8 @@ function tmuxTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
     async send(commands) {
       for (const command of commands) {
         // One argument, no -l: tmux sends a key name (C-c) as that key and any other text as typed, as Terminus-2 does.
-        if (command.keystrokes !== "") {
-          const sent = await sandbox.exec(`tmux send-keys -t ${session} -- "$RLLM_KEYS"`, { env: { RLLM_KEYS: command.keystrokes } });
+        for (const piece of pieces(command.keystrokes)) {
+          const sent = await sandbox.exec(`tmux send-keys -t ${session} -- "$RLLM_KEYS"`, { env: { RLLM_KEYS: piece } });
           if (sent.exitCode !== 0) return `The terminal is gone (tmux send-keys failed):\n${formatExecResult(sent)}`;
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(command.durationSec, 0), longestWaitSec) * 1000));
@@ -63,6 +65,24 @@ function tmuxTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
       return observation;
     },
   };
+}
+
+/** `text` cut into pieces of at most `pieceBytes` UTF-8 bytes, whole characters each: tmux refuses longer commands. */
+function pieces(text: string): string[] {
+  const result: string[] = [];
+  let current = "";
+  let currentBytes = 0;
+  for (const character of text) {
+    const bytes = Buffer.byteLength(character);
+    if (currentBytes + bytes > pieceBytes) {
+      result.push(current);
+      current = "";
+      currentBytes = 0;
+    }
+    current += character;
+    currentBytes += bytes;
+  }
+  return current === "" ? result : [...result, current];
 }
 
 function plainTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {

@@ -32,6 +32,16 @@ describe("keystroke terminal", () => {
     expect(calls.filter((call) => call.command.includes("send-keys")).map((call) => call.env?.RLLM_KEYS)).toEqual(["ls\n", "cat a.txt\n", "C-c"]);
   });
 
+  it("sends long keystrokes in pieces tmux accepts, cut between whole characters", async () => {
+    const { sandbox, calls } = fakeSandbox(() => result(""));
+    const terminal = await openKeystrokeTerminal(sandbox);
+    const text = `${"é".repeat(5000)}${"x".repeat(9000)}\n`;
+    await terminal.send([{ keystrokes: text, durationSec: 0 }]);
+    const sent = calls.filter((call) => call.command.includes("send-keys")).map((call) => call.env!.RLLM_KEYS!);
+    expect(sent.map((piece) => Buffer.byteLength(piece))).toEqual([8000, 8000, 3001]);
+    expect(sent.join("")).toBe(text);
+  });
+
   it("shows the screen again when the history no longer extends the previous capture (a clear)", async () => {
     const captures = ["agent@sandbox:/app$ ls\na.txt\n", "agent@sandbox:/app$\n"];
     const { sandbox } = fakeSandbox((command) => (command.includes("capture-pane") ? result(captures.shift()!) : result("")));
