@@ -6,7 +6,7 @@
  * still running after its duration keeps running: the next turn sees its output. Without tmux each keystroke line
  * runs as one plain command to its end, and tmux key names (C-c, Escape) are skipped with a note.
  */
-import type { Sandbox } from "../../verifiers/terminal/sandbox/sandbox.js";
+import type { ExecResult, Sandbox } from "../../verifiers/terminal/sandbox/sandbox.js";
 import { formatExecResult } from "./format-exec-result.js";
 
 /** One command of a Terminus-2 reply. */
@@ -43,6 +43,11 @@ export async function openKeystrokeTerminal(sandbox: Pick<Sandbox, "exec">): Pro
 
 function tmuxTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
   let previous = "";
+  // The visible rows: the history's last rows, or (when the history was too long to arrive whole) a capture of the screen alone.
+  const screen = async (history: ExecResult): Promise<string> => {
+    const text = history.truncated ? (await sandbox.exec(`tmux capture-pane -p -J -t ${session}`)).stdout : history.stdout;
+    return text.split("\n").slice(-rows - 1).join("\n").trimEnd();
+  };
   return {
     kind: "tmux",
     async send(commands) {
@@ -57,11 +62,10 @@ function tmuxTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
       const captured = await sandbox.exec(`tmux capture-pane -p -J -S - -t ${session}`);
       if (captured.exitCode !== 0) return `The terminal is gone (tmux capture-pane failed):\n${formatExecResult(captured)}`;
       const history = captured.stdout.trimEnd();
-      const isContinued = previous !== "" && history.startsWith(previous);
-      const observation = isContinued
-        ? `New Terminal Output:\n${history.slice(previous.length).replace(/^\n/, "")}`
-        : `Current Terminal Screen:\n${captured.stdout.split("\n").slice(-rows - 1).join("\n").trimEnd()}`;
-      previous = history;
+      const isContinued = previous !== "" && !captured.truncated && history.startsWith(previous);
+      const observation = isContinued ? `New Terminal Output:\n${history.slice(previous.length).replace(/^\n/, "")}` : `Current Terminal Screen:\n${await screen(captured)}`;
+      // A history longer than the sandbox's output cap arrived cut: the next turn shows the screen again.
+      previous = captured.truncated ? "" : history;
       return observation;
     },
   };

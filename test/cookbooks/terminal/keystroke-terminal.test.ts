@@ -32,6 +32,16 @@ describe("keystroke terminal", () => {
     expect(calls.filter((call) => call.command.includes("send-keys")).map((call) => call.env?.RLLM_KEYS)).toEqual(["ls\n", "cat a.txt\n", "C-c"]);
   });
 
+  it("shows the screen alone when the history is too long to arrive whole", async () => {
+    const { sandbox } = fakeSandbox((command) => {
+      if (command.includes("capture-pane -p -J -S -")) return { ...result("line 1\nline 2\n"), truncated: true };
+      return command.includes("capture-pane") ? result("agent@sandbox:/app$ \n") : result("");
+    });
+    const terminal = await openKeystrokeTerminal(sandbox);
+    expect(await terminal.send([])).toBe("Current Terminal Screen:\nagent@sandbox:/app$");
+    expect(await terminal.send([])).toBe("Current Terminal Screen:\nagent@sandbox:/app$");
+  });
+
   it("sends long keystrokes in pieces tmux accepts, cut between whole characters", async () => {
     const { sandbox, calls } = fakeSandbox(() => result(""));
     const terminal = await openKeystrokeTerminal(sandbox);
