@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { z } from "zod";
 import { collectOutput } from "./collect-output.js";
 import type { ExecResult } from "./sandbox.js";
 
@@ -26,6 +27,27 @@ export interface SupervisorConnection {
   stop(): Promise<void>;
   /** Why the supervisor died on its own, or undefined while it lives (or after `stop`). */
   deathReason(): string | undefined;
+}
+
+// The agent runs as the supervisor's uid and could write to its stdout through /proc: every reply is checked, and a
+// forged one can only mislead the agent about its own commands.
+const ReplySchema = z.object({
+  id: z.number().int(),
+  exitCode: z.number().int().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  timedOut: z.boolean(),
+  truncated: z.boolean(),
+});
+
+/** The reply on one line of the supervisor's stdout, or undefined when it holds none. */
+function parseReply(line: string): z.infer<typeof ReplySchema> | undefined {
+  try {
+    const parsed = ReplySchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A supervisor that has not answered this long after a command's own timeout is frozen (SIGSTOP) or starved.
@@ -70,10 +92,8 @@ export function startSupervisor(file: string, args: string[], env: Record<string
     killGroup();
   };
   createInterface({ input: child.stdout! }).on("line", (line) => {
-    let reply: Omit<ExecResult, "durationMs"> & { id: number };
-    try {
-      reply = JSON.parse(line);
-    } catch {
+    const reply = parseReply(line);
+    if (reply === undefined) {
       failAll(`it wrote a line that is not a reply: ${line.slice(0, 200)}`);
       return;
     }
