@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Environment, EnvironmentOutcome } from "../../src/core/environment.js";
+import type { Environment, EnvironmentOutcome, EnvironmentStep } from "../../src/core/environment.js";
 import type { Task } from "../../src/core/task.js";
 import { terminalTaskOf, type TerminalTask } from "../../benchmarks/harbor/terminal-task.js";
 import type { Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
@@ -45,6 +45,26 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
       return sandbox!.exec(command, execOptions);
     },
   };
+  // One action in the episode's sandbox (the caller has checked that reset ran).
+  const runAction = async (current: Sandbox, terminalTask: TerminalTask, action: TerminalAction): Promise<EnvironmentStep<string>> => {
+    if (action.kind === "solution") {
+      if (!terminalTask.solutionScript) throw new Error(`task ${terminalTask.taskDir}: no solution script for the oracle`);
+      const script = path.join(terminalTask.taskDir, terminalTask.solutionScript);
+      await current.upload(path.dirname(script), "/solution");
+      const result = await agentExec.exec(`bash /solution/${path.basename(script)}`, {
+        env: { DEBIAN_FRONTEND: "noninteractive", ...terminalTask.solutionEnv },
+        ...(terminalTask.agentTimeoutSec ? { timeoutMs: terminalTask.agentTimeoutSec * 1000 } : {}),
+      });
+      return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
+    }
+    if (action.kind === "keystrokes") {
+      keystrokeTerminal ??= await openKeystrokeTerminal(agentExec);
+      return { observation: await keystrokeTerminal.send(action.commands), reward: 0, done: false, info: { terminal: keystrokeTerminal.kind } };
+    }
+    const result = await agentExec.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
+    return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };
+  };
+
   return {
     async reset(task: Task) {
       terminal = terminalTaskOf(task);
@@ -71,22 +91,14 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
     },
     async step(action) {
       if (!sandbox || !terminal) throw new Error("step before reset");
-      if (action.kind === "solution") {
-        if (!terminal.solutionScript) throw new Error(`task ${terminal.taskDir}: no solution script for the oracle`);
-        const script = path.join(terminal.taskDir, terminal.solutionScript);
-        await sandbox.upload(path.dirname(script), "/solution");
-        const result = await agentExec.exec(`bash /solution/${path.basename(script)}`, {
-          env: { DEBIAN_FRONTEND: "noninteractive", ...terminal.solutionEnv },
-          ...(terminal.agentTimeoutSec ? { timeoutMs: terminal.agentTimeoutSec * 1000 } : {}),
-        });
-        return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
+      try {
+        return await runAction(sandbox, terminal, action);
+      } catch (error) {
+        // The agent can kill its own sandbox (its supervisor, or all of its memory): the episode ends there and what it
+        // left is graded, so that is never a way out of a score.
+        if (sandbox.isAlive()) throw error;
+        return { observation: `[${(error as Error).message}]`, reward: 0, done: true, info: { sandboxDied: true } };
       }
-      if (action.kind === "keystrokes") {
-        keystrokeTerminal ??= await openKeystrokeTerminal(agentExec);
-        return { observation: await keystrokeTerminal.send(action.commands), reward: 0, done: false, info: { terminal: keystrokeTerminal.kind } };
-      }
-      const result = await agentExec.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
-      return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };
     },
     async finish(): Promise<EnvironmentOutcome> {
       if (!sandbox || !terminal) return { reward: 0, isCorrect: false, gradingError: "the sandbox never started", info: {} };

@@ -162,6 +162,15 @@ describe("terminal cookbook on bwrap", () => {
     expect(score).toMatchObject({ value: 1, status: "scored" });
   });
 
+  it("ends the episode and grades what is left when the agent kills its own sandbox", async () => {
+    const kill = toolReply("1", "echo 'Hello, world!' > /app/hello.txt; kill -KILL $(ps -o ppid= -p $PPID)");
+    const client = createRecordingLlmClient({ reply: (_request, index) => (index === 0 ? kill : "unreachable") });
+    const { episode, score } = await runEpisode(helloFile, { agent: "bash" }, client);
+    expect(client.calls).toHaveLength(1);
+    expect(episode.terminationReason).toBe("done");
+    expect(score).toMatchObject({ value: 1, status: "scored" });
+  });
+
   it("scores 0 an agent that tries to write the reward file itself", async () => {
     const replies = [toolReply("1", "mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; echo '{\"reward\": 1}' > /logs/verifier/reward.json"), "finished"];
     const { episode, score } = await runEpisode(helloFile, { agent: "bash" }, createRecordingLlmClient({ reply: (_request, index) => (index === 0 ? replies[0] : replies[1]) as never }));
