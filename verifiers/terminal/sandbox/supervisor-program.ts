@@ -1,19 +1,22 @@
 /**
- * The supervisor that runs inside an episode's bwrap sandbox, as JavaScript source for `node -e`. It reads one JSON
+ * The supervisor that runs inside an episode's bwrap sandbox, as JavaScript source. It reads one JSON
  * request per line on stdin and answers one JSON line per command on stdout:
  * - `{type: "exec", id, command, shell, env, cwd, timeoutMs, outputBytes}` runs `sh -c '… <shell> -c "$1" …'` in a
  *   new session (so a new process group) with exactly `env` and `cwd`; the reply is `{id, exitCode, stdout, stderr,
- *   timedOut, truncated}`.
+ *   timedOut, truncated}`; a killed command's reply comes once no process of its group is left.
  * - `{type: "kill", id}` kills that command's process group (SIGKILL), as does its timeout.
  * A command ends when its shell exits, not when its output pipes close: a background server it started keeps the
  * pipes open and keeps running. So that the reply still holds everything the shell wrote, the wrapper prints a nonce
  * (given on its stdin) on stdout and stderr after the command: once both nonces and the exit are seen, the output is
- * complete. The host writes this source to a file mounted read-only at /run/rllm/supervisor.js.
+ * complete; what a background process writes later is drained and dropped. The host writes this source to a file
+ * mounted read-only at /run/rllm/supervisor.js.
  *
  * Node, not python3: the sandbox shows the host's system, and the host's node (the process running rllm) is the one
  * interpreter certain to be there; tasks whose system lacks python3 still get a persistent sandbox. Its cost is about
  * 40 MiB of the task's memory cap and one node start-up per episode.
  */
+
+/** The supervisor's source: a CommonJS script, run by node from a read-only file inside the sandbox. */
 export const supervisorProgram = String.raw`
 "use strict";
 const { spawn } = require("node:child_process");
