@@ -1,18 +1,22 @@
 /**
  * A terminal task as an Environment: `reset` opens the episode's sandbox and prepares the workdir, each `step` runs one
- * command as the agent, `finish` stops whatever the agent still runs and grades the state with the task's tests.
+ * command (or one keystroke batch in the episode's terminal) as the agent, `finish` stops whatever the agent still runs
+ * and grades the state with the task's tests.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Environment, EnvironmentOutcome } from "../../src/core/environment.js";
+import type { Environment, EnvironmentOutcome, EnvironmentStep } from "../../src/core/environment.js";
 import type { Task } from "../../src/core/task.js";
 import { terminalTaskOf, type TerminalTask } from "../../benchmarks/harbor/terminal-task.js";
-import type { ExecResult, Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
+import type { Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
 import { verifyTerminalTask } from "../../verifiers/terminal/verify-terminal-task.js";
+import { formatExecResult } from "./format-exec-result.js";
+import { openKeystrokeTerminal, type KeystrokeTerminal, type Keystrokes } from "./keystroke-terminal.js";
 
-/** A command for the sandbox, or the task's own solution (the oracle). */
+/** A command for the sandbox, a batch of keystrokes for the episode's terminal (Terminus-2), or the task's own solution (the oracle). */
 export type TerminalAction =
   | { kind: "command"; command: string; timeoutMs?: number; env?: Record<string, string>; callId?: string }
+  | { kind: "keystrokes"; commands: Keystrokes[] }
   | { kind: "solution" };
 
 /** How the environment opens sandboxes. */
@@ -27,21 +31,40 @@ export interface TerminalEnvironmentOptions {
 // Setup steps (environment/setup.sh) get rLLM's 300 s.
 const setupTimeoutMs = 300_000;
 
-/** The text an agent sees for a command's result. */
-export function formatExecResult(result: ExecResult): string {
-  const parts = [result.stdout, result.stderr].filter((part) => part !== "");
-  const notes = [
-    ...(result.timedOut ? [`[the command timed out after ${Math.round(result.durationMs / 1000)} s and was killed]`] : []),
-    ...(result.truncated ? ["[output truncated]"] : []),
-    `[exit code ${result.exitCode ?? "none"}]`,
-  ];
-  return [...parts, ...notes].join("\n");
-}
-
 /** The environment of one terminal episode. */
 export function createTerminalEnvironment(options: TerminalEnvironmentOptions): Environment<string, TerminalAction> {
   let sandbox: Sandbox | undefined;
   let terminal: TerminalTask | undefined;
+  let keystrokeTerminal: KeystrokeTerminal | undefined;
+  let isGrading = false;
+  // The agent's commands go through this gate: a step cut off by the agent's time limit may still be running (a
+  // keystroke batch's next command), and none of its commands may start once grading has begun.
+  const agentExec: Pick<Sandbox, "exec"> = {
+    exec(command, execOptions) {
+      if (isGrading) return Promise.reject(new Error("the agent's time is over: its sandbox is being graded"));
+      return sandbox!.exec(command, execOptions);
+    },
+  };
+  // One action in the episode's sandbox (the caller has checked that reset ran).
+  const runAction = async (current: Sandbox, terminalTask: TerminalTask, action: TerminalAction): Promise<EnvironmentStep<string>> => {
+    if (action.kind === "solution") {
+      if (!terminalTask.solutionScript) throw new Error(`task ${terminalTask.taskDir}: no solution script for the oracle`);
+      const script = path.join(terminalTask.taskDir, terminalTask.solutionScript);
+      await current.upload(path.dirname(script), "/solution");
+      const result = await agentExec.exec(`bash /solution/${path.basename(script)}`, {
+        env: { DEBIAN_FRONTEND: "noninteractive", ...terminalTask.solutionEnv },
+        ...(terminalTask.agentTimeoutSec ? { timeoutMs: terminalTask.agentTimeoutSec * 1000 } : {}),
+      });
+      return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
+    }
+    if (action.kind === "keystrokes") {
+      keystrokeTerminal ??= await openKeystrokeTerminal(agentExec);
+      return { observation: await keystrokeTerminal.send(action.commands), reward: 0, done: false, info: { terminal: keystrokeTerminal.kind } };
+    }
+    const result = await agentExec.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
+    return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };
+  };
+
   return {
     async reset(task: Task) {
       terminal = terminalTaskOf(task);
@@ -68,22 +91,19 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
     },
     async step(action) {
       if (!sandbox || !terminal) throw new Error("step before reset");
-      if (action.kind === "solution") {
-        if (!terminal.solutionScript) throw new Error(`task ${terminal.taskDir}: no solution script for the oracle`);
-        const script = path.join(terminal.taskDir, terminal.solutionScript);
-        await sandbox.upload(path.dirname(script), "/solution");
-        const result = await sandbox.exec(`bash /solution/${path.basename(script)}`, {
-          env: { DEBIAN_FRONTEND: "noninteractive", ...terminal.solutionEnv },
-          ...(terminal.agentTimeoutSec ? { timeoutMs: terminal.agentTimeoutSec * 1000 } : {}),
-        });
-        return { observation: formatExecResult(result), reward: 0, done: true, info: { exitCode: result.exitCode, timedOut: result.timedOut } };
+      try {
+        return await runAction(sandbox, terminal, action);
+      } catch (error) {
+        // The agent can kill its own sandbox (its supervisor, or all of its memory): the episode ends there and what it
+        // left is graded, so that is never a way out of a score.
+        if (sandbox.isAlive()) throw error;
+        return { observation: `[${(error as Error).message}]`, reward: 0, done: true, info: { sandboxDied: true } };
       }
-      const result = await sandbox.exec(action.command, { ...(action.timeoutMs ? { timeoutMs: action.timeoutMs } : {}), ...(action.env ? { env: action.env } : {}) });
-      return { observation: formatExecResult(result), reward: 0, done: false, info: { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: Math.round(result.durationMs) } };
     },
     async finish(): Promise<EnvironmentOutcome> {
       if (!sandbox || !terminal) return { reward: 0, isCorrect: false, gradingError: "the sandbox never started", info: {} };
       // A command still running when the agent's time ran out must not touch the state being graded.
+      isGrading = true;
       await sandbox.killAll();
       const grade = await verifyTerminalTask(sandbox, {
         taskDir: terminal.taskDir,

@@ -14,7 +14,7 @@ const bashTool: ToolDefinition = {
 
 const systemPrompt = [
   "You solve tasks in a Linux sandbox by running shell commands with the bash tool.",
-  "Each call runs in a fresh shell in the task's working directory; files you write persist, background processes do not.",
+  "Each call runs in a new shell in the task's working directory: files and background processes persist between calls, a cd or a variable does not.",
   "Inspect before you change things, check your work, and when the task is complete reply with a short summary and no tool call.",
 ].join("\n");
 

@@ -1,7 +1,8 @@
 /**
  * A Terminus-2 style agent: no system message, one JSON reply per turn (analysis, plan, commands with durations,
  * task_complete), errors answered without running anything, and completion confirmed by a second consecutive
- * task_complete. Keystrokes run as plain commands (one sandbox command per keystroke batch), not through tmux.
+ * task_complete. Each reply's commands go to the episode's terminal as one keystroke batch (tmux where the sandbox
+ * has it, see keystroke-terminal.ts), whose screen is the next observation.
  */
 import type { EnvironmentAgent } from "../../../src/engine/environment-flow.js";
 import type { TerminalAction } from "../terminal-environment.js";
@@ -9,8 +10,6 @@ import { parseTerminusResponse } from "./parse-terminus-response.js";
 
 // Terminus-2 keeps the first and last 5,000 bytes of an observation over 10,000.
 const observationLimit = 10_000;
-// tmux key names have no meaning without a terminal; such batches are skipped with a warning.
-const tmuxKey = /^(C-[a-z]|M-[a-z]|Escape|Enter|Tab|BSpace|Up|Down|Left|Right)$/;
 
 function firstPrompt(instruction: string, workdir: string): string {
   return [
@@ -30,7 +29,7 @@ function firstPrompt(instruction: string, workdir: string): string {
     instruction,
     "",
     "Current terminal state:",
-    `root@sandbox:${workdir}# `,
+    `agent@sandbox:${workdir}$ `,
   ].join("\n");
 }
 
@@ -58,23 +57,14 @@ export function createTerminusAgent(workdir: string): EnvironmentAgent<string, T
       if (reply.isTaskComplete && isCompletionPending) return { kind: "stop", label: "task_complete confirmed" };
       isCompletionPending = reply.isTaskComplete;
       pendingWarnings = [...reply.warnings];
-      const actions: TerminalAction[] = [];
-      for (const command of reply.commands) {
-        const line = command.keystrokes.replace(/\n$/, "");
-        if (tmuxKey.test(line.trim())) {
-          pendingWarnings.push(`"${line.trim()}" is a terminal key; commands here run one at a time, so it was skipped`);
-          continue;
-        }
-        if (line.trim() === "") continue;
-        actions.push({ kind: "command", command: line });
-      }
-      return { kind: "act", actions, label: reply.isTaskComplete ? "task_complete" : `${actions.length} commands` };
+      const action: TerminalAction = { kind: "keystrokes", commands: reply.commands.map((command) => ({ keystrokes: command.keystrokes, durationSec: command.duration })) };
+      return { kind: "act", actions: [action], label: reply.isTaskComplete ? "task_complete" : `${reply.commands.length} commands` };
     },
     report(results) {
-      const output = results.map(({ action, step }) => `$ ${action.kind === "command" ? action.command : "solution"}\n${step.observation}`).join("\n");
+      const screen = results.map(({ step }) => step.observation).join("\n");
       const parts = [
         ...(pendingWarnings.length > 0 ? [`Previous response had warnings:\n${pendingWarnings.map((warning) => `WARNINGS: ${warning}`).join("\n")}\n`] : []),
-        `New Terminal Output:\n${limitObservation(output)}`,
+        limitObservation(screen),
         ...(isCompletionPending
           ? [
               "\nAre you sure you want to mark the task as complete? Your work will then be graded and you cannot change it any more. " +

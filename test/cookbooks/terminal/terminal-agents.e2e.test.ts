@@ -1,6 +1,7 @@
 /**
  * The terminal cookbook end to end on bwrap: oracle and do-nothing over the bundled tasks, a scripted OpenAI-compatible
- * server driving the bash agent (token ids on every step), Terminus-2's double confirmation, the LLM-in-Sandbox tools,
+ * server driving the bash agent (token ids on every step), Terminus-2's double confirmation and its tmux shell kept
+ * between turns, the LLM-in-Sandbox tools,
  * partial work graded after the agent's time runs out, and an agent that tries to write its own reward.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +16,7 @@ import type { Task } from "../../../src/core/task.js";
 import { packagePath } from "../../../src/core/package-root.js";
 import { createOpenAiClient } from "../../../src/llm/openai-client.js";
 import { createRecordingLlmClient } from "../../../src/testing/index.js";
-import { startScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { lastUserText, startScriptedServer } from "../../helpers/scripted-openai-server.js";
 
 const sampleFolder = packagePath("benchmarks/terminal-sample/tasks");
 const tasks = loadTerminalTasks(sampleFolder);
@@ -45,6 +46,9 @@ async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Pr
   );
   return results;
 }
+
+const terminusReply = (keystrokes: string[], isComplete: boolean, duration = 0.1) =>
+  JSON.stringify({ analysis: "a", plan: "p", commands: keystrokes.map((text) => ({ keystrokes: text, duration })), task_complete: isComplete });
 
 const toolReply = (id: string, command: string): ChatResponse => ({
   choices: [{ text: "", toolCalls: [{ id, type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }], finishReason: "tool_calls" }],
@@ -86,15 +90,45 @@ describe("terminal cookbook on bwrap", () => {
     }
   });
 
-  it("runs Terminus-2 replies as commands and ends only on a second consecutive task_complete", async () => {
-    const reply = (commands: string[], complete: boolean) => JSON.stringify({ analysis: "a", plan: "p", commands: commands.map((keystrokes) => ({ keystrokes: `${keystrokes}\n`, duration: 0.1 })), task_complete: complete });
-    const client = createRecordingLlmClient({ reply: ["not json at all", reply(["echo 'Hello, world!' > hello.txt"], true), reply(["cat hello.txt"], false), reply([], true), reply([], true)] });
+  it("runs Terminus-2 replies in the terminal and ends only on a second consecutive task_complete", async () => {
+    // The scripted model waits (an empty batch) until the screen shows cat's output, as a model polls a slow terminal.
+    const client = createRecordingLlmClient({
+      reply: (request, index) => {
+        if (index === 0) return "not json at all";
+        if (index === 1) return terminusReply(["echo 'Hello, world!' > hello.txt\n"], true);
+        if (index === 2) return terminusReply(["cat hello.txt\n"], false);
+        const isShown = request.messages.some((message) => message.role === "user" && /^Hello, world!$/m.test(String(message.content)));
+        return isShown ? terminusReply([], true) : terminusReply([""], false, 0.2);
+      },
+    });
     const { episode, score } = await runEpisode(helloFile, { agent: "terminus-2" }, client);
-    expect(episode.trajectories[0]!.steps.map((step) => step.info.decision)).toEqual(["invalid", "act", "act", "act", "stop"]);
+    const decisions = episode.trajectories[0]!.steps.map((step) => step.info.decision);
+    expect(decisions.slice(0, 3)).toEqual(["invalid", "act", "act"]);
+    expect(decisions.slice(-2)).toEqual(["act", "stop"]);
     expect(String(client.calls[1]!.messages.at(-1)!.content)).toContain("Previous response had parsing errors");
     expect(String(client.calls[2]!.messages.at(-1)!.content)).toContain("Are you sure you want to mark the task as complete?");
     expect(client.calls[0]!.messages.map((message) => message.role)).toEqual(["user"]);
     expect(score.value).toBe(1);
+  });
+
+  it("keeps Terminus-2's shell between turns in tmux: a cd, an exported variable and a still-running command carry over", async () => {
+    const server = await startScriptedServer((body, call) => {
+      const transcript = (body.messages as { content: string }[]).map((message) => message.content).join("\n");
+      if (call === 0) return { text: terminusReply(["cd /tmp && export GREETING='Hello, world!'\n", "sleep 1; echo slept-$((1 + 1))\n"], false) };
+      // Typed while turn 1's sleep still runs: the shell reads it once the sleep is done.
+      if (call === 1) return { text: terminusReply(['echo "$GREETING" > /app/hello.txt; pwd; echo done-$((6 * 7))\n'], false) };
+      return { text: /^done-42$/m.test(transcript) ? terminusReply([], true) : terminusReply([""], false, 0.3) };
+    });
+    try {
+      const client = createOpenAiClient({ baseUrl: server.url, model: "scripted", apiKey: "none" });
+      const { episode, score } = await runEpisode(helloFile, { agent: "terminus-2" }, client);
+      const screens = server.requests.map((request) => lastUserText(request.body)).join("\n");
+      expect(screens).toMatch(/^slept-2$[\s\S]*^\/tmp\ndone-42$/m);
+      expect(episode.trajectories[0]!.steps[0]!.info.observations).toEqual([{ terminal: "tmux" }]);
+      expect(score).toMatchObject({ value: 1, status: "scored" });
+    } finally {
+      await server.close();
+    }
   });
 
   it("edits files with str_replace_editor and ends on submit (LLM-in-Sandbox tools)", async () => {
@@ -125,6 +159,15 @@ describe("terminal cookbook on bwrap", () => {
     const client = createRecordingLlmClient({ reply: () => toolReply("1", "echo 'Hello, world!' > /app/hello.txt; sleep 30; rm /app/hello.txt") });
     const { episode, score } = await runEpisode(task!, { agent: "bash" }, client);
     expect(episode.terminationReason).toBe("timeout");
+    expect(score).toMatchObject({ value: 1, status: "scored" });
+  });
+
+  it("ends the episode and grades what is left when the agent kills its own sandbox", async () => {
+    const kill = toolReply("1", "echo 'Hello, world!' > /app/hello.txt; kill -KILL $(ps -o ppid= -p $PPID)");
+    const client = createRecordingLlmClient({ reply: (_request, index) => (index === 0 ? kill : "unreachable") });
+    const { episode, score } = await runEpisode(helloFile, { agent: "bash" }, client);
+    expect(client.calls).toHaveLength(1);
+    expect(episode.terminationReason).toBe("done");
     expect(score).toMatchObject({ value: 1, status: "scored" });
   });
 

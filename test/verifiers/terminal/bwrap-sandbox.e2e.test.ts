@@ -1,7 +1,8 @@
 /**
  * The bwrap terminal sandbox against hostile commands: reading and writing outside it, network, a fork bomb, a memory
- * bomb, a daemon that outlives its command, a command past its timeout, the reward file. One sandbox is shared
- * (start-up is the slow part); each check leaves it usable for the next.
+ * bomb, a daemon that outlives its command, a command past its timeout, the reward file; and its persistence (a
+ * background process lives on into the next command, until killAll). One sandbox is shared (start-up is the slow
+ * part); each check leaves it usable for the next.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -69,11 +70,13 @@ describe("bwrap sandbox", () => {
     }
   });
 
-  it("contains a fork bomb and stays usable", async () => {
+  it("contains a fork bomb, and killAll clears it", async () => {
     // Counted with shell builtins only: under the cap, a counting process could not be forked.
-    const bomb = await sandbox.exec("bomb() { bomb | bomb & }; bomb; sleep 1; n=0; for entry in /proc/[0-9]*; do n=$((n + 1)); done; echo $n", { timeoutMs: 5000 });
-    if (!bomb.timedOut) expect(Number(bomb.stdout.trim().split("\n").at(-1))).toBeLessThanOrEqual(64 + 4);
-    expect(hostProcesses("bomb")).toEqual([]);
+    const bomb = await sandbox.exec("bwrapbomb() { bwrapbomb | bwrapbomb & }; bwrapbomb; sleep 1; n=0; for entry in /proc/[0-9]*; do n=$((n + 1)); done; echo $n", { timeoutMs: 5000 });
+    if (!bomb.timedOut) expect(Number(bomb.stdout.trim().split("\n").at(-1))).toBeLessThanOrEqual(64 + 8);
+    // Its processes outlive the command, as any background process does, until the sandbox's processes are killed.
+    await sandbox.killAll();
+    expect(hostProcesses("bwrapbomb")).toEqual([]);
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
   });
 
@@ -95,16 +98,32 @@ describe("bwrap sandbox", () => {
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
   });
 
-  it("leaves no daemon behind when its command ends", async () => {
-    const result = await sandbox.exec("setsid nohup sleep 4242 > /dev/null 2>&1 & echo started");
-    expect(result.stdout).toBe("started\n");
-    expect(hostProcesses("sleep 4242")).toEqual([]);
+  it("keeps a command's background processes for the next command, and ends them, a setsid daemon too, at killAll", async () => {
+    const started = await sandbox.exec("sleep 71242 & echo $! > /tmp/sleeper; setsid nohup sleep 71243 > /dev/null 2>&1 & echo started");
+    expect(started.stdout).toBe("started\n");
+    const next = await sandbox.exec("kill -0 $(cat /tmp/sleeper) && echo alive; ps -eo args");
+    expect(next.stdout).toMatch(/^alive\n/);
+    expect(next.stdout).toContain("sleep 71243");
+    expect(hostProcesses("sleep 71242")).toHaveLength(1);
+    await sandbox.killAll();
+    expect(hostProcesses("sleep 7124")).toEqual([]);
+    expect((await sandbox.exec("cat /tmp/sleeper > /dev/null && echo sleepers=$(pgrep -c -x sleep)")).stdout).toBe("sleepers=0\n");
+  });
+
+  it("returns when the command's shell exits, with all its output, while a background process keeps writing to its pipes", async () => {
+    const result = await sandbox.exec("(while true; do echo tick; sleep 0.1; done) & echo $! > /tmp/ticker; for line in 1 2 3; do echo out-$line; echo err-$line >&2; done; exit 7");
+    expect(result).toMatchObject({ exitCode: 7, stderr: "err-1\nerr-2\nerr-3\n", timedOut: false });
+    expect(result.stdout.replaceAll("tick\n", "")).toBe("out-1\nout-2\nout-3\n");
+    // Still writing to the old command's stdout, it lives on (its writes are drained, not a broken pipe).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await sandbox.exec("kill -0 $(cat /tmp/ticker) && echo ticking")).stdout).toBe("ticking\n");
+    await sandbox.killAll();
   });
 
   it("kills the whole process group of a command past its timeout", async () => {
-    const result = await sandbox.exec("sleep 4343 & sleep 4343", { timeoutMs: 300 });
+    const result = await sandbox.exec("sleep 71343 & sleep 71343", { timeoutMs: 300 });
     expect(result.timedOut).toBe(true);
-    expect(hostProcesses("sleep 4343")).toEqual([]);
+    expect(hostProcesses("sleep 71343")).toEqual([]);
   });
 
   it("caps a command's output", async () => {
@@ -114,24 +133,39 @@ describe("bwrap sandbox", () => {
   });
 
   it("never lets the agent see the tests or write the reward file, and gives the verifier no more of the host than the agent", async () => {
-    const result = await sandbox.exec("mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; (sleep 1; echo 1 > /logs/verifier/reward.txt) & echo done");
+    const result = await sandbox.exec("mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; (sleep 1; echo 1 > /logs/verifier/reward.txt) & sleep 71545 & echo done");
     expect(result.stderr).toMatch(/Permission denied|No such file|Read-only/);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
     expect((await sandbox.exec("ls /tests")).stderr).toMatch(/No such file/);
-    const verifier = await sandbox.exec("echo 0.5 > /logs/verifier/reward.txt && cat note.txt && ls -d /tests && cat /etc/shadow", { role: "verifier" });
-    expect(verifier.stdout).toBe("kept\n/tests\n");
+    // The verifier's sandbox starts only once the agent's is gone: no agent process runs beside it.
+    const verifier = await sandbox.exec("echo 0.5 > /logs/verifier/reward.txt && cat note.txt && ls -d /tests && echo sleepers=$(pgrep -c -x sleep); cat /etc/shadow", { role: "verifier" });
+    expect(verifier.stdout).toBe("kept\n/tests\nsleepers=0\n");
+    expect(hostProcesses("sleep 71545")).toEqual([]);
     expect(verifier.stderr).toMatch(/Permission denied/); // test code may run the agent's code: it gets no more than the agent
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBe("0.5\n");
   });
 
-  it("leaves no process and no folder after close", async () => {
+  it("fails commands with a clear error, never a hang, once its supervisor is killed", async () => {
     const own = createBwrapSandbox();
-    const running = own.exec("sleep 4444");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      await own.exec("kill -KILL $(ps -o ppid= -p $PPID)").catch(() => undefined);
+      await expect(own.exec("echo unreachable")).rejects.toThrow(/supervisor died/);
+      expect(own.isAlive()).toBe(false);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("leaves no process, a setsid daemon included, after close", async () => {
+    const own = createBwrapSandbox();
+    expect((await own.exec("setsid nohup sleep 71445 > /dev/null 2>&1 & echo started")).stdout).toBe("started\n");
+    const running = own.exec("sleep 71444");
+    expect(hostProcesses("sleep 71445")).toHaveLength(1);
     await own.close();
     await running;
-    expect(hostProcesses("sleep 4444")).toEqual([]);
+    expect(hostProcesses("sleep 7144")).toEqual([]);
     expect(own.isAlive()).toBe(false);
+    await expect(own.exec("true")).rejects.toThrow(/closed/);
   });
 });

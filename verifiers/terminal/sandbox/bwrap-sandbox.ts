@@ -1,12 +1,14 @@
 /**
  * The bwrap Sandbox backend: a per-episode set of host folders (workdir, /tmp, /tests, /solution, /logs/{agent,verifier,
- * artifacts}) shown over the host's read-only system. Each command runs in a fresh bubblewrap (own pid, ipc, uts and,
- * unless allowed, net namespaces) inside the episode's cgroup: files persist between commands, processes do not.
- * /tests and /logs/verifier are mounted only for the verifier, so nothing the agent runs can touch the tests or write
- * the reward file.
+ * artifacts}) shown over the host's read-only system. The agent's commands run in one bubblewrap per episode (own pid,
+ * ipc, uts and, unless allowed, net namespaces) inside the episode's cgroup, through a supervisor that starts each
+ * command in its own process group: files and processes persist between commands (a background server, a tmux
+ * session), and `killAll` / `close` end the pid namespace, so nothing outlives them. The verifier runs in a fresh
+ * bubblewrap after the agent's is torn down, with /tests and /logs/verifier mounted: no agent process is alive to touch
+ * the tests or write the reward file.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createSlotCgroups, type SlotCgroups } from "../../code/sandbox/sandbox-cgroup.js";
@@ -14,6 +16,8 @@ import { findExecutable } from "../../code/sandbox/find-executable.js";
 import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
 import { collectOutput } from "./collect-output.js";
 import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
+import { startSupervisor, type SupervisorConnection } from "./supervisor-connection.js";
+import { supervisorProgram } from "./supervisor-program.js";
 import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "./sandbox.js";
 
 /**
@@ -61,8 +65,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     chmodSync(path.join(root, folder), folder === "tmp" ? 0o1777 : 0o755);
     if (isRoot) chownSync(path.join(root, folder), sandboxUid, sandboxUid);
   }
-  // bwrap adds process of its own (its init, setpriv before exec); the cap is on the command's processes.
-  const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 4);
+  // The cap is on the agent's processes: bwrap's init and the supervisor (node: its main thread and three helper threads) come on top.
+  const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 8);
   const cpuCgroup: CpuCgroup | undefined = spec.cpus === undefined ? undefined : createCpuCgroup(spec.cpus);
   const cgroupProcs = [...(cgroups.slots?.[0]?.procsFiles ?? []), ...(cpuCgroup?.procsFile ? [cpuCgroup.procsFile] : [])].join(" ");
   const running = new Set<ChildProcess>();
@@ -78,12 +82,17 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     return path.join(root, mounts[mount]!, normalized.slice(mount.length));
   };
 
-  const bwrapArgs = (role: SandboxRole, env: Record<string, string>, cwd: string): string[] => {
+  // Inside the sandbox the supervisor runs on the host's node; one outside the mounted system is bound in read-only.
+  const isNodeVisible = systemEntries.some((entry) => process.execPath.startsWith(`${entry}/`));
+  const nodePath = isNodeVisible ? process.execPath : "/run/rllm/node";
+  writeFileSync(path.join(root, "supervisor.js"), supervisorProgram, { mode: 0o644 });
+  const commandVariables = (env: Record<string, string>) => ({ PATH: basePath, HOME: "/tmp", LANG: "C.UTF-8", TERM: "xterm", ...spec.env, ...env });
+
+  const bwrapArgs = (role: SandboxRole, variables: Record<string, string>, cwd: string): string[] => {
     const args = ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"];
     if (!spec.allowNetwork) args.push("--unshare-net");
     if (!isRoot) args.push("--unshare-user", "--uid", String(sandboxUid), "--gid", String(sandboxUid));
     args.push("--die-with-parent", "--new-session", "--clearenv");
-    const variables = { PATH: basePath, HOME: "/tmp", LANG: "C.UTF-8", TERM: "xterm", ...spec.env, ...env };
     for (const [name, value] of Object.entries(variables)) args.push("--setenv", name, value);
     for (const entry of systemEntries) {
       if (!existsSync(entry)) continue;
@@ -91,6 +100,9 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
       if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(entry), entry);
       else if (stat.isDirectory()) args.push("--ro-bind", entry, entry);
     }
+    args.push("--perms", "0755", "--dir", "/run", "--perms", "0755", "--dir", "/run/rllm");
+    if (!isNodeVisible) args.push("--ro-bind", process.execPath, nodePath);
+    args.push("--ro-bind", path.join(root, "supervisor.js"), "/run/rllm/supervisor.js");
     args.push("--proc", "/proc", "--dev", "/dev");
     const created = new Set<string>();
     for (const [destination, folder] of Object.entries(mounts)) {
@@ -108,20 +120,58 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     return args;
   };
 
-  const exec = (command: string, options: ExecOptions = {}): Promise<ExecResult> => {
-    if (isClosed) return Promise.reject(new Error("the sandbox is closed"));
-    const role = options.role ?? "agent";
-    const timeoutMs = options.timeoutMs ?? spec.commandTimeoutMs;
-    const started = performance.now();
-    // Without cgroups, per-process rlimits stand in: address space and processes of the (unprivileged) user.
-    const inner = cgroups.slots
-      ? [bashPath, "-c", command]
-      : [bashPath, "-c", `ulimit -v ${spec.memoryMb * 1024} 2>/dev/null; ulimit -u ${spec.processes} 2>/dev/null; exec ${bashPath} -c "$0"`, command];
+  /** `/bin/sh` arguments that join the episode's cgroups, then start bubblewrap (with `extra` options) running `inner` as the sandbox user. */
+  const launch = (role: SandboxRole, variables: Record<string, string>, cwd: string, inner: string[], extra: string[] = []): string[] => {
     const dropped = isRoot
       ? [setpriv!, `--reuid=${sandboxUid}`, `--regid=${sandboxUid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--", ...inner]
       : inner;
-    const child = spawn("/bin/sh", ["-c", joinCgroups, "rllm-sandbox", bwrap, ...bwrapArgs(role, options.env ?? {}, options.cwd ?? spec.workdir), ...dropped], {
-      env: { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs },
+    return ["-c", joinCgroups, "rllm-sandbox", bwrap, ...extra, ...bwrapArgs(role, variables, cwd), ...dropped];
+  };
+  const launchEnv = { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs };
+  // Without cgroups, per-process rlimits stand in: address space and processes of the (unprivileged) user.
+  const ulimits = cgroups.slots ? "" : `ulimit -v ${spec.memoryMb * 1024} 2>/dev/null; ulimit -u ${spec.processes} 2>/dev/null; `;
+
+  let supervisor: SupervisorConnection | undefined;
+  const describeDeath = () => {
+    const oomKills = cgroups.slots?.[0]?.oomKills() ?? 0;
+    return oomKills > 0 ? `; the episode's memory cap (${spec.memoryMb} MiB) killed ${oomKills} process(es)` : "";
+  };
+  const startAgentSandbox = (): SupervisorConnection => {
+    // One libuv and one V8 worker thread: threads count against the episode's process cap.
+    const inner = [nodePath, "--v8-pool-size=1", "/run/rllm/supervisor.js"];
+    // --info-fd 3: bwrap names the namespace's init, the process whose death ends the sandbox.
+    const args = launch("agent", { PATH: basePath, HOME: "/tmp", UV_THREADPOOL_SIZE: "1" }, spec.workdir, inner, ["--info-fd", "3"]);
+    return startSupervisor("/bin/sh", args, launchEnv, describeDeath);
+  };
+  const stopAgentSandbox = async () => {
+    const stopping = supervisor;
+    if (stopping?.deathReason() === undefined) supervisor = undefined;
+    await stopping?.stop();
+  };
+
+  const execAsAgent = (command: string, options: ExecOptions): Promise<ExecResult> => {
+    supervisor ??= startAgentSandbox();
+    return supervisor.exec(
+      {
+        command: ulimits ? `${ulimits}exec ${bashPath} -c ${shellQuote(command)}` : command,
+        shell: bashPath,
+        env: commandVariables(options.env ?? {}),
+        cwd: options.cwd ?? spec.workdir,
+        timeoutMs: options.timeoutMs ?? spec.commandTimeoutMs,
+        outputBytes: spec.outputBytes,
+      },
+      options.signal,
+    );
+  };
+
+  // The verifier's own bubblewrap, after the agent's is gone: one command, killed with its process group at its timeout.
+  const execAsVerifier = async (command: string, options: ExecOptions): Promise<ExecResult> => {
+    await stopAgentSandbox();
+    const timeoutMs = options.timeoutMs ?? spec.commandTimeoutMs;
+    const started = performance.now();
+    const inner = [bashPath, "-c", `${ulimits}exec ${bashPath} -c "$0"`, command];
+    const child = spawn("/bin/sh", launch("verifier", commandVariables(options.env ?? {}), options.cwd ?? spec.workdir, inner), {
+      env: launchEnv,
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so a timeout kills bubblewrap and, with it, the command's pid namespace.
       detached: true,
@@ -158,10 +208,15 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     });
   };
 
+  const exec = (command: string, options: ExecOptions = {}): Promise<ExecResult> => {
+    if (isClosed) return Promise.reject(new Error("the sandbox is closed"));
+    return (options.role ?? "agent") === "verifier" ? execAsVerifier(command, options) : execAsAgent(command, options);
+  };
+
   const killAll = async () => {
     const waits = [...running].map((child) => new Promise<void>((resolve) => child.once("close", () => resolve())));
     for (const child of running) killGroup(child);
-    await Promise.all(waits);
+    await Promise.all([...waits, stopAgentSandbox()]);
   };
 
   return {
@@ -182,7 +237,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
       return existsSync(file) && lstatSync(file).isFile() ? readFileSync(file, "utf8") : undefined;
     },
     killAll,
-    isAlive: () => !isClosed,
+    isAlive: () => !isClosed && supervisor?.deathReason() === undefined,
     async close() {
       if (isClosed) return;
       isClosed = true;
@@ -195,6 +250,11 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** `text` as one single-quoted shell word. */
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** `/a/b/c` → [`/a`, `/a/b`]. */
