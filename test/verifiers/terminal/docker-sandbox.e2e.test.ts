@@ -46,21 +46,27 @@ function importBusyboxImage(): void {
   writeFileSync(path.join(buildContext, "Dockerfile"), `FROM ${image}\nUSER 1000\n`);
 }
 
-/** Our sandbox containers still on the daemon. */
+/** This suite's sandbox containers still on the daemon (those of the test image and of the image built from it). */
 function leftoverContainers(): string[] {
-  return execFileSync("docker", ["ps", "-aq", "--filter", `label=${sandboxLabel}`], { encoding: "utf8" }).split("\n").filter((line) => line !== "");
+  return execFileSync("docker", ["ps", "-aq", "--filter", `label=${sandboxLabel}`, "--filter", `ancestor=${image}`], { encoding: "utf8" }).split("\n").filter((line) => line !== "");
 }
 
 const describeDocker = skipReason ? describe.skip : describe;
 
 describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
   let sandbox: Sandbox;
+  let built: Sandbox;
+  let orphan: Sandbox;
   beforeAll(async () => {
     importBusyboxImage();
+    // Containers start in the background: the build and the later sandboxes get ready while the first tests run.
     sandbox = createDockerSandbox({ image, memoryMb: 128, processes: 64, cpus: 0.5, outputBytes: 64 * 1024 });
+    built = createDockerSandbox({ buildContext, workdir: "/work" });
+    orphan = createDockerSandbox({ image });
   }, 60_000);
   afterAll(async () => {
-    await sandbox?.close();
+    // Closing twice is a no-op: this only matters for a test that stopped before its own close.
+    for (const each of [sandbox, built, orphan]) await each?.close().catch(() => {});
     expect(leftoverContainers()).toEqual([]);
     spawnSync("docker", ["rmi", "-f", image, taskImageTag(buildContext)]);
     rmSync(work, { recursive: true, force: true });
@@ -119,24 +125,23 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   });
 
   it("contains a fork bomb under the process limit and stays usable", async () => {
-    const bomb = await sandbox.exec("bomb() { bomb | bomb & }; bomb; sleep 30", { timeoutMs: 2000 });
+    const bomb = await sandbox.exec("bomb() { bomb | bomb & }; bomb; sleep 30", { timeoutMs: 1000 });
     expect(bomb.timedOut).toBe(true);
     expect(hostProcesses("bomb")).toEqual([]);
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
   });
 
   it("grades nothing a root agent planted for the verifier, and no agent process outlives killAll", async () => {
-    await sandbox.exec("mkdir -p /logs/verifier /tests && echo 1 > /logs/verifier/reward.txt && echo planted > /tests/conftest.py && (sh -c 'sleep 1; echo 1 > /logs/verifier/reward.txt' > /dev/null 2>&1 &)");
+    await sandbox.exec("mkdir -p /logs/verifier /tests && echo 1 > /logs/verifier/reward.txt && echo planted > /tests/conftest.py && (sh -c 'sleep 0.5; echo 1 > /logs/verifier/reward.txt' > /dev/null 2>&1 &)");
     await sandbox.killAll();
     const verifier = await sandbox.exec("ls -A /tests /logs/verifier; id -u", { role: "verifier" });
     expect(verifier.stdout).toBe("/logs/verifier:\n\n/tests:\n0\n");
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await new Promise((resolve) => setTimeout(resolve, 700));
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
     expect((await sandbox.exec("cat note.txt")).stdout).toBe("kept\n"); // the restart kept the files
   });
 
   it("builds a task's Dockerfile, runs the agent as the image's user and only the verifier as root", async () => {
-    const built = createDockerSandbox({ buildContext, workdir: "/work" });
     try {
       const agent = await built.exec("id -u; echo 1 > /logs/verifier/reward.txt; ls /tests; touch own.txt && echo wrote", { role: "agent" });
       expect(agent.stdout).toBe("1000\nwrote\n");
@@ -154,7 +159,6 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   }, 30_000);
 
   it("reports a daemon gone at close, naming the container, without hanging", async () => {
-    const orphan = createDockerSandbox({ image });
     await orphan.exec("true");
     const daemonHost = process.env.DOCKER_HOST;
     // The client now talks to a socket no daemon listens on: what a daemon that died looks like to it.
