@@ -13,6 +13,12 @@ import { createDockerSandbox } from "../../../verifiers/terminal/sandbox/docker-
 import { sandboxLabel } from "../../../verifiers/terminal/sandbox/docker/start-container.js";
 import { taskImageTag } from "../../../verifiers/terminal/sandbox/docker/task-image.js";
 import type { Sandbox } from "../../../verifiers/terminal/sandbox/sandbox.js";
+import { loadTerminalTasks } from "../../../benchmarks/harbor/load-terminal-tasks.js";
+import { createTerminalCookbook } from "../../../cookbooks/terminal/index.js";
+import type { Episode } from "../../../src/core/episode.js";
+import type { ChatResponse } from "../../../src/core/llm-client.js";
+import { packagePath } from "../../../src/core/package-root.js";
+import { createRecordingLlmClient } from "../../../src/testing/index.js";
 
 const busybox = ["/bin/busybox", "/usr/bin/busybox"].find((candidate) => spawnSync(candidate, ["true"]).status === 0);
 const hasDaemon = spawnSync("docker", ["info"], { timeout: 10_000 }).status === 0;
@@ -41,6 +47,8 @@ function importBusyboxImage(): void {
   }
   writeFileSync(path.join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\nagent:x:1000:1000:agent:/app:/bin/sh\n");
   writeFileSync(path.join(root, "etc", "group"), "root:x:0:\nagent:x:1000:\n");
+  // The bundled tasks' scripts start with #!/bin/bash; busybox's sh stands in.
+  writeFileSync(path.join(root, "bin", "bash"), '#!/bin/sh\nexec sh "$@"\n', { mode: 0o755 });
   execFileSync("sh", ["-c", `tar -C "${root}" -c . | docker import --change 'WORKDIR /app' --change 'ENV PATH=/bin' - ${image}`], { stdio: "ignore" });
   mkdirSync(buildContext);
   writeFileSync(path.join(buildContext, "Dockerfile"), `FROM ${image}\nUSER 1000\n`);
@@ -50,6 +58,12 @@ function importBusyboxImage(): void {
 function leftoverContainers(): string[] {
   return execFileSync("docker", ["ps", "-aq", "--filter", `label=${sandboxLabel}`, "--filter", `ancestor=${image}`], { encoding: "utf8" }).split("\n").filter((line) => line !== "");
 }
+
+const toolReply = (id: string, command: string): ChatResponse => ({
+  choices: [{ text: "", toolCalls: [{ id, type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }], finishReason: "tool_calls" }],
+  usage: { promptTokens: 0, completionTokens: 0 },
+  model: "recording",
+});
 
 const describeDocker = skipReason ? describe.skip : describe;
 
@@ -179,4 +193,18 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     // The container the unreachable daemon kept, removed here by the name the error gave.
     execFileSync("docker", ["rm", "-f", name!], { stdio: "ignore" });
   });
+
+  it("runs a bash-agent episode of a bundled task in one container: a process from turn 1 is alive in turn 2, and the verifier grades 1", async () => {
+    const helloFile = loadTerminalTasks(packagePath("benchmarks/terminal-sample/tasks")).find((task) => task.id === "rllm/hello-file")!;
+    const replies = [
+      toolReply("1", "(sh -c 'echo $$ > /tmp/worker.pid; exec sleep 600' > /dev/null 2>&1 &)"),
+      toolReply("2", 'kill -0 "$(cat /tmp/worker.pid)" && echo "Hello, world!" > /app/hello.txt'),
+      "done",
+    ];
+    const client = createRecordingLlmClient({ reply: (_request, index) => replies[index]! });
+    const cookbook = createTerminalCookbook({ agent: "bash", backend: "docker", image });
+    const episode = (await cookbook.flow(helloFile, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
+    expect(episode.trajectories[0]!.steps).toHaveLength(3);
+    expect((await cookbook.evaluate(helloFile, episode)).value).toBe(1);
+  }, 30_000);
 });
