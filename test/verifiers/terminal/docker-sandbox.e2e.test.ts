@@ -71,16 +71,18 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   let sandbox: Sandbox;
   let built: Sandbox;
   let orphan: Sandbox;
+  let networked: Sandbox;
   beforeAll(async () => {
     importBusyboxImage();
     // Containers start in the background: the build and the later sandboxes get ready while the first tests run.
     sandbox = createDockerSandbox({ image, memoryMb: 128, processes: 64, cpus: 0.5, outputBytes: 64 * 1024 });
     built = createDockerSandbox({ buildContext, workdir: "/work" });
     orphan = createDockerSandbox({ image });
+    networked = createDockerSandbox({ image, allowNetwork: true });
   }, 60_000);
   afterAll(async () => {
     // Closing twice is a no-op: this only matters for a test that stopped before its own close.
-    for (const each of [sandbox, built, orphan]) await each?.close().catch(() => {});
+    for (const each of [sandbox, built, orphan, networked]) await each?.close().catch(() => {});
     expect(leftoverContainers()).toEqual([]);
     spawnSync("docker", ["rmi", "-f", image, taskImageTag(buildContext)]);
     rmSync(work, { recursive: true, force: true });
@@ -102,6 +104,14 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     expect(pids).toBe("66"); // 64 for the commands, docker-init and the keep-alive sleep
     expect(memory).toBe(String(128 * 1024 * 1024));
     expect(interfaces).toEqual(["lo"]);
+  });
+
+  it("leaves a sandbox whose network is allowed on the daemon's default network, and the others on none", async () => {
+    await networked.exec("true");
+    const containers = leftoverContainers();
+    const modes = execFileSync("docker", ["inspect", "-f", "{{.HostConfig.NetworkMode}}", ...containers], { encoding: "utf8" }).trim().split("\n");
+    expect(modes.filter((mode) => mode !== "none")).toEqual(["default"]);
+    await networked.close();
   });
 
   it("uploads files and folders and reads them back, and reads no file that is not there", async () => {

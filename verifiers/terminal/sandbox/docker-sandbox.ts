@@ -1,10 +1,10 @@
 /**
  * The docker Sandbox backend, through the docker CLI: one container per episode (`sleep infinity` under docker-init)
  * from the task's image or its built Dockerfile. Each command is a `docker exec` tagged by an environment variable;
- * past its time limit every process with the tag is killed. Processes a command leaves in the background live on until
- * `killAll`, which restarts the container (every process dies, the files stay). The agent runs as the image's user, the verifier as root;
- * `/tests` and `/logs/verifier` are root-only and are emptied, after every agent process is killed, when verification
- * begins, so nothing the agent planted there is graded. `close` is `docker rm -f`.
+ * past its time limit every process with the tag is killed. Processes a command leaves in the background live on
+ * until `killAll`, which restarts the container (every process dies, the files stay). The agent runs as the image's
+ * user, the verifier as root; `/tests` and `/logs/verifier` are root-only and are emptied, after every agent process
+ * is killed, when verification begins, so nothing the agent planted there is graded. `close` is `docker rm -f`.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -102,7 +102,8 @@ export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
     const abort = () => {
       stopping ??= stop();
     };
-    options.signal?.addEventListener("abort", abort, { once: true });
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener("abort", abort, { once: true });
     const finished = done
       .then(async (code) => {
         await stopping;
