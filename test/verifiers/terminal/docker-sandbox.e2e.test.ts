@@ -25,8 +25,9 @@ const hasDaemon = spawnSync("docker", ["info"], { timeout: 10_000 }).status === 
 const skipReason = !hasDaemon ? "no Docker daemon answers `docker info`" : !busybox ? "no busybox (Debian: busybox-static) to build the test image" : undefined;
 
 const image = `rllm-test-busybox:${process.pid}`;
-const work = mkdtempSync(path.join(tmpdir(), "rllm-docker-test-"));
-const buildContext = path.join(work, "build");
+// Made in beforeAll, so a skipped suite leaves no folder behind.
+let work: string;
+let buildContext: string;
 
 /** Host processes whose command line contains `marker` (a container's processes are host processes too). */
 function hostProcesses(marker: string): string[] {
@@ -73,6 +74,8 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   let orphan: Sandbox;
   let networked: Sandbox;
   beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), "rllm-docker-test-"));
+    buildContext = path.join(work, "build");
     importBusyboxImage();
     // Containers start in the background: the build and the later sandboxes get ready while the first tests run.
     sandbox = createDockerSandbox({ image, memoryMb: 128, processes: 64, cpus: 0.5, outputBytes: 64 * 1024 });
