@@ -86,9 +86,11 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   afterAll(async () => {
     // Closing twice is a no-op: this only matters for a test that stopped before its own close.
     for (const each of [sandbox, built, orphan, networked]) await each?.close().catch(() => {});
-    expect(leftoverContainers()).toEqual([]);
+    const leftovers = leftoverContainers();
+    spawnSync("docker", ["rm", "-f", ...leftovers]);
     spawnSync("docker", ["rmi", "-f", image, taskImageTag(buildContext)]);
     rmSync(work, { recursive: true, force: true });
+    expect(leftovers).toEqual([]);
   }, 30_000);
 
   it("keeps files and background processes between commands", async () => {
