@@ -149,7 +149,8 @@ export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
       if (isClosed) return;
       isClosed = true;
       await ready.catch(() => {});
-      const removed = await runDocker(docker, ["rm", "-f", name], 30_000);
+      // vfs deletes the container's whole copy of the image: seconds per few hundred MB.
+      const removed = await runDocker(docker, ["rm", "-f", name], 120_000);
       if (removed.status !== 0 && !/No such container/i.test(removed.stderr)) {
         throw new Error(`docker rm -f ${name} failed: ${removed.stderr.trim()}; the container may still exist (docker ps -a --filter name=${name})`);
       }

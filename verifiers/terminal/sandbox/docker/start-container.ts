@@ -10,7 +10,6 @@ import { taskImage } from "./task-image.js";
 
 /** What the sandbox learnt about its container at start. */
 export interface StartedContainer {
-  image: string;
   /** `bash` when the image has it, else `sh` (busybox, alpine). */
   shell: string;
   /** uid:gid of the image's default user, who runs the agent's commands. */
@@ -38,7 +37,8 @@ export async function startContainer(docker: string, name: string, spec: Sandbox
   ];
   // --init: docker-init reaps orphans, whose zombies would otherwise fill the pids limit after a fork bomb.
   const run = ["run", "-d", "--init", "--name", name, "--label", sandboxLabel, ...(spec.allowNetwork ? [] : ["--network", "none"]), ...limits, "-w", spec.workdir, "--entrypoint", "sleep", image, "infinity"];
-  const started = await runDocker(docker, run);
+  // The build's time limit covers the start too: docker run may pull the image, and vfs copies all of it.
+  const started = await runDocker(docker, run, spec.buildTimeoutMs);
   if (started.status !== 0) throw new SandboxUnavailableError(`docker run of ${image} failed: ${(started.stderr || started.stdout).trim().slice(-2000)}`, installDocker);
   const probeArgs = ["exec", name, "sh", "-c", 'id -u; id -g; command -v bash || echo none'];
   const [uid, gid, bash] = dockerOutput(probeArgs, await runDocker(docker, probeArgs)).trim().split("\n");
@@ -52,5 +52,5 @@ export async function startContainer(docker: string, name: string, spec: Sandbox
   ].join(" && ");
   const setupArgs = ["exec", "-u", "0", name, "sh", "-c", setup, "rllm-setup", spec.workdir];
   dockerOutput(setupArgs, await runDocker(docker, setupArgs));
-  return { image, shell: bash === "none" ? "sh" : "bash", agentOwner, isAgentRoot };
+  return { shell: bash === "none" ? "sh" : "bash", agentOwner, isAgentRoot };
 }
