@@ -170,6 +170,13 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     expect((await sandbox.exec("cat note.txt")).stdout).toBe("kept\n"); // the restart kept the files
   });
 
+  it("reads a reward file inside the container, so a symbolic link to a host path reads nothing of the host", async () => {
+    const hostFile = path.join(work, "host-only.txt");
+    writeFileSync(hostFile, "0.99\n");
+    await sandbox.exec(`ln -sf ${hostFile} /logs/verifier/reward.txt`, { role: "verifier" });
+    expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
+  });
+
   it("builds a task's Dockerfile, runs the agent as the image's user and only the verifier as root", async () => {
     try {
       const agent = await built.exec("id -u; echo 1 > /logs/verifier/reward.txt; ls /tests; touch own.txt && echo wrote", { role: "agent" });
