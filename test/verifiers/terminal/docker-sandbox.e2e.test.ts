@@ -5,7 +5,7 @@
  * FROM it for the build path. Skipped, with the reason in its name, where no daemon answers `docker info`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,10 +19,10 @@ import type { Episode } from "../../../src/core/episode.js";
 import type { ChatResponse } from "../../../src/core/llm-client.js";
 import { packagePath } from "../../../src/core/package-root.js";
 import { createRecordingLlmClient } from "../../../src/testing/index.js";
+import { busyboxBinary, importBusyboxImage } from "../../helpers/busybox-image.js";
 
-const busybox = ["/bin/busybox", "/usr/bin/busybox"].find((candidate) => spawnSync(candidate, ["true"]).status === 0);
 const hasDaemon = spawnSync("docker", ["info"], { timeout: 10_000 }).status === 0;
-const skipReason = !hasDaemon ? "no Docker daemon answers `docker info`" : !busybox ? "no busybox (Debian: busybox-static) to build the test image" : undefined;
+const skipReason = !hasDaemon ? "no Docker daemon answers `docker info`" : !busyboxBinary ? "no busybox (Debian: busybox-static) to build the test image" : undefined;
 
 const image = `rllm-test-busybox:${process.pid}`;
 // Made in beforeAll, so a skipped suite leaves no folder behind.
@@ -34,25 +34,6 @@ function hostProcesses(marker: string): string[] {
   return execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
     .split("\n")
     .filter((line) => line.includes(marker) && !line.includes("ps -eo"));
-}
-
-/** A root filesystem of busybox, its applets, root and an unprivileged user 1000, imported as `image`. */
-function importBusyboxImage(): void {
-  const root = path.join(work, "rootfs");
-  for (const folder of ["bin", "etc", "tmp", "proc", "sys", "dev", "app"]) mkdirSync(path.join(root, folder), { recursive: true });
-  chmodSync(path.join(root, "tmp"), 0o1777);
-  copyFileSync(busybox!, path.join(root, "bin", "busybox"));
-  chmodSync(path.join(root, "bin", "busybox"), 0o755);
-  for (const applet of execFileSync(busybox!, ["--list"], { encoding: "utf8" }).split("\n")) {
-    if (applet !== "" && applet !== "busybox") symlinkSync("busybox", path.join(root, "bin", applet));
-  }
-  writeFileSync(path.join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\nagent:x:1000:1000:agent:/app:/bin/sh\n");
-  writeFileSync(path.join(root, "etc", "group"), "root:x:0:\nagent:x:1000:\n");
-  // The bundled tasks' scripts start with #!/bin/bash; busybox's sh stands in.
-  writeFileSync(path.join(root, "bin", "bash"), '#!/bin/sh\nexec sh "$@"\n', { mode: 0o755 });
-  execFileSync("sh", ["-c", `tar -C "${root}" -c . | docker import --change 'WORKDIR /app' --change 'ENV PATH=/bin' - ${image}`], { stdio: "ignore" });
-  mkdirSync(buildContext);
-  writeFileSync(path.join(buildContext, "Dockerfile"), `FROM ${image}\nUSER 1000\n`);
 }
 
 /** This suite's sandbox containers still on the daemon (those of the test image and of the image built from it). */
@@ -76,7 +57,9 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), "rllm-docker-test-"));
     buildContext = path.join(work, "build");
-    importBusyboxImage();
+    importBusyboxImage(image);
+    mkdirSync(buildContext);
+    writeFileSync(path.join(buildContext, "Dockerfile"), `FROM ${image}\nUSER 1000\n`);
     // Containers start in the background: the build and the later sandboxes get ready while the first tests run.
     sandbox = createDockerSandbox({ image, memoryMb: 128, processes: 64, cpus: 0.5, outputBytes: 64 * 1024 });
     built = createDockerSandbox({ buildContext, workdir: "/work" });
