@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { AgentFlow, Cookbook } from "../../src/core/cookbook.js";
+import { InputError } from "../../src/core/errors/input-error.js";
 import type { Task } from "../../src/core/task.js";
 import { environmentFlow, type EnvironmentAgent } from "../../src/engine/environment-flow.js";
 import { scoreEnvironmentEpisode } from "../../src/engine/score-environment-episode.js";
@@ -28,20 +29,24 @@ const TerminalOptionsSchema = z
     backend: z.enum(["bwrap", "docker"]).default("bwrap"),
     allowNetwork: z.boolean().default(false),
     maxTurns: z.number().int().positive().default(50),
+    /** docker: run every task in this image instead of its own docker_image or Dockerfile (`--set image=NAME`). */
+    image: z.string().min(1).optional(),
   })
   .strict();
 /** The terminal cookbook's options. */
 export type TerminalOptions = z.infer<typeof TerminalOptionsSchema>;
 
-/** The sandbox factory of a backend. */
-export function sandboxFactory(backend: TerminalOptions["backend"]): (spec: Partial<SandboxSpec>) => Sandbox {
-  return backend === "docker" ? createDockerSandbox : createBwrapSandbox;
+/** The sandbox factory of a backend; `image` replaces every task's own image on docker. */
+export function sandboxFactory(backend: TerminalOptions["backend"], image?: string): (spec: Partial<SandboxSpec>) => Sandbox {
+  if (backend === "bwrap") return createBwrapSandbox;
+  return image === undefined ? createDockerSandbox : (spec) => createDockerSandbox({ ...spec, image, buildContext: undefined });
 }
 
 /** A terminal cookbook for `options`. */
 export function createTerminalCookbook(given: Partial<TerminalOptions> = {}): Cookbook {
   const options = TerminalOptionsSchema.parse(given);
-  const environmentOptions: TerminalEnvironmentOptions = { createSandbox: sandboxFactory(options.backend), allowNetwork: options.allowNetwork };
+  if (options.image !== undefined && options.backend !== "docker") throw new InputError(`--set image=${options.image} needs the docker backend: add --set backend=docker`);
+  const environmentOptions: TerminalEnvironmentOptions = { createSandbox: sandboxFactory(options.backend, options.image), allowNetwork: options.allowNetwork };
   return {
     name: "terminal",
     description: `Terminal tasks (Harbor / Terminal-Bench folders) in a ${options.backend} sandbox, agent ${options.agent}, graded by the task's tests; --agent oracle|nop|bash|terminus-2|llm-in-sandbox.`,

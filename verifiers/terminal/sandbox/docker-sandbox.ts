@@ -1,94 +1,181 @@
 /**
- * The docker Sandbox backend, through the docker CLI: one container per episode (`sleep infinity`) from the task's
- * image, `docker exec` per command under coreutils `timeout -s KILL` (which signals the command's whole process
- * group), `docker cp` for files, `docker rm -f` on close. Untested here: this machine has the client but no daemon.
+ * The docker Sandbox backend, through the docker CLI: one container per episode (`sleep infinity` under docker-init)
+ * from the task's image or its built Dockerfile. Each command is a `docker exec` tagged by an environment variable;
+ * past its time limit every process with the tag is killed. Processes a command leaves in the background live on
+ * until `killAll`, which restarts the container (every process dies, the files stay). The agent runs as the image's
+ * user, the verifier as root; `/tests` and `/logs/verifier` are root-only and are emptied, after every agent process
+ * is killed, when verification begins, so nothing the agent planted there is graded. `close` is `docker rm -f`.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import path from "node:path";
 import { findExecutable } from "../../code/sandbox/find-executable.js";
 import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
 import { collectOutput } from "./collect-output.js";
-import { SandboxSpecSchema, type ExecResult, type Sandbox, type SandboxSpec } from "./sandbox.js";
+import { dockerOutput, runDocker } from "./docker/run-docker.js";
+import { startContainer, verifierFolders, type StartedContainer } from "./docker/start-container.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxSpec } from "./sandbox.js";
 
-const installDocker = "Install Docker and start its daemon (docker info must work), or use the bwrap backend";
-// The verifier runs as root (Harbor's default); the agent as root too unless the image sets a user, as in Harbor.
-const verifierUser = "0";
+// Set in every command's environment; /proc/<pid>/environ keeps it, so the command's processes can be found and killed.
+const commandTagVariable = "RLLM_SANDBOX_COMMAND";
+// Kills the processes whose environment holds "$1", in rounds (children forked meanwhile inherit the tag). Only sh,
+// grep, cut and kill: present in every image that has a shell (coreutils or busybox).
+const killTaggedScript = 'cd /proc || exit 1; for round in 1 2 3 4 5 6 7 8 9 10; do pids=$(grep -lszxF "$1" [0-9]*/environ | cut -d/ -f1); [ -z "$pids" ] && exit 0; kill -9 $pids 2>/dev/null; done; exit 1';
+// After the kill, how long the command may take to end before the container is restarted.
+const stopGraceMs = 3000;
 
-/** Starts a container for the episode; throws SandboxUnavailableError when docker is missing or has no daemon. */
+/** Creates an episode's container (started in the background; the first call waits for it). */
 export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
   const spec = SandboxSpecSchema.parse(given);
   const docker = findExecutable("docker");
-  if (!docker) throw new SandboxUnavailableError("docker not found on PATH", installDocker);
+  if (!docker) throw new SandboxUnavailableError("docker not found on PATH", "Install Docker and start its daemon, or use the bwrap backend");
   const name = `rllm-terminal-${randomUUID().slice(0, 12)}`;
-  const image = spec.image ?? buildImage(docker, spec.buildContext, name, spec.buildTimeoutMs);
-  const limits = [...(spec.cpus ? ["--cpus", String(spec.cpus)] : []), "--memory", `${spec.memoryMb}m`, "--memory-swap", `${spec.memoryMb}m`, "--pids-limit", String(spec.processes)];
-  const started = spawnSync(docker, ["run", "-d", "--name", name, ...(spec.allowNetwork ? [] : ["--network", "none"]), ...limits, "-w", spec.workdir, image, "sleep", "infinity"], { encoding: "utf8" });
-  if (started.status !== 0) throw new SandboxUnavailableError(`docker run failed: ${(started.stderr || started.stdout).trim()}`, installDocker);
-  // The verifier's folder is root-only, so the agent (when the image runs it as a user) cannot write the reward.
-  spawnSync(docker, ["exec", "-u", verifierUser, name, "sh", "-c", "mkdir -p /logs/agent /logs/verifier /logs/artifacts /tests && chmod 700 /logs/verifier"]);
+  liveContainers.add(name);
+  removeLeftoversAtExit(docker);
+  const ready = startContainer(docker, name, spec);
+  ready.catch(() => {}); // reported by the first call that awaits it
+  const running = new Set<Promise<unknown>>();
   let isClosed = false;
-  const dockerRun = (args: string[]) => {
-    const result = spawnSync(docker, args, { encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`docker ${args[0]} failed: ${result.stderr.trim()}`);
+  // An agent command ran since the last restart: verification must kill first.
+  let hasAgentRun = false;
+  let verification: Promise<void> | undefined;
+
+  const container = async (): Promise<StartedContainer> => {
+    if (isClosed) throw new Error(`the sandbox ${name} is closed`);
+    return ready;
   };
+  const run = async (args: string[], timeoutMs?: number): Promise<string> => dockerOutput(args, await runDocker(docker, args, timeoutMs));
+  const asRoot = (script: string, ...parameters: string[]) => run(["exec", "-u", "0", name, "sh", "-c", script, "rllm", ...parameters]);
+
+  const killAll = async (): Promise<void> => {
+    await container();
+    // A restart kills every process in the container (a fork bomb included, which no exec could reach) and keeps its files.
+    await run(["restart", "-t", "0", name]);
+    hasAgentRun = false;
+    await Promise.allSettled(running);
+  };
+
+  // Once, before the first verifier step: no agent process left, and nothing the agent put in the verifier's folders.
+  const enterVerification = (): Promise<void> => {
+    verification ??= (async () => {
+      if (hasAgentRun) await killAll();
+      await asRoot(`rm -rf ${verifierFolders.join(" ")} && mkdir -p ${verifierFolders.join(" ")} && chmod 700 ${verifierFolders.join(" ")}`);
+    })();
+    return verification;
+  };
+  const isVerifierPath = (sandboxPath: string) => {
+    const normalized = path.posix.normalize(sandboxPath);
+    return verifierFolders.some((folder) => normalized === folder || normalized.startsWith(`${folder}/`));
+  };
+
+  const exec = async (command: string, options: ExecOptions = {}): Promise<ExecResult> => {
+    const started = await container();
+    const isVerifier = options.role === "verifier";
+    if (isVerifier) await enterVerification();
+    else hasAgentRun = true;
+    const timeoutMs = options.timeoutMs ?? spec.commandTimeoutMs;
+    const tag = randomUUID();
+    const user = isVerifier ? ["-u", "0"] : [];
+    const env = Object.entries({ ...spec.env, ...options.env, [commandTagVariable]: tag }).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
+    const begin = performance.now();
+    const child = spawn(docker, ["exec", ...user, ...env, "-w", options.cwd ?? spec.workdir, name, started.shell, "-c", command], { stdio: ["ignore", "pipe", "pipe"] });
+    const stdout = collectOutput(child.stdout, spec.outputBytes);
+    const stderr = collectOutput(child.stderr, spec.outputBytes);
+    const done = new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", resolve);
+    });
+    let timedOut = false;
+    // Every process carrying the command's tag dies (its background children and daemons too); when that cannot run
+    // (a fork bomb leaves no process to spare) or the command still has not ended, a restart kills everything.
+    const stop = async () => {
+      const killed = await runDocker(docker, ["exec", ...user, name, "sh", "-c", killTaggedScript, "rllm", `${commandTagVariable}=${tag}`], 10_000);
+      if (killed.status === 0 && (await endsWithin(done, stopGraceMs))) return;
+      await runDocker(docker, ["restart", "-t", "0", name]);
+    };
+    let stopping: Promise<void> | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopping ??= stop();
+    }, timeoutMs);
+    const abort = () => {
+      stopping ??= stop();
+    };
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener("abort", abort, { once: true });
+    const finished = done
+      .then(async (code) => {
+        await stopping;
+        return { exitCode: code, stdout: stdout.text(), stderr: stderr.text(), timedOut, truncated: stdout.truncated || stderr.truncated, durationMs: performance.now() - begin };
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", abort);
+        running.delete(finished);
+      });
+    running.add(finished);
+    return finished;
+  };
+
   return {
     backend: "docker",
     spec,
-    exec(command, options = {}) {
-      const timeoutSeconds = Math.max(1, Math.ceil((options.timeoutMs ?? spec.commandTimeoutMs) / 1000));
-      const env = Object.entries({ ...spec.env, ...options.env }).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
-      const user = options.role === "verifier" ? ["-u", verifierUser] : [];
-      const begin = performance.now();
-      const child = spawn(docker, ["exec", ...user, ...env, "-w", options.cwd ?? spec.workdir, name, "timeout", "-s", "KILL", String(timeoutSeconds), "bash", "-c", command], { stdio: ["ignore", "pipe", "pipe"] });
-      const stdout = collectOutput(child.stdout, spec.outputBytes);
-      const stderr = collectOutput(child.stderr, spec.outputBytes);
-      return new Promise<ExecResult>((resolve, reject) => {
-        child.on("error", reject);
-        child.on("close", (code) => {
-          // timeout(1) exits 137 when it had to KILL the command.
-          resolve({ exitCode: code, stdout: stdout.text(), stderr: stderr.text(), timedOut: code === 137, truncated: stdout.truncated || stderr.truncated, durationMs: performance.now() - begin });
-        });
-      });
-    },
+    exec,
     async upload(hostPath, sandboxPath) {
+      const started = await container();
+      const isVerifierTarget = isVerifierPath(sandboxPath);
+      if (isVerifierTarget) await enterVerification();
       const isFolder = statSync(hostPath).isDirectory();
-      dockerRun(["exec", "-u", verifierUser, name, "mkdir", "-p", isFolder ? sandboxPath : path.posix.dirname(sandboxPath)]);
+      await asRoot('mkdir -p "$1"', isFolder ? sandboxPath : path.posix.dirname(sandboxPath));
       // "folder/." copies a folder's contents into the existing target, as the bwrap backend does.
-      dockerRun(["cp", isFolder ? `${hostPath}/.` : hostPath, `${name}:${sandboxPath}`]);
+      await run(["cp", isFolder ? `${hostPath}/.` : hostPath, `${name}:${sandboxPath}`]);
+      // docker cp makes root the owner; the agent's files go to the agent's user.
+      if (!isVerifierTarget && !started.isAgentRoot) await asRoot('chown -R "$1" "$2"', started.agentOwner, sandboxPath);
     },
     async download(sandboxPath, hostPath) {
-      dockerRun(["cp", `${name}:${sandboxPath}`, hostPath]);
+      await container();
+      await run(["cp", `${name}:${sandboxPath}`, hostPath]);
     },
     async readText(sandboxPath) {
-      const folder = mkdtempSync(path.join(tmpdir(), "rllm-docker-read-"));
-      try {
-        const copied = spawnSync(docker, ["cp", `${name}:${sandboxPath}`, path.join(folder, "file")]);
-        return copied.status === 0 ? readFileSync(path.join(folder, "file"), "utf8") : undefined;
-      } finally {
-        rmSync(folder, { recursive: true, force: true });
-      }
+      await container();
+      // Read inside the container: a symbolic link there must not make the host read one of its own files.
+      const read = await runDocker(docker, ["exec", "-u", "0", name, "sh", "-c", 'test -f "$1" && cat -- "$1"', "rllm", sandboxPath]);
+      return read.status === 0 ? read.stdout : undefined;
     },
-    async killAll() {
-      // Every process but the container's init (sleep infinity, pid 1).
-      spawnSync(docker, ["exec", "-u", verifierUser, name, "sh", "-c", "kill -9 -1 2>/dev/null; true"]);
-    },
+    killAll,
     isAlive: () => !isClosed,
     async close() {
       if (isClosed) return;
       isClosed = true;
-      spawnSync(docker, ["rm", "-f", name]);
+      await ready.catch(() => {});
+      // vfs deletes the container's whole copy of the image: seconds per few hundred MB.
+      const removed = await runDocker(docker, ["rm", "-f", name], 120_000);
+      if (removed.status !== 0 && !/No such container/i.test(removed.stderr)) {
+        throw new Error(`docker rm -f ${name} failed: ${removed.stderr.trim()}; the container may still exist (docker ps -a --filter name=${name})`);
+      }
+      liveContainers.delete(name);
     },
   };
 }
 
-/** Builds the task's environment/ folder (its Dockerfile) as image `rllm-task-<name>`. */
-function buildImage(docker: string, context: string | undefined, name: string, timeoutMs: number): string {
-  if (!context) throw new SandboxUnavailableError("the task has neither [environment].docker_image nor environment/Dockerfile", "Give the task an image");
-  const tag = `rllm-task-${name}`;
-  const built = spawnSync(docker, ["build", "-t", tag, context], { encoding: "utf8", timeout: timeoutMs });
-  if (built.status !== 0) throw new SandboxUnavailableError(`docker build of ${context} failed: ${(built.stderr || built.stdout || String(built.error)).trim().slice(-2000)}`, installDocker);
-  return tag;
+// Containers not yet closed, removed if the process exits without closing them (an interrupted run).
+const liveContainers = new Set<string>();
+let isExitHookSet = false;
+
+function removeLeftoversAtExit(docker: string): void {
+  if (isExitHookSet) return;
+  isExitHookSet = true;
+  process.once("exit", () => {
+    if (liveContainers.size > 0) spawnSync(docker, ["rm", "-f", ...liveContainers], { timeout: 30_000 });
+  });
+}
+
+/** Whether `done` settles within `ms`. */
+function endsWithin(done: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([done.then(() => true, () => true), expired]).finally(() => clearTimeout(timer));
 }
