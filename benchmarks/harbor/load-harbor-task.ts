@@ -5,6 +5,7 @@ import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { InputError, describeIssues } from "../../src/core/errors/input-error.js";
 import type { Task } from "../../src/core/task.js";
+import { composeFileWarning } from "./compose-file-warning.js";
 import { stripCanary, type TerminalTask } from "./terminal-task.js";
 
 const stringMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).default({});
@@ -74,8 +75,10 @@ export function loadHarborTask(taskDir: string): Task {
   if (environment.gpus) warnings.push(`${tomlFile}: [environment].gpus = ${environment.gpus}: no GPU is given to the sandbox`);
   if (environment.storage_mb) warnings.push(`${tomlFile}: [environment].storage_mb is not enforced`);
   for (const [section, user] of [["agent", config.agent.user], ["verifier", config.verifier.user]] as const) {
-    if (user !== undefined && user !== null) warnings.push(`${tomlFile}: [${section}].user = ${user}: every command runs as the sandbox's unprivileged user`);
+    if (user !== undefined && user !== null) warnings.push(`${tomlFile}: [${section}].user = ${user} is not honoured: on bwrap every command runs as the sandbox's unprivileged user, on docker the agent as the image's user and the verifier as root`);
   }
+  const composeWarning = composeFileWarning(path.join(directory, "environment"));
+  if (composeWarning) warnings.push(composeWarning);
   if (environment.os && environment.os !== "linux") warnings.push(`${tomlFile}: [environment].os = ${environment.os}: only linux runs`);
   const name = config.task?.name ?? path.basename(directory);
   if (dockerfileText !== undefined && /^\s*(RUN|COPY|ADD)\s/im.test(dockerfileText)) warnings.push(`${directory}: the Dockerfile's RUN/COPY/ADD steps are applied only by the docker backend; bwrap runs over the host's system`);

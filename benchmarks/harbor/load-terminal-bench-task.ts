@@ -8,6 +8,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { InputError, describeIssues } from "../../src/core/errors/input-error.js";
 import type { Task } from "../../src/core/task.js";
+import { composeFileWarning } from "./compose-file-warning.js";
 import { stripCanary, type TerminalTask } from "./terminal-task.js";
 
 const TaskYamlSchema = z
@@ -52,6 +53,8 @@ export function loadTerminalBenchTask(taskDir: string): Task {
   if (config.parser_name !== "pytest") warnings.push(`${yamlFile}: parser_name ${config.parser_name}: the reward is run-tests.sh's exit status, as Harbor's migration maps it`);
   if (config.run_tests_in_same_shell) warnings.push(`${yamlFile}: run_tests_in_same_shell is not supported; the tests run in their own shell`);
   if (existsSync(path.join(directory, "solution.yaml"))) warnings.push(`${directory}: solution.yaml is not supported (only solution.sh)`);
+  const composeWarning = composeFileWarning(directory);
+  if (composeWarning) warnings.push(composeWarning);
   const dockerfile = path.join(directory, "Dockerfile");
   const dockerfileText = existsSync(dockerfile) ? readFileSync(dockerfile, "utf8") : "";
   const workdir = [...dockerfileText.matchAll(/^\s*WORKDIR\s+(.+)$/gim)].at(-1)?.[1]?.trim() ?? "/app";

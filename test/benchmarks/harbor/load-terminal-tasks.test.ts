@@ -53,25 +53,31 @@ describe("loadTerminalTasks", () => {
   });
 
   it("uses Terminal-Bench v1's defaults (360 s agent, 60 s tests) and warns about fields it does not honour", () => {
-    const root = folder("tb-defaults", { "task.yaml": "instruction: do it\nparser_name: swebench\nrun_tests_in_same_shell: true\nmystery: 1\n", "run-tests.sh": "exit 0\n" });
+    const root = folder("tb-defaults", {
+      "task.yaml": "instruction: do it\nparser_name: swebench\nrun_tests_in_same_shell: true\nmystery: 1\n",
+      "run-tests.sh": "exit 0\n",
+      "docker-compose.yaml": "services:\n  client:\n    build: .\n",
+    });
     const terminal = terminalTaskOf(loadTerminalTasks(root)[0]!);
     expect(terminal).toMatchObject({ agentTimeoutSec: 360, verifierTimeoutSec: 60 });
     expect(terminal.warnings.join("\n")).toMatch(/mystery is not supported/);
     expect(terminal.warnings.join("\n")).toMatch(/parser_name swebench/);
     expect(terminal.warnings.join("\n")).toMatch(/run_tests_in_same_shell/);
+    expect(terminal.warnings.join("\n")).toMatch(/docker-compose\.yaml: docker compose files are not used/);
   });
 
   it("lists every task.toml field it does not support, never dropping one silently", () => {
     const root = folder("unsupported", {
-      "task.toml": '[agent]\ntimeout_sec = 5\n[environment]\nmemory = "1G"\ngpus = 1\nhealthcheck = { command = "true" }\n[verifier]\nenvironment_mode = "separate"\n[[steps]]\nname = "a"\n',
+      "task.toml": '[agent]\ntimeout_sec = 5\nuser = "root"\n[environment]\nmemory = "1G"\ngpus = 1\nhealthcheck = { command = "true" }\n[verifier]\nenvironment_mode = "separate"\n[[steps]]\nname = "a"\n',
       "instruction.md": "x",
       "tests/test.sh": "echo 1 > /logs/verifier/reward.txt\n",
       "environment/Dockerfile": "FROM ubuntu:24.04\nWORKDIR /srv\nRUN apt-get update\n",
+      "environment/docker-compose.yaml": "services: {}\n",
     });
     const terminal = terminalTaskOf(loadTerminalTasks(root)[0]!);
     expect(terminal).toMatchObject({ memoryMb: 1024, workdir: "/srv", agentTimeoutSec: 5, verifierTimeoutSec: 600, allowInternet: true, hasDockerfile: true });
     const warnings = terminal.warnings.join("\n");
-    for (const field of ["steps", "[environment].healthcheck", "[verifier].environment_mode", "[environment].gpus", "RUN/COPY/ADD"]) expect(warnings).toContain(field);
+    for (const field of ["steps", "[environment].healthcheck", "[verifier].environment_mode", "[environment].gpus", "RUN/COPY/ADD", "docker compose files are not used", "[agent].user = root is not honoured"]) expect(warnings).toContain(field);
   });
 
   it("resolves a Harbor manifest dataset.toml's tasks by name to folders beside it", () => {
