@@ -79,7 +79,9 @@ describe("rllm view <set-folder> in Chromium", () => {
     const link = rows.nth(1).locator("a");
     expect(await link.getAttribute("href")).toBe("guessing__qa/report.html");
     await link.click();
-    await expect.poll(() => watched.page.url(), { timeout: 15_000 }).toMatch(/guessing__qa\/report\.html$/);
+    // The report's shell names its first page in the hash once its script has run (report-shell.js), so the URL settles on
+    // report.html#summary; waiting for that state, not for the moment before it, is what makes this check race-free.
+    await expect.poll(() => watched.page.url(), { timeout: 15_000 }).toMatch(/guessing__qa\/report\.html#summary$/);
     await expect.poll(() => watched.page.locator("#summary-figures").textContent(), { timeout: 15_000 }).toContain("0.0% ± 0.0%");
     expect(watched.errors).toEqual([]);
     expect(watched.requests.filter((url) => !url.startsWith("file://"))).toEqual([]);
