@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDockerSandbox } from "../../../verifiers/terminal/sandbox/docker-sandbox.js";
+import { killTaggedScript } from "../../../verifiers/terminal/sandbox/docker/kill-tagged-script.js";
 import { sandboxLabel } from "../../../verifiers/terminal/sandbox/docker/start-container.js";
 import { taskImageTag } from "../../../verifiers/terminal/sandbox/docker/task-image.js";
 import type { Sandbox } from "../../../verifiers/terminal/sandbox/sandbox.js";
@@ -141,6 +142,19 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     expect(bomb.timedOut).toBe(true);
     expect(hostProcesses("bomb")).toEqual([]);
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
+  });
+
+  it("reports a kill scan that could not fork as a failure (then the container restarts), not as nothing left", () => {
+    // What a fork bomb does to the scan, made exact: uid 4242 (no other process on the host has it) may own 3
+    // processes: the script's shell and a tagged sleep hold two, the scan's subshell takes the third, and its grep
+    // cannot fork. Before the sentinel line the empty scan read as "no process left" (exit 0) and the bomb lived on.
+    const run = spawnSync(
+      "docker",
+      ["run", "--rm", "--network", "none", "-u", "4242", "--entrypoint", "sh", image, "-c", 'RLLM_SANDBOX_COMMAND=t sleep 300 & ulimit -u 3; exec sh -c "$0" rllm RLLM_SANDBOX_COMMAND=t', killTaggedScript],
+      { encoding: "utf8", timeout: 30_000 },
+    );
+    expect(run.stderr).toMatch(/can't fork/);
+    expect(run.status).toBe(1);
   });
 
   it("grades nothing a root agent planted for the verifier, and no agent process outlives killAll", async () => {

@@ -13,15 +13,13 @@ import path from "node:path";
 import { findExecutable } from "../../code/sandbox/find-executable.js";
 import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
 import { collectOutput } from "./collect-output.js";
+import { killTaggedScript } from "./docker/kill-tagged-script.js";
 import { dockerOutput, runDocker } from "./docker/run-docker.js";
 import { startContainer, verifierFolders, type StartedContainer } from "./docker/start-container.js";
 import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxSpec } from "./sandbox.js";
 
 // Set in every command's environment; /proc/<pid>/environ keeps it, so the command's processes can be found and killed.
 const commandTagVariable = "RLLM_SANDBOX_COMMAND";
-// Kills the processes whose environment holds "$1", in rounds (children forked meanwhile inherit the tag). Only sh,
-// grep, cut and kill: present in every image that has a shell (coreutils or busybox).
-const killTaggedScript = 'cd /proc || exit 1; for round in 1 2 3 4 5 6 7 8 9 10; do pids=$(grep -lszxF "$1" [0-9]*/environ | cut -d/ -f1); [ -z "$pids" ] && exit 0; kill -9 $pids 2>/dev/null; done; exit 1';
 // After the kill, how long the command may take to end before the container is restarted.
 const stopGraceMs = 3000;
 
