@@ -8,4 +8,5 @@
  */
 export const killTaggedScript =
   'cd /proc || exit 1; for round in 1 2 3 4 5 6 7 8 9 10; do scan=$(grep -lszxF "$1" [0-9]*/environ | cut -d/ -f1; echo scanned); ' +
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${scan%scanned} is the shell's parameter expansion, not a template.
   'case "$scan" in *scanned) ;; *) exit 1 ;; esac; pids=${scan%scanned}; case "$pids" in *[0-9]*) kill -9 $pids 2>/dev/null ;; *) exit 0 ;; esac; done; exit 1';
