@@ -30,12 +30,30 @@ interface ParsedAnswer {
 const groundTruthCache = new Map<string, ParsedAnswer | null>();
 const groundTruthCacheLimit = 2048;
 
-/** Grades `response` against `groundTruth` under a complete, validated `policy`; `choices` (Geo3K) lets a choice letter match the choice's value. */
+/**
+ * Grades `response` against `groundTruth` under a complete, validated `policy`; `choices` (Geo3K) lets a choice letter
+ * match the choice's value. An answer that makes the grader throw is a scored 0 explained `unparseable: …`: the input
+ * caused it, so it is never an infrastructure error (docs/math-verifier.md, "Grader failures").
+ */
 export function gradeMathUnderPolicy(
   response: string,
   groundTruth: MathGroundTruth,
   resolvedPolicy: MathPolicy,
   choices?: readonly string[],
+): MathVerdict {
+  try {
+    return gradeChecked(response, groundTruth, resolvedPolicy, choices);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { correct: false, reward: 0, reason: `unparseable: the grader failed on this answer (${message})` };
+  }
+}
+
+function gradeChecked(
+  response: string,
+  groundTruth: MathGroundTruth,
+  resolvedPolicy: MathPolicy,
+  choices: readonly string[] | undefined,
 ): MathVerdict {
   const truths = (Array.isArray(groundTruth) ? groundTruth : [groundTruth]) as Array<string | number>;
   // A response identical to a ground truth is right whatever it holds (a long bare answer, an unbalanced `$`),
