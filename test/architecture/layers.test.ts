@@ -24,6 +24,8 @@ import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, ty
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
  * - `src/view` (`rllm view` and `rllm compare` reports) sits beside training: it reads run folders and tournament
  *   records, and imports nothing of training.
+ * - `src/sandbox-service` (`rllm sandbox serve`) sits beside metrics: it puts the code verifier's sandbox behind
+ *   SandboxFusion's HTTP API with the shared server helpers, and needs nothing above verifiers.
  * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
  */
 const layers: LayerTable = [
@@ -40,7 +42,10 @@ const layers: LayerTable = [
     { name: "benchmarks", paths: ["benchmarks"] },
     { name: "verifiers", paths: ["verifiers"] },
   ],
-  [{ name: "metrics", paths: ["src/metrics"] }],
+  [
+    { name: "metrics", paths: ["src/metrics"] },
+    { name: "sandbox service", paths: ["src/sandbox-service"] },
+  ],
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },
