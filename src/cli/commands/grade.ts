@@ -8,8 +8,8 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { readUserConfig } from "../../core/user-config.js";
 import { parseSandboxUrls } from "../../../verifiers/code/open-program-grader.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
-import { assertInputFile, assertWritableOutput } from "../check-paths.js";
-import { parseSetFlags } from "../parse-set-flags.js";
+import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
+import { parseSetFlags } from "../../core/parse-set-flags.js";
 import type { GradeFlags } from "./grade-command.js";
 
 /** Grades the rows, writes the verdict rows and prints the accuracy. */
