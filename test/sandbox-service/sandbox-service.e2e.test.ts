@@ -108,6 +108,22 @@ print(json.dumps([right[0], wrong[0]]))
     expect(verdicts(path.join(folder, "remote.jsonl"))).toEqual(expected);
   }, 600_000);
 
+  it("loses no verdict and grades none twice when one of two services is killed mid-run", async () => {
+    const [doomed, survivor] = await Promise.all([serve(["--concurrency", "2"]), serve(["--concurrency", "2"])]);
+    const output = path.join(folder, "killed.jsonl");
+    const grading = runCli(["grade", "--verifier", "code", "--input", rowsFile, "--output", output, "--timeout", "3", "--sandbox-url", `${doomed.origin},${survivor.origin}`]);
+    // Kill it once it has answered some runs, so runs are in flight on it when it dies.
+    for (let served = 0; served < 5; ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      served = Number(/rllm_sandbox_requests_total (\d+)/.exec(await (await fetch(`${doomed.origin}/metrics`)).text())?.[1] ?? 0);
+    }
+    doomed.child.kill("SIGKILL");
+    const result = await grading;
+    expect(result.code, result.stderr).toBe(0);
+    expect(verdicts(output)).toEqual(verdicts(path.join(folder, "local.jsonl")));
+    expect(result.stderr).toMatch(/infra errors 0/);
+  }, 600_000);
+
   it("refuses oversized code, an unknown language, files, a wrong key and work past its queue, naming what is wrong", async () => {
     const key = "test-key-123";
     const keyed = await serve(["--api-key-env", "RLLM_TEST_SANDBOX_KEY", "--max-body-mb", "0.01", "--concurrency", "1", "--queue", "0"], { RLLM_TEST_SANDBOX_KEY: key });

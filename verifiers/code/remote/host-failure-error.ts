@@ -7,6 +7,8 @@ export class HostFailureError extends Error {
     readonly status?: number,
     /** How long a 429/503 asked us to wait. */
     readonly retryAfterMs?: number,
+    /** No reply came within the request's time limit (the run may have waited in the service's queue). */
+    readonly isTimeout = false,
   ) {
     super(`sandbox service ${host}: ${reason}`);
     this.name = "HostFailureError";

@@ -20,7 +20,7 @@ export interface RemoteCodeGraderOptions {
   runAllTests: boolean;
   floatTolerance?: number;
   memoryMb?: number;
-  /** Problems graded at once (default 4 per host). */
+  /** Problems graded at once (default 2 per host: more only wait in the services' queues). */
   concurrency?: number;
   /** Opens the local sandbox for assert tests; absent or failing, assert problems are unscored. */
   openLocal?: () => Promise<ProgramGrader>;
@@ -41,7 +41,7 @@ export class RemoteCodeGrader implements ProgramGrader {
 
   constructor(private readonly options: RemoteCodeGraderOptions) {
     this.pool = new SandboxHostPool(options.urls, { apiKey: options.apiKey });
-    this.concurrency = options.concurrency ?? 4 * options.urls.length;
+    this.concurrency = options.concurrency ?? 2 * options.urls.length;
   }
 
   /** Runs and failures per host. */
@@ -150,7 +150,10 @@ export class RemoteCodeGrader implements ProgramGrader {
 
 /** Why a run failed (time limit, exit status, a failure the control run pinned on the program), or undefined. */
 function runFailure(result: PooledRunResult): OutcomeVerdict | undefined {
-  if (result.kind === "program-failure") return { verdict: "runtime_error", detail: `the sandbox service failed on this program and then passed its control run (${result.reason})` };
+  if (result.kind === "program-failure") {
+    const detail = `the sandbox service failed on this program and then passed its control run (${result.reason})`;
+    return { verdict: result.isTimeout ? "time_limit" : "runtime_error", detail };
+  }
   return replyFailure(result.response);
 }
 

@@ -33,8 +33,8 @@ export async function callRunCode(base: string, request: RunCodeRequest, options
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const cause = error as Error & { cause?: { code?: string } };
-    const reason = cause.name === "TimeoutError" ? `no reply within ${options.timeoutMs} ms` : (cause.cause?.code ?? cause.message);
-    throw new HostFailureError(base, reason);
+    const isTimeout = cause.name === "TimeoutError";
+    throw new HostFailureError(base, isTimeout ? `no reply within ${options.timeoutMs} ms` : (cause.cause?.code ?? cause.message), undefined, undefined, isTimeout);
   }
   const text = await response.text().catch((error: Error) => {
     throw new HostFailureError(base, `reply broke off: ${error.message}`);

@@ -16,10 +16,17 @@ export interface SandboxHostPoolOptions {
   cooldownMs?: number;
   /** Busy replies (429/503) waited out per run before it counts as a host failure. */
   maxBusyWaits?: number;
+  /** How long the control run may take before the host counts as broken. */
+  controlTimeoutMs?: number;
 }
 
-/** A run's outcome: the host's reply, or a failure the control run proved to be the program's own doing. */
-export type PooledRunResult = { kind: "reply"; host: string; response: RunCodeResponse } | { kind: "program-failure"; host: string; reason: string };
+/**
+ * A run's outcome: the host's reply, or a failure the control run proved to be the program's own doing (`isTimeout`:
+ * the service kept no time limit on it, twice, though it answered the control).
+ */
+export type PooledRunResult =
+  | { kind: "reply"; host: string; response: RunCodeResponse }
+  | { kind: "program-failure"; host: string; reason: string; isTimeout: boolean };
 
 /** Every host failed its control: an infrastructure error, with each host's reason. */
 export class AllHostsFailedError extends Error {
@@ -61,12 +68,21 @@ export class SandboxHostPool {
   async run(request: RunCodeRequest, signal?: AbortSignal): Promise<PooledRunResult> {
     const tried = new Set<HostState>();
     const reasons: string[] = [];
+    let slackScale = 1;
     for (let host = this.pick(tried); host; host = this.pick(tried)) {
       tried.add(host);
-      const outcome = await this.attempt(host, request, signal);
+      const outcome = await this.attempt(host, request, slackScale, signal);
       if ("response" in outcome) return { kind: "reply", host: host.url, response: outcome.response };
-      // The host failed this run. If it still passes the control, the program made it fail.
-      if (await this.passesControl(host, signal)) return { kind: "program-failure", host: host.url, reason: outcome.error.reason };
+      // The host failed this run. If it still passes the control, the program made it fail, except that a time-out
+      // may be time spent in a busy service's queue: such a run is sent once more, with four times the slack.
+      if (await this.passesControl(host, signal)) {
+        if (outcome.error.isTimeout && slackScale === 1) {
+          slackScale = 4;
+          tried.delete(host);
+          continue;
+        }
+        return { kind: "program-failure", host: host.url, reason: outcome.error.reason, isTimeout: outcome.error.isTimeout };
+      }
       host.failures += 1;
       host.downUntil = Date.now() + (this.options.cooldownMs ?? 30_000);
       reasons.push(outcome.error.message);
@@ -74,8 +90,13 @@ export class SandboxHostPool {
     throw new AllHostsFailedError(reasons);
   }
 
-  private async attempt(host: HostState, request: RunCodeRequest, signal?: AbortSignal): Promise<{ response: RunCodeResponse } | { error: HostFailureError }> {
-    const timeoutMs = ((request.compile_timeout ?? 10) + (request.run_timeout ?? 10)) * 1000 + (this.options.requestSlackMs ?? 10_000);
+  private async attempt(
+    host: HostState,
+    request: RunCodeRequest,
+    slackScale: number,
+    signal?: AbortSignal,
+  ): Promise<{ response: RunCodeResponse } | { error: HostFailureError }> {
+    const timeoutMs = ((request.compile_timeout ?? 10) + (request.run_timeout ?? 10)) * 1000 + slackScale * (this.options.requestSlackMs ?? 10_000);
     host.inFlight += 1;
     host.runs += 1;
     try {
@@ -98,7 +119,7 @@ export class SandboxHostPool {
 
   private async passesControl(host: HostState, signal?: AbortSignal): Promise<boolean> {
     try {
-      const response = await callRunCode(host.url, controlRequest, { apiKey: this.options.apiKey, timeoutMs: 30_000, signal });
+      const response = await callRunCode(host.url, controlRequest, { apiKey: this.options.apiKey, timeoutMs: this.options.controlTimeoutMs ?? 30_000, signal });
       return response.status === "Success" && response.run_result?.stdout?.trim() === "42";
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AllHostsFailedError, SandboxHostPool } from "../../../../verifiers/code/remote/sandbox-host-pool.js";
 
-type Behaviour = "ok" | "garbage" | "error-500" | "busy-once" | "garbage-for-program";
+type Behaviour = "ok" | "garbage" | "error-500" | "busy-once" | "garbage-for-program" | "hang" | "hang-program-once" | "hang-program";
 const servers: Server[] = [];
 
 function success(stdout: string) {
@@ -15,6 +15,7 @@ function success(stdout: string) {
 async function host(behaviour: Behaviour): Promise<{ url: string; requests: string[] }> {
   const requests: string[] = [];
   let isBusy = behaviour === "busy-once";
+  let programHangs = behaviour === "hang-program-once" || behaviour === "hang-program";
   const server = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk) => (body += chunk));
@@ -22,6 +23,11 @@ async function host(behaviour: Behaviour): Promise<{ url: string; requests: stri
       const code = (JSON.parse(body) as { code: string }).code;
       requests.push(code);
       const isControl = code === "print(6 * 7)";
+      if (behaviour === "hang") return; // never answers
+      if (programHangs && !isControl) {
+        programHangs = behaviour === "hang-program";
+        return;
+      }
       if (isBusy) {
         isBusy = false;
         response.writeHead(429, { "retry-after": "0" }).end("busy");
@@ -82,6 +88,32 @@ describe("SandboxHostPool", () => {
     const healthy = await host("ok");
     const result = await new SandboxHostPool([dead.url, healthy.url]).run(request);
     expect(result).toMatchObject({ kind: "reply", host: healthy.url });
+  });
+
+  it("gives up on a host that hangs, run and control alike, and grades the run on the next host", async () => {
+    const hanging = await host("hang");
+    const healthy = await host("ok");
+    const pool = new SandboxHostPool([hanging.url, healthy.url], { requestSlackMs: 200, controlTimeoutMs: 500 });
+    // Whichever host each run tries first, both end on the healthy one.
+    const results = await Promise.all([pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 }), pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 })]);
+    expect(results.map((result) => result.kind === "reply" && result.host)).toEqual([healthy.url, healthy.url]);
+    expect(pool.statistics.find((entry) => entry.url === hanging.url)?.failures).toBeGreaterThanOrEqual(1);
+  });
+
+  it("sends a timed-out run once more when the host answers its control (it may have waited in a queue)", async () => {
+    const queued = await host("hang-program-once");
+    const pool = new SandboxHostPool([queued.url], { requestSlackMs: 200, controlTimeoutMs: 2000 });
+    const result = await pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 });
+    expect(result).toMatchObject({ kind: "reply", host: queued.url });
+    expect(queued.requests).toEqual([request.code, "print(6 * 7)", request.code]);
+  });
+
+  it("blames a program whose runs time out twice on a host that answers its control, as a time limit", async () => {
+    const stuck = await host("hang-program");
+    const pool = new SandboxHostPool([stuck.url], { requestSlackMs: 200, controlTimeoutMs: 2000 });
+    const result = await pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 });
+    expect(result).toMatchObject({ kind: "program-failure", isTimeout: true });
+    expect(stuck.requests.filter((code) => code === request.code)).toHaveLength(2);
   });
 
   it("waits out a 429 instead of failing the host", async () => {
