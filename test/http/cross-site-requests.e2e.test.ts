@@ -2,8 +2,8 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedHosts } from "../../src/http/check-request-origin.js";
 import { startRerankServer } from "../../src/tournament/rerank-server.js";
-import { startGateway, type Gateway } from "../../src/training/gateway/gateway-server.js";
-import { startFakeVllm, type FakeVllm } from "../training/gateway/fake-vllm-server.js";
+import { startGateway, type Gateway } from "../../src/gateway/gateway-server.js";
+import { startFakeVllm, type FakeVllm } from "../gateway/fake-vllm-server.js";
 
 // Issue #29: the gateway accepted a text/plain POST with a foreign Origin and Host (what a web page the operator visits
 // can send, with DNS rebinding for the Host) and forwarded it upstream with the operator's key. Every server rllm
