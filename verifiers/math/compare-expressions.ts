@@ -7,6 +7,7 @@ import {
   exactRational,
   evaluateComplex,
   hasValueBeyondPrecision,
+  isSafeForBigNumbers,
   type CompiledExpression,
   type ComplexValue,
 } from "./evaluate-expression.js";
@@ -151,6 +152,7 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
 
 /** nerdamer: does `simplify(left - right)` give 0? Used when sampling cannot decide (domains, undefined points). */
 function symbolicDifferenceIsZero(left: CompiledExpression, right: CompiledExpression): boolean {
+  if (!isSafeForBigNumbers(left.node) || !isSafeForBigNumbers(right.node)) return false;
   try {
     nerdamerModule ??= require("nerdamer/all.js") as (expression: string) => { toString(): string };
     const difference = nerdamerModule(`simplify((${toNerdamer(left.source)})-(${toNerdamer(right.source)}))`);

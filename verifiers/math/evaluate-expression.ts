@@ -170,8 +170,11 @@ export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
   return isBeyond;
 }
 
-// Factorials of large literals take seconds in BigNumber arithmetic; the worker time limit is the backstop.
-function isSafeForBigNumbers(node: MathNode): boolean {
+/**
+ * Whether `node` holds no factorial of a literal past 5000: those take seconds in BigNumber arithmetic and hang
+ * nerdamer, which computes them exactly (`99999999999999999999!`); the worker time limit is the backstop.
+ */
+export function isSafeForBigNumbers(node: MathNode): boolean {
   let isSafe = true;
   node.traverse((child) => {
     const operator = child as unknown as { fn?: unknown; op?: string; args?: MathNode[] };
