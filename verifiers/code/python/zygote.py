@@ -50,14 +50,55 @@ def _send(message, payload=b""):
 
 
 def _wipe(directory):
-    """Empties `directory`, whatever modes the run left on what it wrote."""
-    for entry in os.scandir(directory):
-        if entry.is_dir(follow_symlinks=False):
-            os.chmod(entry.path, 0o700)
-            _wipe(entry.path)
-            os.rmdir(entry.path)
-        else:
-            os.unlink(entry.path)
+    """Empties `directory`, whatever the run left there (any depth, any modes); never raises, so no verdict is lost to it.
+
+    Walks by chdir, one level at a time, keeping only the names on the way down: paths never grow past PATH_MAX and
+    there is no recursion, so a 1,500-deep tree is as easy as a flat one. The program is dead, so nothing moves meanwhile.
+    """
+    home = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            os.chmod(directory, 0o700)  # a run may have taken its own rights away; a root-owned /tmp is not ours to change
+        except OSError:
+            pass
+        os.chdir(directory)
+        trail = []  # (name of the directory we are in, names in its parent that could not be removed)
+        stuck = set()
+        while True:
+            below = None
+            with os.scandir(".") as entries:
+                for entry in entries:
+                    if entry.name in stuck:
+                        continue
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            below = entry.name
+                            break
+                        os.unlink(entry.name)
+                    except OSError:
+                        stuck.add(entry.name)
+            if below is not None:
+                try:
+                    os.chmod(below, 0o700)
+                    os.chdir(below)
+                    trail.append((below, stuck))
+                    stuck = set()
+                except OSError:
+                    stuck.add(below)
+                continue
+            if not trail:
+                return
+            name, stuck = trail.pop()
+            os.chdir("..")
+            try:
+                os.rmdir(name)
+            except OSError:
+                stuck.add(name)
+    except OSError as error:
+        os.write(2, ("rllm-sandbox: scratch wipe: %s\n" % error).encode())
+    finally:
+        os.fchdir(home)
+        os.close(home)
 
 
 def _become(fds, cpu_seconds, memory_bytes):
