@@ -78,6 +78,9 @@ describe("rllm eval summary", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/accuracy\s+no scored episodes \(2 infra errors/);
     expect(result.stdout).not.toContain("0.0% ±");
+    // The infra-error rate is in the summary and, past 1%, warned about (issue #29).
+    expect(result.stdout).toMatch(/errors\s+2 infra \(100\.0% of episodes, not scored\)/);
+    expect(result.stderr).toContain("rllm: warning: 100.0% of the episodes are infrastructure errors (qa's flow and verifier), above 1%");
   });
 });
 
