@@ -46,7 +46,8 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const remote = flags.backend === "tinker" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
-  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined };
+  // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
+  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined, maxInfraErrorRate: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
   const createTrainingBackend = await trainingBackends.load(flags.backend);
