@@ -111,6 +111,14 @@ describe("rllm train usage errors", () => {
     expect(retry.stderr).not.toContain("already holds a run");
   });
 
+  it("refuses a --max-infra-error-rate outside 0..1, naming the flag", exitsAtOnce, async () => {
+    const out = fresh("train-infra-rate");
+    const result = await runCli(["train", "arith", "--max-infra-error-rate", "5", "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/max-infra-error-rate/i);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("exits 2 naming --checkpoint when it does not exist", exitsAtOnce, async () => {
     const missing = fresh("no-such-checkpoint");
     const result = await runCli(["train", "arith", "--checkpoint", missing, "--out", fresh("train-checkpoint")]);
