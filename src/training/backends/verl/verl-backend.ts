@@ -9,6 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import {
   assertBatchSupported,
+  LossAggregationSchema,
   type BackendCapabilities,
   type PolicyRef,
   type SampleResult,
@@ -60,7 +61,8 @@ export class VerlTrainingBackend implements TrainingBackend {
       name: this.name,
       // verl's "vanilla" clipped surrogate; its other loss modes have no rllm-ts counterpart tested here.
       losses: ["ppo"],
-      lossAggregations: ["token-mean", "seq-mean-token-mean"],
+      // Every agg_loss mode of verl 0.9 ("sum" is its token-sum).
+      lossAggregations: LossAggregationSchema.options,
       merges: ["prefix", "per_call"],
       sampling: "openai",
       fullFineTune: true,
