@@ -57,22 +57,17 @@ function whiten(
     return groups.map((values) => values.map((value) => (value - centre) / scale));
   }
   const weights = groups.map((values, groupIndex) => values.map((_, index) => tokenCounts?.[groupIndex]?.[index] ?? 1));
+  const samples = groups.flatMap((values, groupIndex) => values.map((value, index) => ({ value, weight: weights[groupIndex]![index]! })));
   let tokens = 0;
   let weightedSum = 0;
-  groups.forEach((values, groupIndex) =>
-    values.forEach((value, index) => {
-      tokens += weights[groupIndex]![index]!;
-      weightedSum += weights[groupIndex]![index]! * value;
-    }),
-  );
+  for (const { value, weight } of samples) {
+    tokens += weight;
+    weightedSum += weight * value;
+  }
   if (tokens < 2) return groups.map((values) => values.map(() => 0));
   const centre = weightedSum / (tokens + MASKED_MEAN_EPSILON);
   let squares = 0;
-  groups.forEach((values, groupIndex) =>
-    values.forEach((value, index) => {
-      squares += weights[groupIndex]![index]! * (value - centre) ** 2;
-    }),
-  );
+  for (const { value, weight } of samples) squares += weight * (value - centre) ** 2;
   const variance = (squares / (tokens + MASKED_MEAN_EPSILON)) * (tokens / (tokens - 1));
   const scale = Math.sqrt(variance + 1e-8);
   return groups.map((values, groupIndex) =>

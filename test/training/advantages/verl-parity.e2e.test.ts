@@ -81,7 +81,9 @@ function projectAdvantages(estimator: AdvantageEstimator, testCase: AdvantageCas
   const tokenCounts = members.map((rows) => rows.map((row) => testCase.masks[row]!.reduce((sum, value) => sum + value, 0)));
   const advantages = estimateAdvantages(estimator, members.map((rows) => rows.map((row) => testCase.rewards[row]!)), "verl", tokenCounts);
   const perRow: number[] = new Array(testCase.rewards.length).fill(0);
-  members.forEach((rows, group) => rows.forEach((row, position) => (perRow[row] = tokenCounts[group]![position]! > 0 ? advantages[group]![position]! : 0)));
+  for (const [group, rows] of members.entries()) {
+    for (const [position, row] of rows.entries()) perRow[row] = tokenCounts[group]![position]! > 0 ? advantages[group]![position]! : 0;
+  }
   return perRow;
 }
 
