@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonEnv } from "../../../helpers/python-env.js";
 import { freePort, startRayHead, type RayHead } from "../../../helpers/ray-head.js";
-import { runCli } from "../../../helpers/run-cli.js";
+import { runCli, spawnCli } from "../../../helpers/run-cli.js";
 import { startFakeArithVllm, type FakeArithVllm } from "./fake-arith-vllm.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -117,5 +117,33 @@ describe("rllm verl on a real Ray cluster", () => {
     const ended = await runCli(["verl", "status", jobId, "--wait", "--poll", "1", "--address", head.dashboard]);
     expect(ended.code).toBe(1);
     expect(ended.stdout).toContain(`${jobId} STOPPED`);
+  }, 300_000);
+
+  it("rllm train --backend verl fails the step with the job's status when its Ray job is stopped mid-run", async () => {
+    const port = await freePort();
+    const file = path.join(directory, "train-stopped.json");
+    writeFileSync(file, JSON.stringify({ ...config, steps: 50 }));
+    const child = spawnCli(["train", "arith", "--backend", "verl", "--config", file, "--out", path.join(directory, "stopped")], {
+      RLLM_VERL_BRIDGE_PORT: String(port),
+      RLLM_VERL_BRIDGE_TOKEN: token,
+      RLLM_VERL_REGISTER_TIMEOUT: "300",
+      RAY_ADDRESS: head.dashboard,
+    });
+    let stderr = "";
+    const registered = new Promise<void>((resolve) =>
+      child.stderr!.on("data", (chunk) => {
+        stderr += chunk;
+        if (stderr.includes("verl: trainer registered")) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const launched = await launch(`http://127.0.0.1:${port}`, [], ["--train-config", file]);
+    const jobId = launched.stdout.trim();
+    await registered;
+    const stopped = await runCli(["verl", "stop", jobId, "--address", head.dashboard]);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(await exited).toBe(1);
+    expect(stderr).toContain(`the Ray job ${jobId} on ${head.dashboard} is STOPPED`);
+    expect(stderr).toContain(`rllm verl logs ${jobId} --address ${head.dashboard}`);
   }, 300_000);
 });
