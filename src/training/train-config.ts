@@ -31,7 +31,7 @@ export const TrainConfigSchema = z
     optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),
     /** Optimizer steps per batch (later ones are off-policy; the ppo clip bounds them). */
     substeps: z.number().int().positive().default(1),
-    advantages: AdvantageConfigSchema.default({ estimator: "grpo", byRole: {}, roleWeights: {} }),
+    advantages: AdvantageConfigSchema.default({ estimator: "grpo", byRole: {}, roleWeights: {}, convention: "verl" }),
     transform: z
       .object({
         merge: z.enum(["prefix", "per_call"]).default("prefix"),
