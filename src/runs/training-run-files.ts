@@ -15,16 +15,18 @@ export interface TrainingRunPaths {
   directory: string;
   metrics: string;
   state: string;
+  /** `steps/<n>/episodes.jsonl`: each step's rollouts. */
+  steps: string;
 }
 
 /** The files of the training run folder `directory`. */
 export function trainingRunPaths(directory: string): TrainingRunPaths {
-  return { directory, metrics: path.join(directory, "metrics.jsonl"), state: path.join(directory, "state.json") };
+  return { directory, metrics: path.join(directory, "metrics.jsonl"), state: path.join(directory, "state.json"), steps: path.join(directory, "steps") };
 }
 
 /** The folder of step `step`'s rollouts (`steps/0003`), a run directory `rllm export` reads. */
 export function trainingStepDirectory(directory: string, step: number): string {
-  return path.join(directory, "steps", String(step).padStart(4, "0"));
+  return path.join(trainingRunPaths(directory).steps, String(step).padStart(4, "0"));
 }
 
 /** `state.json`: the last update whose checkpoint is complete, and that checkpoint's folder relative to the run. */

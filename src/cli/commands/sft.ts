@@ -133,7 +133,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
         const { statePath, samplerPath } = await backend.checkpoint(path.join(directory, folder));
         const record = { step, checkpoint: folder, ...(statePath ? { statePath } : {}), ...(samplerPath ? { samplerPath } : {}) };
         writeJsonAtomically(path.join(directory, folder, CHECKPOINT_RECORD), record);
-        writeJsonAtomically(path.join(directory, "state.json"), { ...state, ...record });
+        writeJsonAtomically(trainingRunPaths(directory).state, { ...state, ...record });
         lastSaved = record;
       },
       onRecord: (record) => {

@@ -9,6 +9,7 @@ import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
 import { appendEpisode } from "../../runs/episode-log.js";
 import { JsonlAppender } from "../../runs/append-only-jsonl.js";
+import { runPaths } from "../../runs/run-directory.js";
 import { keepMetricsUpTo, readTrainState, trainingRunPaths, trainingStepDirectory, writeTrainState } from "../../runs/training-run-files.js";
 import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../core/random.js";
@@ -258,7 +259,7 @@ function judgeOnStartPairs(step: number, result: ValidationResult, baseline: Val
 function saveStepEpisodes(directory: string, step: number, episodes: readonly Episode[]): void {
   const stepDirectory = trainingStepDirectory(directory, step);
   mkdirSync(stepDirectory, { recursive: true });
-  const file = path.join(stepDirectory, "episodes.jsonl");
+  const file = runPaths(stepDirectory).episodes;
   writeFileSync(file, "");
   for (const episode of episodes) appendEpisode(file, episode);
 }
