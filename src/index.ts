@@ -42,6 +42,8 @@ export { readRunConfig, readRunSummary } from "./runs/read-run-files.js";
 // of one invocation shares (the cache, a limiter per endpoint, the price table).
 export { buildModelCallPipeline, createRateLimiter, type PipelineOptions, type ModelCallPipeline, type CacheSetting } from "./evaluation/model-call-pipeline.js";
 export { openRunServices, type RunServices, type RunServiceOptions } from "./evaluation/run-services.js";
+// The one-call flow the built-in cookbooks are built on.
+export { singleTurnFlow, systemThenInstruction } from "./engine/single-turn-flow.js";
 // Multi-turn: any Environment driven by a model through an EnvironmentAgent, and the Score of its outcome.
 export { environmentFlow, type EnvironmentAgent, type EnvironmentFlowOptions, type AgentDecision } from "./engine/environment-flow.js";
 export { scoreEnvironmentEpisode } from "./engine/score-environment-episode.js";
