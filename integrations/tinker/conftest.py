@@ -25,7 +25,8 @@ class RllmTinkerServer:
         self.process = subprocess.Popen(
             ["node", str(RLLM), "serve", "--tinker", "--host", "127.0.0.1", "--port", "0", *extra_args],
             cwd=ROOT,
-            env={**os.environ, **(env or {})},
+            # A key in the server's environment restricts it to that key; only the tests that ask for one set it.
+            env={**{name: value for name, value in os.environ.items() if name != "TINKER_API_KEY"}, **(env or {})},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
