@@ -334,7 +334,7 @@ export const tinkerRoutes: Record<string, Route> = {
     state.startFuture(response, async () => {
       state.models.delete(body.model_id);
       target.learner.dispose();
-      return { json: {} };
+      return { json: { model_id: body.model_id } };
     });
   },
 };

@@ -82,6 +82,10 @@ export function encodeForwardBackwardRequest(request: Omit<ForwardBackwardInput,
     writer.uint32(0x2a).fork().uint32(0x0a).string(key).uint32(0x11).double(value).ldelim();
   }
   if (request.forwardOnly) writer.uint32(0x30).bool(true);
+  // Field 7, loss_fn_config_v2: the same numbers as LossConfigValue.number, as tinker 0.38's request_conv.py dual-writes.
+  for (const [key, value] of Object.entries(sortedEntries(request.lossFnConfig ?? {}))) {
+    writer.uint32(0x3a).fork().uint32(0x0a).string(key).uint32(0x12).fork().uint32(0x09).double(value).ldelim().ldelim();
+  }
   return writer.finish();
 }
 
