@@ -226,6 +226,8 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       state = undefined;
       current.session.close();
       await current.chat.close();
+      // A lost service has nothing to unload, and the run's error already said so.
+      if (client.isLost) return;
       await awaitFuture(client, () => submitJson(client, "unload_model", { model_id: current.modelId, type: "unload_model" }), { poll: options.poll }).catch(
         (error: unknown) => notify(`Tinker: unload_model failed: ${(error as Error).message}`),
       );
