@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseFaultPlan } from "../../src/training/tinker-server/server-faults.js";
-import { startLocalTinkerServer } from "../../src/training/tinker-server/local-tinker-server.js";
+import { parseFaultPlan } from "../../src/tinker-server/server-faults.js";
+import { startLocalTinkerServer } from "../../src/tinker-server/local-tinker-server.js";
 import { runCli, spawnCli } from "../helpers/run-cli.js";
 import type { ChildProcess } from "node:child_process";
 

@@ -11,7 +11,7 @@ import { LossConfigSchema, OptimizerConfigSchema, type LossConfig, type TrainBat
 import { createTinkerBackend } from "../../../src/training/backends/tinker/tinker-backend.js";
 import { TinkerHttpClient } from "../../../src/training/backends/tinker/tinker-http-client.js";
 import { tinyChatRenderer } from "../../../src/training/backends/tinker/tiny-chat-renderer.js";
-import { startLocalTinkerServer } from "../../../src/training/tinker-server/local-tinker-server.js";
+import { startLocalTinkerServer } from "../../../src/tinker-server/local-tinker-server.js";
 
 interface Exchange {
   method: string;
