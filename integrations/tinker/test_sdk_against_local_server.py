@@ -186,6 +186,21 @@ def test_save_state_and_resume_with_the_optimizer(service_client):
     assert weights_only.forward([datum], "cross_entropy").result().metrics["loss:sum"] == pytest.approx(at_save, rel=1e-5)
 
 
+def test_forward_backward_custom_trains_on_a_python_loss(service_client):
+    # The SDK runs forward, calls the loss in Python, and sends its gradient back as cross_entropy weights.
+    client = service_client.create_lora_training_client(base_model=LOCAL_MODEL, rank=4).result()
+    datum = supervised_datum([2, *PROMPT, 3, 21, END_TOKEN])
+
+    def negative_log_likelihood(data, logprobs):
+        loss = -sum(row.sum() for row in logprobs)
+        return loss, {"nll": float(loss.detach())}
+
+    first = client.forward_backward_custom([datum], negative_log_likelihood).result()
+    client.optim_step(types.AdamParams(learning_rate=5e-3)).result()
+    after = client.forward([datum], "cross_entropy").result()
+    assert after.metrics["loss:sum"] < first.metrics["nll"]
+
+
 def test_unknown_base_model_is_a_bad_request(service_client):
     with pytest.raises(tinker.BadRequestError, match="rllm/tiny"):
         service_client.create_lora_training_client(base_model="Qwen/Qwen3-8B").result()
