@@ -1,6 +1,7 @@
 """Fixtures for driving `rllm serve --tinker` with the official tinker SDK: the server runs as a separate process on
 127.0.0.1 (a free port it picks itself), exactly as a user starts it."""
 
+import json
 import os
 import re
 import signal
@@ -16,6 +17,13 @@ RLLM = ROOT / "bin" / "rllm.js"
 LOCAL_MODEL = "rllm/tiny"
 # Any key of the service's form is accepted by the local server unless TINKER_API_KEY is set in its environment.
 API_KEY = "tml-local-sdk-suite"
+
+
+def tiny_vocabulary() -> list[str]:
+    """The tiny model's token strings by id, read from src/models/tiny/tokenizer.ts so that there is one table."""
+    script = "const { VOCABULARY } = await import('./src/models/tiny/tokenizer.ts'); console.log(JSON.stringify(VOCABULARY));"
+    run = subprocess.run(["node", "--import", "tsx", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    return json.loads(run.stdout)
 
 
 class RllmTinkerServer:

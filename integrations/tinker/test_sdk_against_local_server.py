@@ -8,10 +8,10 @@ import tinker
 from tinker import types
 from tinker.lib.retryable_exception import RetryableException
 
-from conftest import API_KEY, LOCAL_MODEL, RllmTinkerServer
+from conftest import API_KEY, LOCAL_MODEL, RllmTinkerServer, tiny_vocabulary
 
-# Token ids of the tiny vocabulary (printable ASCII starts at 14): "12+3=" and so on; any ids below 114 are valid.
-PROMPT = [15, 16, 25, 17, 43]
+# Token ids of the tiny vocabulary (printable ASCII from id 14, " "): the text "12+3=" as the tiny tokenizer encodes it.
+PROMPT = [31, 32, 25, 33, 43]
 END_TOKEN = 4  # <|end|>
 
 
@@ -115,17 +115,15 @@ def test_a_stop_string_ends_the_sequence(service_client, training_client):
         prompt=types.ModelInput.from_ints(PROMPT), num_samples=1,
         sampling_params=types.SamplingParams(max_tokens=8, temperature=0.0),
     ).result().sequences[0]
-    # Token ids 14.. are printable ASCII from " " (chr(32)).
-    printable = [index for index, token in enumerate(greedy.tokens) if token >= 14]
-    assert len(printable) >= 2, f"greedy sample has too few printable tokens: {greedy.tokens}"
-    first, second = printable[0], printable[1]
-    stop_text = chr(greedy.tokens[first] - 14 + 32) + chr(greedy.tokens[second] - 14 + 32) if second == first + 1 else chr(greedy.tokens[first] - 14 + 32)
-    end = second if second == first + 1 else first
+    # A stop string made of the second and third sampled tokens' text: the sample must end at the token completing it.
+    assert len(greedy.tokens) >= 3, greedy.tokens
+    vocabulary = tiny_vocabulary()
+    stop_text = vocabulary[greedy.tokens[1]] + vocabulary[greedy.tokens[2]]
+    end = next(index for index in range(len(greedy.tokens)) if stop_text in "".join(vocabulary[token] for token in greedy.tokens[: index + 1]))
     cut = sampler.sample(
         prompt=types.ModelInput.from_ints(PROMPT), num_samples=1,
         sampling_params=types.SamplingParams(max_tokens=8, temperature=0.0, stop=[stop_text]),
     ).result().sequences[0]
-    # The sequence ends with the token that completes the stop string, as the service's stop strings do.
     assert cut.tokens == greedy.tokens[: end + 1]
     assert cut.stop_reason == "stop"
 

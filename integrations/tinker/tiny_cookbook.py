@@ -6,11 +6,8 @@ the datasets are arith questions in the shape the recipes read (no_robots `messa
 Everything else a recipe does (its loop, datums, losses, checkpoints) is the recipe's own code, unchanged.
 """
 
-import json
 import random
 import re
-import subprocess
-from pathlib import Path
 
 import datasets
 import tinker
@@ -18,15 +15,10 @@ from tinker_cookbook import model_info, renderers
 from tinker_cookbook.renderers.base import Message, ParseTermination, RenderContext, RenderedMessage, Renderer, ensure_text
 from tinker_cookbook.tokenizer_utils import register_tokenizer
 
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import tiny_vocabulary
+
 MODEL = "rllm/tiny"
 RENDERER = "rllm/tiny"
-
-
-def tiny_vocabulary() -> list[str]:
-    script = "const { VOCABULARY } = await import('./src/models/tiny/tokenizer.ts'); console.log(JSON.stringify(VOCABULARY));"
-    run = subprocess.run(["node", "--import", "tsx", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    return json.loads(run.stdout)
 
 
 class TinyTokenizer:
