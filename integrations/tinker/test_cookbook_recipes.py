@@ -34,6 +34,7 @@ def test_sl_loop_lowers_the_training_loss(server, tmp_path, recipe_environment):
     sl_loop.main(config)
     nll = [row["train_mean_nll"] for row in read_metrics(tmp_path) if "train_mean_nll" in row]
     assert len(nll) == 6
+    print("sl_loop train_mean_nll per step:", nll)
     assert nll[-1] < nll[0] * 0.8, nll
     # The recipe's own checkpoint bookkeeping: a state every 3 steps and the final state and sampler weights.
     checkpoints = [json.loads(line) for line in (tmp_path / "checkpoints.jsonl").read_text().splitlines()]
