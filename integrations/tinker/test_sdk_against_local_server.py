@@ -220,12 +220,26 @@ def test_a_loss_the_server_cannot_compute_fails_as_a_user_error(training_client)
     assert failure.value.category == types.RequestErrorCategory.User
 
 
-def test_prompt_logprobs_are_refused_not_ignored(training_client):
+def test_compute_logprobs_scores_the_prompt_as_the_sampler_does(training_client):
     sampler = training_client.save_weights_and_get_sampling_client()
-    with pytest.raises(tinker.BadRequestError, match="prompt logprobs"):
+    sampled = sampler.sample(
+        prompt=types.ModelInput.from_ints(PROMPT), num_samples=1, sampling_params=types.SamplingParams(max_tokens=3, seed=1),
+    ).result().sequences[0]
+    logprobs = sampler.compute_logprobs(types.ModelInput.from_ints(PROMPT + sampled.tokens)).result()
+    assert len(logprobs) == len(PROMPT) + len(sampled.tokens)
+    assert logprobs[0] is None and all(logprob <= 0 for logprob in logprobs[1:])
+    # The sampled tokens, scored as prompt, get the logprobs they were sampled with.
+    assert np.allclose(logprobs[len(PROMPT):], sampled.logprobs, atol=1e-4)
+    last_two = sampler.compute_logprobs(types.ModelInput.from_ints(PROMPT), prompt_logprobs_last_n=2).result()
+    assert last_two[:-2] == [None] * (len(PROMPT) - 2) and last_two[-2:] == logprobs[len(PROMPT) - 2 : len(PROMPT)]
+
+
+def test_top_k_logprobs_are_refused_not_ignored(training_client):
+    sampler = training_client.save_weights_and_get_sampling_client()
+    with pytest.raises(tinker.BadRequestError, match="topk_prompt_logprobs"):
         sampler.sample(
             prompt=types.ModelInput.from_ints(PROMPT), num_samples=1,
-            sampling_params=types.SamplingParams(max_tokens=2), include_prompt_logprobs=True,
+            sampling_params=types.SamplingParams(max_tokens=2), include_prompt_logprobs=True, topk_prompt_logprobs=2,
         ).result()
 
 

@@ -60,6 +60,7 @@ const SampleSchema = z.object({
   seq_id: z.number().int(),
   num_samples: z.number().int().positive().default(1),
   prompt_logprobs: z.boolean().nullish(),
+  prompt_logprobs_last_n: z.number().int().positive().nullish(),
   topk_prompt_logprobs: z.number().int().default(0),
   topk_sample_logprobs: z.number().int().default(0),
   prompt_alt_tokens_k: z.number().int().default(0),
@@ -253,9 +254,13 @@ export const tinkerRoutes: Record<string, Route> = {
     const prompt = body.prompt.chunks.flatMap((chunk) => chunk.tokens);
     const stop = body.sampling_params.stop;
     const stopList: (string | number)[] = stop == null ? [] : typeof stop === "string" ? [stop] : stop;
-    for (const [field, value] of [["prompt_logprobs", body.prompt_logprobs === true], ["topk_prompt_logprobs", body.topk_prompt_logprobs > 0], ["topk_sample_logprobs", body.topk_sample_logprobs > 0], ["prompt_alt_tokens_k", body.prompt_alt_tokens_k > 0], ["target_prompt_logprobs", body.target_prompt_logprobs != null], ["sampling_params.top_k", body.sampling_params.top_k !== -1]] as const) {
+    for (const [field, value] of [["topk_prompt_logprobs", body.topk_prompt_logprobs > 0], ["topk_sample_logprobs", body.topk_sample_logprobs > 0], ["prompt_alt_tokens_k", body.prompt_alt_tokens_k > 0], ["target_prompt_logprobs", body.target_prompt_logprobs != null], ["sampling_params.top_k", body.sampling_params.top_k !== -1]] as const) {
       // Refused, not ignored: the SDK would otherwise wait for prompt logprobs that never come.
-      if (value) throw new HttpError(400, `the local Tinker server does not support ${field} (prompt logprobs, top-k and alternative tokens are not computed)`, "invalid_request_error", field);
+      if (value) throw new HttpError(400, `the local Tinker server does not support ${field} (top-k logprobs, target logprobs and alternative tokens are not computed)`, "invalid_request_error", field);
+    }
+    const lastN = body.prompt_logprobs_last_n ?? undefined;
+    if (lastN !== undefined && (body.prompt_logprobs !== true || lastN >= prompt.length)) {
+      throw new HttpError(400, `prompt_logprobs_last_n needs prompt_logprobs and must be between 1 and ${prompt.length - 1}`, "invalid_request_error", "prompt_logprobs_last_n");
     }
     state.startFuture(response, async () => {
       if (prompt.length === 0 || prompt.length >= state.contextLength) throw new FutureFailure(`prompt of ${prompt.length} tokens; the context is ${state.contextLength}`, "user");
@@ -270,9 +275,13 @@ export const tinkerRoutes: Record<string, Route> = {
         stopTokenIds: stopList.filter((entry): entry is number => typeof entry === "number"),
         stopStrings: stopList.filter((entry): entry is string => typeof entry === "string"),
       });
+      const promptLogprobs = body.prompt_logprobs === true ? await state.sampling.promptLogprobs(body.sampling_session_id, prompt, lastN) : undefined;
       return {
-        proto: encodeSampleResponse(sequences),
-        json: { sequences: sequences.map((sequence) => ({ tokens: sequence.tokens, logprobs: sequence.logprobs, stop_reason: sequence.stopReason })) },
+        proto: encodeSampleResponse(sequences, promptLogprobs),
+        json: {
+          sequences: sequences.map((sequence) => ({ tokens: sequence.tokens, logprobs: sequence.logprobs, stop_reason: sequence.stopReason })),
+          ...(promptLogprobs ? { prompt_logprobs: promptLogprobs } : {}),
+        },
       };
     }, undefined, {
       // tinker 0.38 requires one id per sample on the asample promise (UntypedAPIFuture.sample_sequence_ids).

@@ -75,6 +75,14 @@ export class TinySamplingSessions {
     });
   }
 
+  /** Each prompt token's logprob given those before it: null for the first, and for those before the last `lastN`. */
+  async promptLogprobs(id: string, promptTokenIds: readonly number[], lastN?: number): Promise<(number | null)[]> {
+    const model = await this.engine(this.weightsBySession.get(id)!);
+    const logprobs = model.sequenceLogprobs([promptTokenIds])[0]!;
+    const firstScored = lastN === undefined ? 1 : promptTokenIds.length - lastN;
+    return logprobs.map((logprob, index) => (index >= Math.max(1, firstScored) ? logprob : null));
+  }
+
   private async engine(weights: ModelWeights): Promise<TinyModel> {
     const cached = this.engines.get(weights);
     if (cached) return cached;

@@ -210,7 +210,7 @@ export function decodeSampleResponse(bytes: Uint8Array): { sequences: SampledSeq
 }
 
 /** SampleResponse bytes (the local server's reply). */
-export function encodeSampleResponse(sequences: readonly SampledSequence[]): Uint8Array {
+export function encodeSampleResponse(sequences: readonly SampledSequence[], promptLogprobs?: readonly (number | null)[]): Uint8Array {
   return messageType("SampleResponse")
     .encode({
       sequences: sequences.map((sequence) => ({
@@ -218,6 +218,8 @@ export function encodeSampleResponse(sequences: readonly SampledSequence[]): Uin
         tokens: int32Bytes(sequence.tokens),
         logprobs: tensorBytes(sequence.logprobs, "float32"),
       })),
+      // float32 per prompt token, NaN where none was computed (the first token; those before prompt_logprobs_last_n).
+      ...(promptLogprobs ? { promptLogprobs: tensorBytes(promptLogprobs.map((logprob) => logprob ?? Number.NaN), "float32") } : {}),
     })
     .finish();
 }
