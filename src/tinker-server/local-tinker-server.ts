@@ -47,12 +47,13 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
     sessions: new Set(),
     models: new Map(),
     trainStates: new Map(),
+    trainStateRanks: new Map(),
     samplerWeights: new Map(),
     sampling: new TinySamplingSessions(checkpointDirectory),
     stats,
-    startFuture(response, job, queued) {
+    startFuture(response, job, queued, promise) {
       const { requestId, lost } = futures.create();
-      sendJson(response, 200, { request_id: requestId });
+      sendJson(response, 200, { request_id: requestId, ...promise });
       if (lost) return;
       const run = () => futures.complete(requestId, job);
       if (queued) queued.queue.enqueue(queued.seqId, run);
@@ -91,7 +92,9 @@ async function handle(state: ServerState, request: IncomingMessage, response: Se
       throw new HttpError(status, `injected ${fault} fault`);
     }
   }
-  const handler = tinkerRoutes[route.replace(/^\/api\/v1\//, "")];
+  const name = route.replace(/^\/api\/v1\//, "");
+  // A path with an id in it (samplers/{id}) is routed by its first segment.
+  const handler = tinkerRoutes[name] ?? (name.includes("/") ? tinkerRoutes[`${name.slice(0, name.indexOf("/"))}/`] : undefined);
   if (!handler || !route.startsWith("/api/v1/")) throw new HttpError(404, `No route ${request.method} ${route || "/"}`, "not_found_error");
   await handler(state, request, response);
 }

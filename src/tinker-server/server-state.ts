@@ -59,9 +59,11 @@ export interface ServerState {
   sessions: Set<string>;
   models: Map<string, { learner: TinyTinkerLearner; queue: SequenceQueue; rank: number }>;
   trainStates: Map<string, LearnerState>;
+  /** The LoRA rank each train state was saved with, for a model made from it. */
+  trainStateRanks: Map<string, number>;
   samplerWeights: Map<string, ModelWeights>;
   sampling: TinySamplingSessions;
   stats: ServerStats;
-  /** Runs `job` as a future: answers its id now; a lost future's job never runs. */
-  startFuture(response: ServerResponse, job: () => Promise<FutureResult>, queue?: { queue: SequenceQueue; seqId: number }): void;
+  /** Runs `job` as a future: answers its id (and `promise`'s fields) now; a lost future's job never runs. */
+  startFuture(response: ServerResponse, job: () => Promise<FutureResult>, queue?: { queue: SequenceQueue; seqId: number }, promise?: Record<string, unknown>): void;
 }

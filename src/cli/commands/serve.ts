@@ -43,6 +43,8 @@ async function serveTinker(flags: ServeFlags): Promise<void> {
     maxChunkDatums: flags.maxChunkDatums,
     maxChunkBytes: flags.maxChunkBytes,
     compress: flags.zstd,
+    // Set in the server's environment, TINKER_API_KEY is the one key it accepts (as the service accepts only yours).
+    apiKey: process.env.TINKER_API_KEY || undefined,
   });
   console.error(`rllm: local Tinker server (development tool) at ${server.url}, model "${LOCAL_TINKER_MODEL}"; rllm train <cookbook> --backend tinker --base-url ${server.url}`);
   await new Promise<void>((resolve) => process.once("SIGINT", resolve));
