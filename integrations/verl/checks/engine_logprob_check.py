@@ -73,8 +73,9 @@ def check(name: str, passed: bool, detail: str) -> bool:
     return passed
 
 
-def engine_check(model_path: str) -> bool:
-    """Builds and initialises verl's FSDP engine for the model (CUDA only; one process, world size 1)."""
+def engine_check(model_path: str, batch: DataProto, recorded: torch.Tensor, mask: torch.Tensor) -> bool:
+    """Builds verl's FSDP engine for the model (CUDA only; one process, world size 1) and recomputes the sampled tokens'
+    log-probs with the module the engine built: the same weights, so they must match the recorded ones."""
     if DEVICE != "cuda":
         return check(
             "verl FSDP engine",
@@ -93,13 +94,20 @@ def engine_check(model_path: str) -> bool:
     engine = EngineRegistry.new(
         model_type="language_model",
         backend="fsdp",
-        model_config=HFModelConfig(path=model_path, load_tokenizer=False),
+        # Eager attention: verl defaults to flash_attention_2, which needs the flash-attn package.
+        model_config=HFModelConfig(path=model_path, load_tokenizer=False, override_config={"attn_implementation": "eager"}),
         engine_config=FSDPEngineConfig(strategy="fsdp"),
         optimizer_config=FSDPOptimizerConfig(lr=1e-3),
         checkpoint_config=CheckpointConfig(),
     )
     engine.initialize()
-    return check("verl FSDP engine", True, f"{type(engine).__name__} initialised on {DEVICE}")
+    check("verl FSDP engine", True, f"{type(engine).__name__} initialised on {DEVICE}")
+    engine.module.eval()
+    with torch.no_grad():
+        through_engine = response_logprobs(engine.module, batch).float()
+    difference = float(((through_engine - recorded).abs() * mask).max())
+    # The engine runs its module in bf16 mixed precision (verl's default), so the match is to bf16's precision.
+    return check("log-probs through verl's FSDP engine", difference <= 0.05, f"max |engine - recorded| = {difference:.2e} ({next(engine.module.parameters()).dtype} parameters)")
 
 
 def main() -> int:
@@ -133,7 +141,7 @@ def main() -> int:
     # A positive advantage on row 0: one step must raise its sampled tokens' log-probs on average.
     gain = float(((after - recomputed)[0] * mask[0]).sum() / mask[0].sum())
     results.append(check("one update", moved > 0 and gain > 0 and bool(torch.isfinite(after).all()), f"log-probs moved up to {moved:.2e}; row 0 (advantage +1) mean change {gain:+.2e}"))
-    results.append(engine_check(directory))
+    results.append(engine_check(directory, batch, recorded, mask))
     return 0 if all(results) else 1
 
 
