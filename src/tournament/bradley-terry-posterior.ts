@@ -82,7 +82,7 @@ export function fitBradleyTerryPosterior(
       parameters[index]! += step[index]!;
       largest = Math.max(largest, Math.abs(step[index]!));
     }
-    if (largest < 1e-8) break;
+    if (largest < 1e-6) break;
   }
   return { means: parameters.slice(0, arms), bias: hasBias ? parameters[arms]! : 0, precisionFactor: factor };
 }
@@ -93,6 +93,31 @@ export function samplePosterior(posterior: BradleyTerryPosterior, rng: Rng): num
   const noise = Array.from({ length: size }, () => normal(rng));
   const offset = backSubstituteTransposed(posterior.precisionFactor, noise);
   return posterior.means.map((mean, arm) => mean + offset[arm]!);
+}
+
+/**
+ * P(θ_other > θ_leader) for every arm under the Laplace posterior (0 for the leader itself): Φ of the mean gap over
+ * the gap's standard deviation, from the covariance (the precision's inverse, K solves with its factor).
+ */
+export function chanceToBeat(posterior: BradleyTerryPosterior, leader: number): number[] {
+  const size = posterior.precisionFactor.length;
+  const unit = (index: number) => Array.from({ length: size }, (_, position) => (position === index ? 1 : 0));
+  const leaderColumn = solveWithFactor(posterior.precisionFactor, unit(leader));
+  return posterior.means.map((mean, arm) => {
+    if (arm === leader) return 0;
+    const column = solveWithFactor(posterior.precisionFactor, unit(arm));
+    const variance = column[arm]! + leaderColumn[leader]! - 2 * column[leader]!;
+    return standardNormalCdf((mean - posterior.means[leader]!) / Math.sqrt(Math.max(variance, 1e-12)));
+  });
+}
+
+/** Φ(x) from erf by Abramowitz–Stegun 7.1.26 (absolute error < 1.5e-7). */
+function standardNormalCdf(value: number): number {
+  const scaled = Math.abs(value) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * scaled);
+  const polynomial = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - polynomial * Math.exp(-scaled * scaled);
+  return value >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
 /** Cholesky factor L (lower) of a symmetric positive-definite matrix. */
