@@ -2,8 +2,9 @@
  * Accuracy against judge calls for V1, v1-top-bt, majority vote and adaptive-duel, with 95% intervals (markdown), over
  * candidate counts, judge accuracies, position bias and answer clusters. Produces docs/results/2026-12-adaptive-duel.md.
  *
- * CURVES_GRID=core (default: N 16, judge accuracy 0.7, with/without bias and clusters) or full (N 4/8/16/32 ×
- * accuracy 0.6–0.9 × bias 0/0.1 × clustered/distinct: 64 worlds, hours on one core). CURVES_TRIALS problems per cell
+ * CURVES_GRID=core (default: N 16, judge accuracy 0.7, with/without bias and clusters), sweep (N 4/8/32 at accuracy
+ * 0.7 and accuracy 0.6/0.8/0.9 at N 16, clustered and distinct, no bias) or full (N 4/8/16/32 × accuracy 0.6–0.9 ×
+ * bias 0/0.1 × clustered/distinct: 64 worlds, hours on one core). CURVES_TRIALS problems per cell
  * (default 600; the results doc uses 2000, 4000 for the goal cell). CURVES_SHARD=i/k runs every k-th world from the
  * i-th and prints JSON lines, so k processes split the grid; CURVES_ROWS=file,file prints the tables from such lines.
  */
@@ -24,6 +25,14 @@ const budgets = [1, 1.5, 2, 3];
 const duelBudgets = [0.5, 1, 1.5, 2, 3];
 
 function worlds(grid: string): World[] {
+  if (grid === "sweep") {
+    // One axis at a time around the goal cell, no bias: what two shared cores finish in half an hour.
+    const around = [
+      ...[4, 8, 32].map((n) => ({ n, judgeAccuracy: 0.7 })),
+      ...[0.6, 0.8, 0.9].map((judgeAccuracy) => ({ n: 16, judgeAccuracy })),
+    ];
+    return around.flatMap((world) => (["clustered", "distinct"] as const).map((answers) => ({ ...world, positionBias: 0, answers, trials })));
+  }
   const sizes = grid === "full" ? [4, 8, 16, 32] : [16];
   const accuracies = grid === "full" ? [0.6, 0.7, 0.8, 0.9] : [0.7];
   const list: World[] = [];
