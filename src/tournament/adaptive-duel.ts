@@ -27,10 +27,12 @@ export const AdaptiveDuelOptionsSchema = z
     /** Stop once the leading arm is the best with at least this posterior probability. */
     confidence: z.number().min(0.5).max(1).default(0.95),
     /**
-     * Prior mean of an arm's log-strength per unit of ln(answer count): 1 makes the prior odds between two answers
-     * their vote ratio, so with no judge calls the pick is majority vote.
+     * Prior mean of an arm's log-strength per unit of ln(answer count): with no judge calls the pick is majority vote
+     * (any weight > 0), and the weight says how much a vote counts against a verdict. 1 (prior odds = vote ratio) cost
+     * 12 points in the simulator at N 8 and 4 at N 16 (p 0.7, 1.5×N: 0.615 vs 0.733, 0.819 vs 0.870): wrong answers
+     * that share a value outvote the right one too often. 0.25 keeps majority vote as the tie-break.
      */
-    supportWeight: z.number().nonnegative().default(1),
+    supportWeight: z.number().nonnegative().default(0.25),
   })
   .strict();
 export type AdaptiveDuelOptions = z.infer<typeof AdaptiveDuelOptionsSchema>;

@@ -49,7 +49,7 @@ export interface SelectionConfig {
 
 /**
  * The published defaults at budget B: scheduled slots, V1 hyperparameters d_min 2, h 8, τ 0.1, knockout K 1; and
- * adaptive-duel's (clusters on, confidence 0.95, support weight 1).
+ * adaptive-duel's (clusters on, confidence 0.95, support weight 0.25).
  */
 export function defaultSelectionConfig(budget: number): SelectionConfig {
   return { budget, slots: "scheduled", v1: V1OptionsSchema.parse({}), knockoutK: 1, duel: AdaptiveDuelOptionsSchema.parse({}) };

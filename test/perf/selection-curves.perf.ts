@@ -56,10 +56,9 @@ function simulate(world: World): Row[] {
     trials: world.trials,
     seed: 1,
   };
-  return [
-    ...simulateTournament({ ...common, methods: ["v1", "v1-top-bt", "majority"], budgets }),
-    ...simulateTournament({ ...common, methods: ["adaptive-duel"], budgets: duelBudgets }),
-  ].map((row) => ({ ...row, world }));
+  // CURVES_ONLY=adaptive-duel re-runs only the new method (the baselines' rows do not change when it does).
+  const baselines = process.env.CURVES_ONLY === "adaptive-duel" ? [] : simulateTournament({ ...common, methods: ["v1", "v1-top-bt", "majority"], budgets });
+  return [...baselines, ...simulateTournament({ ...common, methods: ["adaptive-duel"], budgets: duelBudgets })].map((row) => ({ ...row, world }));
 }
 
 function format(rows: readonly Row[]): void {
