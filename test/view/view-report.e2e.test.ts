@@ -104,7 +104,7 @@ async function expectQuietPage(watched: WatchedPage, allowedPrefix = "file://"):
 const shot = (watched: WatchedPage, name: string) => watched.page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 
 describe("rllm view in Chromium", () => {
-  it("arith with rerank: summary figures, filters, search, a transcript and the tournaments with slot-A win rate", async () => {
+  it("arith with rerank: summary figures, filters, search, a transcript and the tournaments with slot-A win rate and McNemar against v1", async () => {
     const watched = await openReport(runs.arith, "summary");
     const { page } = watched;
     await expect.poll(() => page.locator("#summary-figures").textContent()).toContain("rerank@1 [v1]");
