@@ -49,7 +49,7 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
           candidates: row.candidates.map(candidateText),
           judge,
           method,
-          config: { ...defaultSelectionConfig(Math.round(flags.budget * row.candidates.length)), slots: flags.slots, knockoutK: flags.knockoutK },
+          config: { ...defaultSelectionConfig(row.maxCalls ?? flags.maxCalls ?? Math.round(flags.budget * row.candidates.length)), slots: flags.slots, knockoutK: flags.knockoutK },
           seed: flags.seed + rowIndex,
           answers: row.candidates.map((candidate) => (typeof candidate === "string" ? undefined : candidate.answer)),
         });
