@@ -1,8 +1,10 @@
 /** `rllm rerank`'s action: picks the best of each row's candidates with a judge tournament; writes the pick and scores per row. */
 import { writeFileSync } from "node:fs";
 import { createOpenAiClient } from "../../llm/openai-client.js";
+import type { Judge } from "../../tournament/judge.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { rerankCandidates } from "../../tournament/rerank-candidates.js";
+import { majorityAnswers } from "../../tournament/majority-answers.js";
 import { candidateText, readRerankRows } from "../../tournament/rerank-input.js";
 import { rerankMetrics, rerankOutcome, type RerankOutcome } from "../../tournament/rerank-metrics.js";
 import { defaultSelectionConfig } from "../../tournament/selection-methods.js";
@@ -18,17 +20,21 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
   if (flags.records) assertWritableOutput("--records", flags.records);
   const rows = readRerankRows(flags.input);
   // Checked before the judge's server starts: it keeps the process alive until closed.
-  const endpoint = await openEndpoint(planEndpoint(flags));
-  if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
+  const answers = flags.method.includes("majority") ? majorityAnswers(flags.input, rows, flags.judgeKind) : undefined;
+  // Majority vote never calls the judge: with no other method, no endpoint is opened (nor the embedded model started).
+  const needsJudge = flags.method.some((method) => method !== "majority");
+  const endpoint = needsJudge ? await openEndpoint(planEndpoint(flags)) : undefined;
+  if (endpoint?.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
   try {
-    const client = createOpenAiClient({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey });
-    const judge = createLlmJudge({
-      client,
-      kind: flags.judgeKind,
-      sampling: { temperature: flags.temperature, maxTokens: flags.maxTokens },
-      seed: flags.seed,
-      concurrency: flags.concurrency,
-    });
+    const judge = endpoint
+      ? createLlmJudge({
+          client: createOpenAiClient({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey }),
+          kind: flags.judgeKind,
+          sampling: { temperature: flags.temperature, maxTokens: flags.maxTokens },
+          seed: flags.seed,
+          concurrency: flags.concurrency,
+        })
+      : noJudge;
     const lines: string[] = [];
     const records: string[] = [];
     const outcomes: RerankOutcome[] = [];
@@ -51,7 +57,7 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
           method,
           config: { ...defaultSelectionConfig(Math.round(flags.budget * row.candidates.length)), slots: flags.slots, knockoutK: flags.knockoutK },
           seed: flags.seed + rowIndex,
-          answers: row.candidates.map((candidate) => (typeof candidate === "string" ? undefined : candidate.answer)),
+          answers: answers?.[rowIndex],
         });
         const isCorrect = isLabelled ? labels[record.chosenIndex] : undefined;
         lines.push(JSON.stringify({ id: row.id, method, chosenIndex: record.chosenIndex, scores: record.scores, judgeCalls: record.judgeCalls, isCorrect }));
@@ -73,6 +79,12 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    await endpoint.close();
+    await endpoint?.close();
   }
 }
+
+// The judge of a majority-only run, which never calls it.
+const noJudge: Judge = {
+  compare: () => Promise.reject(new Error("majority vote called the judge")),
+  score: () => Promise.reject(new Error("majority vote called the judge")),
+};
