@@ -7,7 +7,7 @@ import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../engine
 import { RetryBudget } from "../../llm/retry-policy.js";
 import { resolveBenchmarkOrFolder } from "../resolve-benchmark-or-folder.js";
 import { resolveCookbook } from "../resolve-cookbook.js";
-import { openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
+import { noModelEndpoint, openEndpoint, planEndpoint, type Endpoint } from "../resolve-endpoint.js";
 import { openTinkerEndpoint, planTinkerEndpoint } from "../tinker-endpoint.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Task } from "../../core/task.js";
@@ -78,14 +78,16 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   const price = services.priceFor(plan.model, configuredPrice ?? (plan.isEmbedded ? undefined : plan.price));
   if (flags.maxCost !== undefined && !price) throw new InputError(`--max-cost needs prices for model "${plan.model}"`);
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
-  if (plan.isEmbedded) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
+  // A scripted agent (terminal oracle, nop) calls no model: none is checked or started, and the run names the agent.
+  const scriptedAgent = cookbook.scriptedAgent;
+  if (plan.isEmbedded && scriptedAgent === undefined) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
   const config = {
     benchmark: benchmark.name,
     cookbook: cookbook.name,
     // The options as given, so that --resume compares what the user typed, not defaults that may change.
     ...(setFlags.length > 0 ? { cookbookOptions: parseSetFlags(setFlags) } : {}),
-    model: plan.model,
+    ...(scriptedAgent === undefined ? { model: plan.model } : { model: null, agent: scriptedAgent }),
     ...(flags.backend === "tinker" ? { backend: "tinker" } : {}),
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
@@ -100,7 +102,8 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   const directory = flags.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 
-  const endpoint = flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);
+  const endpoint =
+    scriptedAgent !== undefined ? noModelEndpoint(`agent ${scriptedAgent}`) : flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
     const paths = openRunDirectory(directory, config, flags.resume);
