@@ -21,9 +21,14 @@ import {
 
 const start: LineCursor = { offset: 0, line: 0 };
 
+/** Refuses a run directory that is not there, in the one wording `rllm view` and `rllm compare` share. */
+export function assertRunDirectoryExists(directory: string): void {
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
+}
+
 /** The run in `directory` and the cursors the live view continues from. */
 export function readRunDirectory(directory: string): { run: RunData; cursors: RunCursors } {
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
+  assertRunDirectoryExists(directory);
   const paths = runPaths(directory);
   const metricsFile = path.join(directory, "metrics.jsonl");
   const stepsDirectory = path.join(directory, "steps");

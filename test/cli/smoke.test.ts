@@ -67,6 +67,11 @@ describe("rllm smoke tests", () => {
     const result = await runCli(["dataset", "list"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^arith\s/m);
+    // Every description starts in one column, past the longest name (terminal-sample, or a longer local dataset's).
+    const lines = result.stdout.split("\n").filter((line) => line !== "" && !line.startsWith("cache:"));
+    const columns = [...new Set(lines.map((line) => /^\S*\s+/.exec(line)![0].length))];
+    expect(columns).toHaveLength(1);
+    expect(columns[0]).toBeGreaterThanOrEqual("terminal-sample ".length);
   });
 
   it("rerank: picks between two labelled candidates with the embedded model as judge", async () => {
