@@ -6,7 +6,7 @@ import { assertRunDirectoryExists, readRunDirectory } from "../../view/read-run-
 import { isSetDirectory, readSetDirectory } from "../../view/read-set-directory.js";
 import { renderReport, reportAssets } from "../../view/render-report.js";
 import { serveRunReport } from "../../view/serve-report.js";
-import { assertWritableOutput } from "../check-paths.js";
+import { assertWritableOutput } from "../../core/check-paths.js";
 import { waitForStop } from "../wait-for-stop.js";
 import type { ViewFlags } from "./view-command.js";
 
