@@ -9,6 +9,7 @@ import { resolveBenchmarkOrFolder } from "../../evaluation/resolve-benchmark-or-
 import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { noModelEndpoint, openEndpoint, planEndpoint, type Endpoint } from "../../evaluation/resolve-endpoint.js";
 import { openTinkerEndpoint, planTinkerEndpoint } from "../../evaluation/tinker-endpoint.js";
+import { assertEndpointAnswers } from "../../evaluation/assert-endpoint-answers.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Task } from "../../core/task.js";
 import type { SamplingParams } from "../../core/llm-client.js";
@@ -101,6 +102,8 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   };
   const directory = flags.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
+  // One request before the run: a dead endpoint fails here in a second, naming the URL, instead of after the retries.
+  if (scriptedAgent === undefined && !plan.isEmbedded && flags.backend !== "tinker") await assertEndpointAnswers(plan);
 
   const endpoint =
     scriptedAgent !== undefined ? noModelEndpoint(`agent ${scriptedAgent}`) : flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);

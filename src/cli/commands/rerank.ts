@@ -4,6 +4,7 @@ import { createOpenAiClient } from "../../llm/openai-client.js";
 import type { Judge } from "../../tournament/judge.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { rerankCandidates } from "../../tournament/rerank-candidates.js";
+import { assertEndpointAnswers } from "../../evaluation/assert-endpoint-answers.js";
 import { majorityAnswers } from "../../tournament/majority-answers.js";
 import { candidateText, readRerankRows } from "../../tournament/rerank-input.js";
 import { rerankMetrics, rerankOutcome, type RerankOutcome } from "../../tournament/rerank-metrics.js";
@@ -23,7 +24,10 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
   const answers = flags.method.includes("majority") ? majorityAnswers(flags.input, rows, flags.judgeKind) : undefined;
   // Majority vote never calls the judge: with no other method, no endpoint is opened (nor the embedded model started).
   const needsJudge = flags.method.some((method) => method !== "majority");
-  const endpoint = needsJudge ? await openEndpoint(planEndpoint(flags)) : undefined;
+  const plan = needsJudge ? planEndpoint(flags) : undefined;
+  // One request before any judging: a dead endpoint fails here, naming the URL, instead of after the retries.
+  if (plan && !plan.isEmbedded) await assertEndpointAnswers(plan);
+  const endpoint = plan ? await openEndpoint(plan) : undefined;
   if (endpoint?.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
   try {
     const judge = endpoint
