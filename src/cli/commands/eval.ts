@@ -22,6 +22,8 @@ import { configureCookbook, parseCookbookOptions } from "../../evaluation/config
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import type { EvalFlags } from "./eval-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { resumeCommand } from "../resume-command.js";
+import { createInfraFailureWatch } from "../../evaluation/infra-failure-watch.js";
 import { openRunServices, type RunServices } from "../../evaluation/run-services.js";
 import { buildModelCallPipeline } from "../../evaluation/model-call-pipeline.js";
 import type { ModelPrice } from "../../core/price-table.js";
@@ -135,7 +137,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
   const progress = cell ? undefined : new ProgressBar(benchmarkName);
   const report = (force = false) => (cell ? cell.report(counts) : progress!.update(counts, force));
   // In an eval set the set prints how to resume it, and each message names its cell.
-  const resumeHint = cell ? "" : `\nfinish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`;
+  const resumeHint = cell ? "" : `\nfinish with: ${resumeCommand(process.argv.slice(2), paths.directory)}`;
   const say = (message: string) => console.error(`rllm: ${cell ? `${cell.label}: ` : ""}${message}`);
   const limiter = services.limiterFor(endpoint.baseUrl);
   const { client, cacheCounters } = buildModelCallPipeline({
@@ -151,7 +153,12 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     ...(services.cache ? { cache: services.cache } : {}),
   });
 
-  const interrupt = cell ? { signal: cell.signal, release: () => {} } : interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  const ctrlC = cell ? { signal: cell.signal, release: () => {} } : interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  // When the last episodes all failed the same way, the endpoint is down: stop instead of spending the retry budget.
+  const failures = createInfraFailureWatch(Math.min(8, counts.total));
+  const earlyStop = new AbortController();
+  let earlyStopCause: string | undefined;
+  const interrupt = { signal: AbortSignal.any([ctrlC.signal, earlyStop.signal]), release: ctrlC.release };
   let reranker: EvalReranker | undefined;
   try {
     // The interrupt stops a tournament in progress too; its task keeps no record and --resume reranks it.
@@ -188,6 +195,11 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
         if (price) counts.spent = spent;
         if (limiter) counts.limiter = limiter.stats();
         if (cacheCounters) counts.cacheHits = cacheCounters.hits;
+        const sharedCause = failures.record(episode);
+        if (sharedCause !== undefined && earlyStopCause === undefined && done < total) {
+          earlyStopCause = sharedCause;
+          earlyStop.abort();
+        }
         if (episode.errorClass === "infra_error") counts.infraErrors += 1;
         else {
           // Unscored episodes stay out of the running accuracy, as they stay out of summary.json's.
@@ -207,12 +219,19 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     console.log(`\n${benchmarkName} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
     console.log(formatSummary(result.summary));
     for (const [method, rerank] of Object.entries(result.summary.rerank ?? {})) console.error(`rerank ${formatRerankMethod(method, rerank, "tasks")}`);
+    if (earlyStopCause !== undefined) {
+      const window = Math.min(8, counts.total);
+      say(`stopped early: the last ${window} episodes all failed at ${endpoint.baseUrl} (model ${endpoint.model}): ${earlyStopCause}${resumeHint.replace("\n", "; once it answers, ")}`);
+      return 1;
+    }
     if (result.cancelled) {
       say(`interrupted${resumeHint.replace("\n", "; ")}`);
       return 1;
     }
     if (result.summary.errors.infra > 0) {
-      say(`${result.summary.errors.infra} episodes could not be run (infra errors, not scored); --resume retries them`);
+      const common = failures.mostCommon();
+      const cause = common ? `; most common cause (${common.count}×): ${common.cause}` : "";
+      say(`${result.summary.errors.infra} episodes could not be run (infra errors, not scored${cause}); --resume retries them`);
       return 1;
     }
     if (result.status === "incomplete") {
