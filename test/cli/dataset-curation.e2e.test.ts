@@ -1,6 +1,6 @@
 // From an eval run to a fine-tuned checkpoint through the real binary: `rllm dataset from-eval` (usage errors, an
 // empty selection, provenance, judge rows), `rllm dataset register` / `remove`, and a few steps of `rllm sft`.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,12 +124,17 @@ describe("rllm sft", () => {
     const steps = trainSteps();
     expect(steps.length).toBeGreaterThan(1);
     const last = steps.at(-1);
-    for (const file of ["manifest.json", "weights.bin", "trainer-state.json"]) expect(existsSync(path.join(out, "checkpoints", `step-${last}`, file))).toBe(true);
+    // One naming scheme with rllm train: step-0003.
+    const folder = (step: number) => path.join(out, "checkpoints", `step-${String(step).padStart(4, "0")}`);
+    for (const file of ["manifest.json", "weights.bin", "trainer-state.json"]) expect(existsSync(path.join(folder(last), file))).toBe(true);
+    expect(first.stdout).toContain(`checkpoint ${folder(last)}; serve it: rllm serve --model tiny --checkpoint ${folder(last)}`);
     const validation = jsonLines(path.join(out, "metrics.jsonl")).filter((line) => line.kind === "validation");
     expect(validation[0]).toMatchObject({ step: 0 });
     expect(validation[0].tokens).toBeGreaterThan(0);
-    // Lose the last checkpoint: --resume restores the one before and runs the last step again, once.
-    rmSync(path.join(out, "checkpoints", `step-${last}`), { recursive: true });
+    // Lose the last checkpoint: --resume restores the one before and runs the last step again, once. That one gets
+    // the unpadded name of runs saved before the one naming scheme, which still resume.
+    rmSync(folder(last), { recursive: true });
+    renameSync(folder(last - 1), path.join(out, "checkpoints", `step-${last - 1}`));
     const resumed = await cli([...args, "--resume"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`resuming after step ${last - 1}`);

@@ -15,6 +15,8 @@ import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import type { SftFlags } from "./sft-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
+import { checkpointFolder, checkpointStep } from "../../training/checkpoint-folder.js";
+import { serveCommand } from "../serve-command-line.js";
 
 /** Rows read for training and validation: a `val` split of the dataset, else a seeded share of the training rows. */
 function readRows(name: string, flags: SftFlags): { train: SftRow[]; val: SftRow[] } {
@@ -49,13 +51,13 @@ const CHECKPOINT_RECORD = "sft-checkpoint.json";
 function lastCheckpoint(directory: string): { step: number; path: string } | undefined {
   const root = path.join(directory, "checkpoints");
   if (!existsSync(root)) return undefined;
-  const steps = readdirSync(root)
-    .map((entry) => /^step-(\d+)$/.exec(entry))
-    .filter((match): match is RegExpExecArray => match !== null && existsSync(path.join(root, match[0], CHECKPOINT_RECORD)))
-    .map((match) => Number(match[1]));
-  if (steps.length === 0) return undefined;
-  const step = Math.max(...steps);
-  return { step, path: path.join(root, `step-${step}`) };
+  // Runs saved before the one naming scheme have unpadded folders (`step-10`): they resume too.
+  const saved = readdirSync(root)
+    .map((entry) => ({ entry, step: checkpointStep(entry) }))
+    .filter((folder): folder is { entry: string; step: number } => folder.step !== undefined && existsSync(path.join(root, folder.entry, CHECKPOINT_RECORD)));
+  if (saved.length === 0) return undefined;
+  const last = saved.reduce((best, folder) => (folder.step > best.step ? folder : best));
+  return { step: last.step, path: path.join(root, last.entry) };
 }
 
 /** Runs `rllm sft <dataset>`. */
@@ -107,7 +109,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       `rllm sft ${name} · backend ${backend.name} · ${method} · ${train.kept.length} rows (${train.dropped} over ${maxLength} tokens dropped), ` +
         `val ${val.kept.length} (${val.dropped} dropped) · ${totalSteps} steps${completedSteps > 0 ? `, resuming after step ${completedSteps}` : ""} → ${directory}`,
     );
-    let lastSaved: { step: number; samplerPath?: string } | undefined;
+    let lastSaved: { step: number; checkpoint: string; samplerPath?: string } | undefined;
     const state = { dataset: name, rows: train.kept.length, droppedRows: train.dropped, valRows: val.kept.length, droppedValRows: val.dropped, totalSteps };
     const last = await runSft({
       backend,
@@ -124,7 +126,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       completedSteps,
       signal: interrupt.signal,
       checkpoint: async (step) => {
-        const folder = path.join("checkpoints", `step-${step}`);
+        const folder = path.join("checkpoints", checkpointFolder(step));
         const { statePath, samplerPath } = await backend.checkpoint(path.join(directory, folder));
         const record = { step, checkpoint: folder, ...(statePath ? { statePath } : {}), ...(samplerPath ? { samplerPath } : {}) };
         writeJsonAtomically(path.join(directory, folder, CHECKPOINT_RECORD), record);
@@ -136,9 +138,9 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
         console.error(formatRecord(record, totalSteps));
       },
     });
-    const saved = lastSaved ?? resumeFrom;
+    const saved = lastSaved ? path.join(directory, lastSaved.checkpoint) : resumeFrom?.path;
     const sampler = lastSaved?.samplerPath ? `; sampler ${lastSaved.samplerPath}` : "";
-    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${saved ? path.join(directory, "checkpoints", `step-${saved.step}`) : "none"}${sampler}`);
+    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${saved ?? "none"}${sampler}${saved && flags.backend === "local" ? `; serve it: ${serveCommand(saved)}` : ""}`);
   } finally {
     interrupt.release();
     await backend.close();

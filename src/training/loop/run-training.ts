@@ -25,6 +25,7 @@ import { sampleTasks } from "./sample-tasks.js";
 import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
 import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
+import { checkpointFolder } from "../checkpoint-folder.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -40,6 +41,8 @@ export interface TrainingOptions {
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
+  /** Called as each validation episode finishes: the step validated, the episodes done and their count. */
+  onValidationProgress?: (step: number, done: number, total: number) => void;
 }
 
 /** Saved after every checkpoint; --resume starts from it. */
@@ -91,7 +94,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       emit(record.record);
       if (step % config.validation.every === 0 || step === config.steps) await validate(step);
       if (step % config.checkpointEvery === 0 || step === config.steps) {
-        const checkpoint = path.join("checkpoints", `step-${String(step).padStart(4, "0")}`);
+        const checkpoint = path.join("checkpoints", checkpointFolder(step));
         await backend.checkpoint(path.join(directory, checkpoint));
         writeJsonAtomically(files.state, { step, checkpoint } satisfies TrainState);
       }
@@ -227,6 +230,7 @@ async function runValidation(
     random: createRng(config.seed + 17),
     signal: options.signal,
     sessionPrefix: `validation-${step}`,
+    onEpisodeDone: (done, total) => options.onValidationProgress?.(step, done, total),
     ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),
   });
   return {
