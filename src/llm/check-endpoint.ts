@@ -77,3 +77,14 @@ async function statusText(response: Response): Promise<string> {
   }
   return `HTTP ${response.status}${message.trim() ? `: ${message.trim()}` : ""}`;
 }
+
+/** Whether anything answers HTTP at `url` (a Tinker service, which has no models list): undefined, or why not. */
+export async function checkReachable(url: string, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<EndpointProblem | undefined> {
+  try {
+    const response = await (options.fetch ?? createNodeHttpFetch())(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 5_000) });
+    await response.body?.cancel();
+    return undefined;
+  } catch (error) {
+    return { kind: "unreachable", cause: describeConnectionFailure(error) };
+  }
+}

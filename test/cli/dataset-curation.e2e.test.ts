@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writ
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-curation-"));
 const home = path.join(directory, "home");
@@ -71,6 +71,8 @@ describe("rllm dataset from-eval", () => {
       expect(episodes.has(entry.episode)).toBe(true);
     }
     expect(manifest.command).toEqual(["rllm", "dataset", "from-eval", run, "--name", "solved", "--select", "correct", "--val-fraction", "0.25"]);
+    // The run evaluated arith's default split, test: the provenance says so, for the contamination warnings.
+    expect(manifest.sourceSplits).toEqual(["test"]);
     expect(rows.every((row) => row.sampled?.[0]?.completionTokenIds.length > 0)).toBe(true);
   });
 
@@ -128,6 +130,14 @@ describe("rllm sft", () => {
     const folder = (step: number) => path.join(out, "checkpoints", `step-${String(step).padStart(4, "0")}`);
     for (const file of ["manifest.json", "weights.bin", "trainer-state.json"]) expect(existsSync(path.join(folder(last), file))).toBe(true);
     expect(first.stdout).toContain(`checkpoint ${folder(last)}; serve it: rllm serve --model tiny --checkpoint ${folder(last)}`);
+    // "solved" holds rows of a test-split eval: training on them, and serving the result, warn of a contaminated eval.
+    expect(first.stderr).toContain("rllm: warning: dataset solved was curated from eval runs on the test split of arith: an eval of the trained model on that split is contaminated");
+    const server = spawnCli(["serve", "--model", "tiny", "--checkpoint", folder(last), "--port", "0"], { RLLM_HOME: home });
+    let serverErr = "";
+    server.stderr!.on("data", (chunk) => (serverErr += chunk));
+    await expect.poll(() => serverErr, { timeout: 30_000 }).toContain("tiny model at http");
+    server.kill("SIGINT");
+    expect(serverErr).toContain("rllm: warning: this checkpoint was trained on rows from the test split of arith: an rllm eval of it on that split is contaminated");
     const validation = jsonLines(path.join(out, "metrics.jsonl")).filter((line) => line.kind === "validation");
     expect(validation[0]).toMatchObject({ step: 0 });
     expect(validation[0].tokens).toBeGreaterThan(0);

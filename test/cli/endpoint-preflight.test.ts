@@ -49,6 +49,14 @@ describe("the pre-flight check of --base-url", () => {
     expect(result.stderr.trim()).toBe("rllm: cannot use http://127.0.0.1:9/v1 (model tiny): connection refused");
   });
 
+  it("rllm train --backend tinker on a closed port exits 1 with the same line, writing no run", async () => {
+    const out = path.join(directory, "train");
+    const result = await runCli(["train", "arith", "--backend", "tinker", "--base-url", "http://127.0.0.1:9", "--model", "m", "--steps", "1", "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("rllm: cannot use http://127.0.0.1:9 (model m): connection refused");
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("names a host that does not resolve", async () => {
     const result = await runCli(["eval", "arith", "--base-url", "http://no-such-host.invalid/v1", "--model", "m", "--limit", "1", "--out", path.join(directory, "dns")]);
     expect(result.code).toBe(1);

@@ -1,4 +1,6 @@
 /** `rllm serve`'s action: OpenAI-compatible servers; `--rerank <method> --upstream URL` answers each request with the tournament winner of n upstream samples. */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
@@ -19,6 +21,7 @@ export async function serveAction(flags: ServeFlags): Promise<void> {
 /** Serves the embedded tiny model (OpenAI-compatible, vLLM extensions) until Ctrl-C, SIGTERM or its parent's exit. */
 async function serveTiny(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
+  if (flags.checkpoint) warnIfTrainedOnTest(flags.checkpoint);
   // Imported here, not at the top: the tiny model brings TensorFlow, which `rllm serve --help` must not load.
   const { startTinyServer } = await import("../../models/tiny/server.js");
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
@@ -71,4 +74,16 @@ async function serveRerank(flags: ServeFlags, method: SelectionMethod): Promise<
   console.error(`rllm: reranking server at ${server.url} (${method}, n ${flags.n}, budget ${flags.budget}×n, upstream ${flags.upstream})`);
   await waitForStop(announceParentExit);
   await server.close();
+}
+
+// A checkpoint of `rllm sft` on rows from a test-split eval: its run's config.json (two folders up) says so.
+function warnIfTrainedOnTest(checkpoint: string): void {
+  const configFile = path.join(checkpoint, "..", "..", "config.json");
+  if (!existsSync(configFile)) return;
+  const trainedOn = (JSON.parse(readFileSync(configFile, "utf8")) as { trainedOn?: { benchmark: string | null; splits: string[] } }).trainedOn;
+  if (!trainedOn) return;
+  console.error(
+    `rllm: warning: this checkpoint was trained on rows from the ${trainedOn.splits.join(", ")} split of ${trainedOn.benchmark ?? "its benchmark"}: ` +
+      "an rllm eval of it on that split is contaminated",
+  );
 }

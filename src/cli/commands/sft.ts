@@ -17,6 +17,7 @@ import type { SftFlags } from "./sft-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { checkpointFolder, checkpointStep } from "../../training/checkpoint-folder.js";
 import { serveCommand } from "../serve-command-line.js";
+import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Rows read for training and validation: a `val` split of the dataset, else a seeded share of the training rows. */
 function readRows(name: string, flags: SftFlags): { train: SftRow[]; val: SftRow[] } {
@@ -68,13 +69,25 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const rows = readRows(name, flags);
+  // Rows curated from a test-split eval: a later eval on that split would measure what the model was trained on.
+  const source = readLocalDataset(rllmHome(), name)!;
+  const testSplits = (source.sourceSplits ?? []).filter((split) => split === "test");
+  if (testSplits.length > 0) {
+    console.error(
+      `rllm: warning: dataset ${name} was curated from eval runs on the test split of ${source.benchmark ?? "its benchmark"}: ` +
+        "an eval of the trained model on that split is contaminated (it measures rows it trained on); evaluate on a split it has not seen",
+    );
+  }
   const method = flags.tokenizeMethod ?? (rows.train.every((row) => row.sampled) ? "sampled" : "hf_template");
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
   const { out: _out, resume: _resume, ...settings } = flags;
-  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method };
+  // The test splits it trained on, kept in config.json so that `rllm serve --checkpoint` can warn about contaminated evals.
+  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method, ...(testSplits.length > 0 ? { trainedOn: { benchmark: source.benchmark ?? null, splits: testSplits } } : {}) };
   const directory = flags.out ?? path.join("runs", `sft-${name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 
+  // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
+  if (flags.baseUrl) await assertServiceReachable(flags.baseUrl, flags.model ?? "(default)");
   const createBackend = await trainingBackends.load(flags.backend);
   const { runSft, stepsPerEpoch } = await import("../../training/sft/run-sft.js");
   const { backend, baseModel, chatTokenizer } = await createBackend(checkpoint, {

@@ -20,6 +20,7 @@ import type { TrainFlags } from "./train-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
+import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Runs `rllm train <cookbook>`. */
 export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): Promise<void> {
@@ -45,11 +46,18 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   const benchmark = await resolveBenchmark(benchmarkName, rllmHome());
   const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
   const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
+  if (config.trainSplit === config.validation.split) {
+    console.error(
+      `rllm: warning: trainSplit and validation.split are both "${config.trainSplit}": validation (and a later eval on that split) measures tasks the policy trained on`,
+    );
+  }
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const remote = flags.backend === "tinker" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
   const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
+  // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
+  if (flags.baseUrl) await assertServiceReachable(flags.baseUrl, flags.model ?? "(default)");
   const createTrainingBackend = await trainingBackends.load(flags.backend);
   const { runTraining } = await import("../../training/loop/run-training.js");
   const { backend, baseModel } = await createTrainingBackend(checkpoint, {
