@@ -95,6 +95,6 @@ describe("parseSetFlags and the math verifier's flags", () => {
       unscored("sandbox crashed", { signals: { infraError: 1 } }),
       unscored("the gold answer is free text"),
     ];
-    expect(summarize(scores)).toBe("accuracy 50.0% (1/2 scored) | unscored 1 | timed out 1 | infra errors 1");
+    expect(summarize(scores)).toBe("accuracy 50.0% (1/2 scored) | unscored 1 | timed out 1 | infra errors 1 (25.0%)");
   });
 });

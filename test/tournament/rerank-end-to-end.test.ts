@@ -178,7 +178,7 @@ describe("the rerank server", () => {
     const upstream = await judgeServer(0.85);
     const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 2, budget: 1, method: "v1", judgeKind: "math", port: 0 });
     servers.push(server);
-    const response = await fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "scripted" }) });
+    const response = await fetch(`${server.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "scripted" }) });
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toContain('field "messages"');
   });

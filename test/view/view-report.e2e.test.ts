@@ -109,6 +109,8 @@ describe("rllm view in Chromium", () => {
     const { page } = watched;
     await expect.poll(() => page.locator("#summary-figures").textContent()).toContain("rerank@1 [v1]");
     await expect.poll(() => page.locator("#summary-figures").textContent()).toContain("pass@4");
+    // The infra-error rate sits next to the count (issue #29).
+    await expect.poll(() => page.locator("#summary-figures").textContent()).toMatch(/errors\d+ infra \(\d+\.\d% of episodes, not scored\)/);
     await shot(watched, "summary");
 
     await page.click('nav button[data-tab="tasks"]');

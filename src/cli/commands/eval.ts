@@ -16,7 +16,8 @@ import type { SamplingParams } from "../../core/llm-client.js";
 import { assertInputFile } from "../../core/check-paths.js";
 import { assertEmbeddedModelCanRun } from "../../evaluation/check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
-import { formatRerankMethod, formatSummary } from "../format-summary.js";
+import { formatRerankMethod, formatSummary, summaryInfraRate } from "../format-summary.js";
+import { infraErrorWarningRate } from "../../metrics/infra-error-rate.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
 import { configureCookbook, parseCookbookOptions } from "../../evaluation/configure-cookbook.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
@@ -227,6 +228,13 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     if (result.cancelled) {
       say(`interrupted${resumeHint.replace("\n", "; ")}`);
       return 1;
+    }
+    const infraRate = summaryInfraRate(result.summary);
+    if (infraRate > infraErrorWarningRate) {
+      say(
+        `warning: ${(100 * infraRate).toFixed(1)}% of the episodes are infrastructure errors (${cookbook.name}'s flow and verifier), above ` +
+          `${100 * infraErrorWarningRate}%: the accuracy leaves them out, so it may not be the model's`,
+      );
     }
     if (result.summary.errors.infra > 0) {
       const common = failures.mostCommon();

@@ -35,7 +35,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
   const configFile = trainConfigFile(flags.config, cookbookName);
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
-  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
+  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out, maxInfraErrorRate: flags.maxInfraErrorRate });
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
   assertBackendFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
@@ -53,7 +53,8 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   }
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const remote = flags.backend === "tinker" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
-  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined };
+  // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
+  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined, maxInfraErrorRate: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
   // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
@@ -182,7 +183,7 @@ export function trainConfigFile(explicit: string | undefined, cookbookName: stri
 }
 
 /** The config file (or the defaults) with the command-line overrides applied. */
-function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string }): TrainConfig {
+function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string; maxInfraErrorRate?: number }): TrainConfig {
   let raw: Record<string, unknown> = {};
   if (file) {
     assertInputFile("--config", file);
@@ -197,6 +198,7 @@ function readTrainConfig(file: string | undefined, overrides: { steps?: number; 
     ...raw,
     ...(overrides.steps !== undefined ? { steps: overrides.steps } : {}),
     ...(overrides.out !== undefined ? { out: overrides.out } : {}),
+    ...(overrides.maxInfraErrorRate !== undefined ? { maxInfraErrorRate: overrides.maxInfraErrorRate } : {}),
   });
   if (!parsed.success) throw new InputError(describeIssues(file ?? "train config", undefined, parsed.error));
   return parsed.data;

@@ -8,6 +8,8 @@ import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
 import { appendEpisode } from "../../runs/episode-log.js";
+import { infraErrorRate } from "../../metrics/infra-error-rate.js";
+import { InfraErrorRateError } from "../errors/infra-error-rate-error.js";
 import { writeJsonAtomically } from "../../runs/run-directory.js";
 import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../core/random.js";
@@ -149,6 +151,8 @@ async function trainStep(
   }
   const episodes = [...solverEpisodes, ...(judged?.episodes ?? [])];
   saveStepEpisodes(options.directory, step, episodes);
+  // After the episodes are saved, so that the failures can be read in steps/<n>/episodes.jsonl.
+  assertInfraErrorRate(step, solverEpisodes, config.maxInfraErrorRate);
   const rolloutSeconds = (performance.now() - started) / 1000;
 
   options.onPhase?.(`${stepLabel}: update`);
@@ -284,4 +288,11 @@ function keepRecordsUpTo(file: string, step: number): ValidationRecord | undefin
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** Stops training when more than `threshold` of the step's rollouts are infrastructure errors. */
+function assertInfraErrorRate(step: number, episodes: readonly Episode[], threshold: number): void {
+  const failed = episodes.filter((episode) => episode.errorClass === "infra_error");
+  if (infraErrorRate(failed.length, episodes.length) <= threshold) return;
+  throw new InfraErrorRateError(step, failed.length, episodes.length, threshold, failed.slice(0, 3).map((episode) => `${episode.id}: ${(episode.error ?? "").slice(0, 200)}`));
 }

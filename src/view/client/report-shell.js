@@ -28,7 +28,11 @@
             ]),
             ["mean reward", view.number(metrics.reward.mean)],
             ["episodes", `${summary.counts.episodes} (${summary.counts.scored} scored, ${summary.counts.unscored} unscored) over ${summary.counts.tasks} tasks`],
-            ["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`],
+            [
+              "errors",
+              // infraRate is absent from summary.json files written before it existed: computed from the counts then.
+              `${summary.errors.infra} infra (${view.percent(summary.errors.infraRate ?? (summary.counts.episodes > 0 ? summary.errors.infra / summary.counts.episodes : 0))} of episodes, not scored), ${summary.errors.model} model (scored wrong)`,
+            ],
             ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
             ["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)} s · p95 ${(summary.latency.p95Ms / 1000).toFixed(2)} s`],
             ...Object.entries(metrics.signals ?? {}).map(([name, value]) => [`signal ${name}`, view.number(value)]),

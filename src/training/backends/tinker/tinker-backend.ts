@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import {
   assertBatchSupported,
+  LossAggregationSchema,
   type BackendCapabilities,
   type OpenRequest,
   type PolicyRef,
@@ -55,7 +56,7 @@ const InfoReplySchema = z.object({ model_data: z.object({ tokenizer_id: z.string
 export const TINKER_CAPABILITIES: BackendCapabilities = {
   name: "tinker",
   losses: ["importance_sampling", "ppo", "cispo", "dro", "cross_entropy"],
-  lossAggregations: ["sum", "token-mean", "seq-mean-token-mean"],
+  lossAggregations: LossAggregationSchema.options,
   merges: ["prefix", "per_call"],
   sampling: "native",
   fullFineTune: false,
