@@ -29,9 +29,13 @@ async function killParentOf(args: string[], ready: RegExp): Promise<{ serverPid:
   parent.stderr!.on("data", (chunk) => (stderr += chunk));
   const [pidLine] = (await once(parent.stdout!, "data")) as [Buffer];
   const serverPid = Number(pidLine.toString().trim());
-  await expect.poll(() => stderr, { timeout: 60_000 }).toMatch(ready);
-  parent.kill("SIGKILL");
-  await once(parent, "exit");
+  try {
+    await expect.poll(() => stderr, { timeout: 40_000 }).toMatch(ready);
+  } finally {
+    // Killed whether or not the server came up, so a failing test leaves neither process behind.
+    parent.kill("SIGKILL");
+    await once(parent, "exit");
+  }
   return { serverPid, stderr, isGone: () => !isAlive(serverPid) };
 }
 
