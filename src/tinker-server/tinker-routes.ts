@@ -9,7 +9,7 @@ import { loadZstd } from "../training/backends/tinker/tinker-http-client.js";
 import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse } from "../training/backends/tinker/tinker-proto.js";
 import { TINY_TOKENIZER_ID } from "../training/backends/tinker/tiny-chat-renderer.js";
 import { FutureFailure } from "./future-table.js";
-import { LOCAL_TINKER_MODEL, type ServerState } from "./local-tinker-server.js";
+import { LOCAL_TINKER_MODEL, type ServerState } from "./server-state.js";
 import { SequenceQueue } from "./sequence-queue.js";
 import { TinyTinkerLearner } from "./tiny-tinker-learner.js";
 

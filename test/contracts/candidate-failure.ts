@@ -4,10 +4,9 @@ import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 import { ScoreSchema, type Score } from "../../src/core/score.js";
 
-/** One hostile input; `fails` names what still has to land before today's code passes it (the test then expects failure). */
+/** One hostile input, named for the test title. */
 export interface HostileCase {
   name: string;
-  fails?: string;
 }
 
 /** integrity-cases.json, with every `<<N×unit>>` in its texts expanded to unit repeated N times. */

@@ -31,7 +31,7 @@ async function expectFlowFailsTheCandidate(cookbook: Cookbook, task: Task, clien
 describe("frozenlake cookbook on hostile play", () => {
   const lake: Task = { id: "lake", instruction: "", metadata: { map: ["SF", "HG"], max_steps: 4 } };
   for (const testCase of table.environmentCookbooks.frozenlake) {
-    (testCase.fails ? it.fails : it)(`${testCase.name}: a scored 0, not an infra error`, () =>
+    it(`${testCase.name}: a scored 0, not an infra error`, () =>
       expectFlowFailsTheCandidate(
         frozenLakeCookbook,
         lake,
@@ -63,7 +63,7 @@ describe("terminal cookbook on hostile agents", () => {
             },
     });
   for (const testCase of table.environmentCookbooks.terminal) {
-    (testCase.fails ? it.fails : it)(`${testCase.name}: a scored 0, not an infra error${testCase.fails ? ` (until ${testCase.fails})` : ""}`, async () => {
+    it(`${testCase.name}: a scored 0, not an infra error`, async () => {
       const [task] = loadTerminalTasks(path.join(sample, testCase.task));
       await expectFlowFailsTheCandidate(createTerminalCookbook({ agent: "bash" }), task!, agentRunning(testCase.commands));
     }, 120_000);

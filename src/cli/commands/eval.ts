@@ -171,7 +171,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
           sampling,
           judgeKind: cookbookJudgeKind(cookbook.name),
           seed: flags.seed,
-          file: path.join(paths.directory, "tournaments.jsonl"),
+          file: paths.tournaments,
           signal: interrupt.signal,
           ...(price ? { price } : {}),
         })

@@ -1,5 +1,5 @@
 /** `rllm sft <dataset>`'s action: reads and tokenizes the rows, runs the SFT loop on a training backend, with --resume. */
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
@@ -8,6 +8,8 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { localSplitPath, readLocalDataset } from "../../datasets/local-dataset.js";
 import { SftRowSchema, type SftRow } from "../../datasets/sft-row.js";
 import { checkRunDirectory, openRunDirectory, writeJsonAtomically } from "../../runs/run-directory.js";
+import { JsonlAppender } from "../../runs/append-only-jsonl.js";
+import { keepMetricsUpTo, MetricsLineHeadSchema, trainingRunPaths } from "../../runs/training-run-files.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
 import { tokenizeSftRow, type ChatTokenizer, type SftSequence, type TokenizeMethod } from "../../training/sft/tokenize-sft-row.js";
 import type { SftRecord } from "../../training/sft/run-sft.js";
@@ -98,6 +100,8 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
     notify: (message) => console.error(`rllm: ${message}`),
   });
   const interrupt = interruptOnCtrlC("rllm: stopping after this step (--resume continues from the last checkpoint)");
+  // Opened once the file holds what this invocation continues from; one write per line, a torn tail repaired first.
+  let metrics: JsonlAppender<SftRecord> | undefined;
   try {
     // Opened first: a remote backend learns the model's context length and tokenizer from the service.
     await backend.open({ baseModel, seed: flags.seed });
@@ -108,7 +112,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
     const val = tokenizeRows(rows.val, method, tokenizer, maxLength);
     if (train.kept.length === 0) throw new InputError(`${name}: all ${rows.train.length} training rows are longer than ${maxLength} tokens`);
     openRunDirectory(directory, config, flags.resume);
-    const metricsFile = path.join(directory, "metrics.jsonl");
+    const metricsFile = trainingRunPaths(directory).metrics;
     let completedSteps = 0;
     const resumeFrom = flags.resume ? lastCheckpoint(directory) : undefined;
     if (resumeFrom) {
@@ -116,7 +120,8 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       completedSteps = resumeFrom.step;
     }
     // Without a checkpoint every line is run again, the step-0 validation included.
-    if (flags.resume) keepRecordsUpTo(metricsFile, resumeFrom ? completedSteps : -1);
+    if (flags.resume) keepMetricsUpTo(metricsFile, resumeFrom ? completedSteps : -1, MetricsLineHeadSchema);
+    metrics = new JsonlAppender<SftRecord>(metricsFile);
     const totalSteps = stepsPerEpoch(train.kept.length, flags.batchSize) * flags.epochs;
     console.error(
       `rllm sft ${name} · backend ${backend.name} · ${method} · ${train.kept.length} rows (${train.dropped} over ${maxLength} tokens dropped), ` +
@@ -143,11 +148,11 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
         const { statePath, samplerPath } = await backend.checkpoint(path.join(directory, folder));
         const record = { step, checkpoint: folder, ...(statePath ? { statePath } : {}), ...(samplerPath ? { samplerPath } : {}) };
         writeJsonAtomically(path.join(directory, folder, CHECKPOINT_RECORD), record);
-        writeJsonAtomically(path.join(directory, "state.json"), { ...state, ...record });
+        writeJsonAtomically(trainingRunPaths(directory).state, { ...state, ...record });
         lastSaved = record;
       },
       onRecord: (record) => {
-        appendFileSync(metricsFile, `${JSON.stringify(record)}\n`);
+        metrics!.append(record);
         console.error(formatRecord(record, totalSteps));
       },
     });
@@ -155,18 +160,10 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
     const sampler = lastSaved?.samplerPath ? `; sampler ${lastSaved.samplerPath}` : "";
     console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${saved ?? "none"}${sampler}${saved && flags.backend === "local" ? `; serve it: ${serveCommand(saved)}` : ""}`);
   } finally {
+    metrics?.close();
     interrupt.release();
     await backend.close();
   }
-}
-
-/** On resume, drops metrics lines of steps after the checkpoint: they are run again. */
-function keepRecordsUpTo(file: string, step: number): void {
-  if (!existsSync(file)) return;
-  const kept = readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "" && (JSON.parse(line) as SftRecord).step <= step);
-  writeFileSync(file, kept.map((line) => `${line}\n`).join(""));
 }
 
 function formatRecord(record: SftRecord, totalSteps: number): string {

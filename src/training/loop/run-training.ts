@@ -2,7 +2,7 @@
  * The training loop: sample tasks → rollouts with the current policy (traced by the gateway) → score → (joint) judge
  * its own solutions → transform → advantages → backend update → publish; validation, checkpoints and resume around it.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
@@ -10,7 +10,9 @@ import type { Task } from "../../core/task.js";
 import { appendEpisode } from "../../runs/episode-log.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { InfraErrorRateError } from "../errors/infra-error-rate-error.js";
-import { writeJsonAtomically } from "../../runs/run-directory.js";
+import { JsonlAppender } from "../../runs/append-only-jsonl.js";
+import { runPaths } from "../../runs/run-directory.js";
+import { keepMetricsUpTo, readTrainState, trainingRunPaths, trainingStepDirectory, writeTrainState } from "../../runs/training-run-files.js";
 import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../core/random.js";
 import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
@@ -24,7 +26,7 @@ import { judgeRollouts, type JudgeRolloutResult } from "./judge-rollouts.js";
 import { pairedGain } from "./paired-gain.js";
 import { rolloutEpisodes } from "./rollout-episodes.js";
 import { sampleTasks } from "./sample-tasks.js";
-import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
+import { TrainRecordLineSchema, type TrainRecord, type TrainStepRecord, type ValidationRecord } from "./train-records.js";
 import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import { checkpointFolder } from "../checkpoint-folder.js";
@@ -47,23 +49,16 @@ export interface TrainingOptions {
   onValidationProgress?: (step: number, done: number, total: number) => void;
 }
 
-/** Saved after every checkpoint; --resume starts from it. */
-interface TrainState {
-  step: number;
-  checkpoint: string;
-}
-
 /** Runs the loop to `config.steps` updates; returns every record written. */
 export async function runTraining(options: TrainingOptions): Promise<TrainRecord[]> {
   const { config, backend, directory } = options;
-  const files = {
-    metrics: path.join(directory, "metrics.jsonl"),
-    state: path.join(directory, "state.json"),
-  };
+  const files = trainingRunPaths(directory);
   const records: TrainRecord[] = [];
+  // Opened once the file holds what this invocation continues from (below); one write per line.
+  let metrics: JsonlAppender<TrainRecord> | undefined;
   const emit = (record: TrainRecord) => {
     records.push(record);
-    appendFileSync(files.metrics, JSON.stringify(record) + "\n");
+    metrics!.append(record);
     options.onRecord?.(record);
   };
   let policy = await backend.open({ baseModel: options.baseModel, seed: config.seed });
@@ -74,14 +69,15 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
     let startStep = 0;
     // The step-0 validation: later ones report their pass@1 gain over it (paired by task) and re-judge its pairs.
     let baseline: ValidationRecord | undefined;
-    if (options.resume && existsSync(files.state)) {
-      const state = JSON.parse(readFileSync(files.state, "utf8")) as TrainState;
+    const state = options.resume ? readTrainState(files.state) : undefined;
+    if (state) {
       policy = await backend.restore(path.join(directory, state.checkpoint));
       startStep = state.step;
-      baseline = keepRecordsUpTo(files.metrics, startStep);
+      baseline = keepMetricsUpTo(files.metrics, startStep, TrainRecordLineSchema).find(isStartValidation);
     } else {
       writeFileSync(files.metrics, "");
     }
+    metrics = new JsonlAppender<TrainRecord>(files.metrics);
     const validate = async (step: number) => {
       options.onPhase?.(`validation after ${step} steps`);
       const record = await runValidation(options, gateway, policy, step, baseline);
@@ -98,10 +94,11 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       if (step % config.checkpointEvery === 0 || step === config.steps) {
         const checkpoint = path.join("checkpoints", checkpointFolder(step));
         await backend.checkpoint(path.join(directory, checkpoint));
-        writeJsonAtomically(files.state, { step, checkpoint } satisfies TrainState);
+        writeTrainState(files.state, { step, checkpoint });
       }
     }
   } finally {
+    metrics?.close();
     await gateway.close();
     await backend.close();
   }
@@ -268,22 +265,16 @@ function judgeOnStartPairs(step: number, result: ValidationResult, baseline: Val
 
 /** Each step's episodes in `<out>/steps/<n>/episodes.jsonl`, a run directory `rllm export` reads. */
 function saveStepEpisodes(directory: string, step: number, episodes: readonly Episode[]): void {
-  const stepDirectory = path.join(directory, "steps", String(step).padStart(4, "0"));
+  const stepDirectory = trainingStepDirectory(directory, step);
   mkdirSync(stepDirectory, { recursive: true });
-  const file = path.join(stepDirectory, "episodes.jsonl");
+  const file = runPaths(stepDirectory).episodes;
   writeFileSync(file, "");
   for (const episode of episodes) appendEpisode(file, episode);
 }
 
-/** On resume, drops metrics lines of steps after the checkpoint (they are run again); returns the step-0 validation. */
-function keepRecordsUpTo(file: string, step: number): ValidationRecord | undefined {
-  if (!existsSync(file)) return undefined;
-  const kept = readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "" && (JSON.parse(line) as TrainRecord).step <= step);
-  writeFileSync(file, kept.map((line) => line + "\n").join(""));
-  const before = kept.map((line) => JSON.parse(line) as TrainRecord).find((record) => record.kind === "validation" && record.step === 0);
-  return before?.kind === "validation" ? before : undefined;
+/** The validation before training (step 0), which later validations compare with. */
+function isStartValidation(record: TrainRecord): record is ValidationRecord {
+  return record.kind === "validation" && record.step === 0;
 }
 
 function mean(values: readonly number[]): number {
