@@ -22,9 +22,14 @@ import {
 
 const start: LineCursor = { offset: 0, line: 0 };
 
+/** Refuses a run directory that is not there, in the one wording `rllm view` and `rllm compare` share. */
+export function assertRunDirectoryExists(directory: string): void {
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
+}
+
 /** The run in `directory` and the cursors the live view continues from. */
 export function readRunDirectory(directory: string): { run: RunData; cursors: RunCursors } {
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
+  assertRunDirectoryExists(directory);
   const paths = runPaths(directory);
   const { metrics: metricsFile, steps: stepsDirectory } = trainingRunPaths(directory);
   if (!existsSync(paths.episodes) && !existsSync(metricsFile)) {

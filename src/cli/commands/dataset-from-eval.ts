@@ -20,14 +20,16 @@ import { z } from "zod";
 const TournamentVerdictsSchema = z.union([TournamentLineSchema, z.object({ taskId: z.string(), error: z.string() })]);
 
 /** Reads one run folder; an unknown folder or one without episodes is an InputError. */
-function readRun(directory: string): CurationRun & { benchmark: string } {
+function readRun(directory: string): CurationRun & { benchmark: string; split: string | undefined } {
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
   const paths = runPaths(directory);
   const episodesFile = paths.episodes;
   if (!existsSync(episodesFile)) throw new InputError(`${directory}: not a run directory (no episodes.jsonl; write one with rllm eval --out)`);
-  const benchmark = existsSync(paths.config) ? String(readRunConfig(paths.config).benchmark ?? "unknown") : "unknown";
+  const config = existsSync(paths.config) ? readRunConfig(paths.config) : undefined;
+  const benchmark = String(config?.benchmark ?? "unknown");
+  const split = typeof config?.split === "string" ? config.split : undefined;
   const tournaments = readJsonl(paths.tournaments, TournamentVerdictsSchema).flatMap(({ record }) => ("judgeTrajectory" in record ? [record] : []));
-  return { directory: path.resolve(directory), benchmark, episodes: readEpisodes(episodesFile), tournaments };
+  return { directory: path.resolve(directory), benchmark, split, episodes: readEpisodes(episodesFile), tournaments };
 }
 
 /** Runs `rllm dataset from-eval`; sets exit code 1 when nothing is left to write. */
@@ -82,6 +84,7 @@ export async function datasetFromEval(flags: FromEvalFlags, args: string[]): Pro
     command: ["rllm", ...process.argv.slice(2)],
     splits: Object.fromEntries(Object.entries(result.splits).map(([split, rows]) => [split, { rows: rows.length }])),
     rows: result.provenance,
+    sourceSplits: [...new Set(runs.flatMap((run) => (run.split === undefined ? [] : [run.split])))],
     curation: { runs: runs.map((run) => run.directory), ...flags, counts },
   };
   const directory = writeLocalDataset(home, manifest, result.splits);

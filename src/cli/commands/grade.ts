@@ -89,14 +89,18 @@ export function summarize(scores: readonly Score[]): string {
 /** A `graded n/total` line on stderr: redrawn on a terminal, one line per 10% elsewhere. */
 function progressLine(total: number): (done: number, total: number, isFinal?: boolean) => void {
   let lastTenth = -1;
+  let lastWritten = -1;
   return (done, _total, isFinal = false) => {
     if (process.stderr.isTTY) {
       process.stderr.write(`\r\x1b[2Kgraded ${done}/${total}${isFinal ? "\n" : ""}`);
       return;
     }
+    // The final line always comes unless it was just written: rows a verifier skips (an empty ground truth) report
+    // no progress, so the verifier's own count can stop short of the total.
     const tenth = Math.floor((done / Math.max(1, total)) * 10);
-    if (tenth > lastTenth && !isFinal) {
+    if ((tenth > lastTenth && !isFinal) || (isFinal && lastWritten !== done)) {
       lastTenth = tenth;
+      lastWritten = done;
       process.stderr.write(`graded ${done}/${total}\n`);
     }
   };

@@ -17,6 +17,9 @@ import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import type { SftFlags } from "./sft-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
+import { checkpointFolder, checkpointStep } from "../../training/checkpoint-folder.js";
+import { serveCommand } from "../serve-command-line.js";
+import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Rows read for training and validation: a `val` split of the dataset, else a seeded share of the training rows. */
 function readRows(name: string, flags: SftFlags): { train: SftRow[]; val: SftRow[] } {
@@ -51,13 +54,13 @@ const CHECKPOINT_RECORD = "sft-checkpoint.json";
 function lastCheckpoint(directory: string): { step: number; path: string } | undefined {
   const root = path.join(directory, "checkpoints");
   if (!existsSync(root)) return undefined;
-  const steps = readdirSync(root)
-    .map((entry) => /^step-(\d+)$/.exec(entry))
-    .filter((match): match is RegExpExecArray => match !== null && existsSync(path.join(root, match[0], CHECKPOINT_RECORD)))
-    .map((match) => Number(match[1]));
-  if (steps.length === 0) return undefined;
-  const step = Math.max(...steps);
-  return { step, path: path.join(root, `step-${step}`) };
+  // Runs saved before the one naming scheme have unpadded folders (`step-10`): they resume too.
+  const saved = readdirSync(root)
+    .map((entry) => ({ entry, step: checkpointStep(entry) }))
+    .filter((folder): folder is { entry: string; step: number } => folder.step !== undefined && existsSync(path.join(root, folder.entry, CHECKPOINT_RECORD)));
+  if (saved.length === 0) return undefined;
+  const last = saved.reduce((best, folder) => (folder.step > best.step ? folder : best));
+  return { step: last.step, path: path.join(root, last.entry) };
 }
 
 /** Runs `rllm sft <dataset>`. */
@@ -68,13 +71,25 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
   if (flags.resume && !flags.out) throw new InputError("--resume needs --out <run directory>");
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const rows = readRows(name, flags);
+  // Rows curated from a test-split eval: a later eval on that split would measure what the model was trained on.
+  const source = readLocalDataset(rllmHome(), name)!;
+  const testSplits = (source.sourceSplits ?? []).filter((split) => split === "test");
+  if (testSplits.length > 0) {
+    console.error(
+      `rllm: warning: dataset ${name} was curated from eval runs on the test split of ${source.benchmark ?? "its benchmark"}: ` +
+        "an eval of the trained model on that split is contaminated (it measures rows it trained on); evaluate on a split it has not seen",
+    );
+  }
   const method = flags.tokenizeMethod ?? (rows.train.every((row) => row.sampled) ? "sampled" : "hf_template");
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
   const { out: _out, resume: _resume, ...settings } = flags;
-  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method };
+  // The test splits it trained on, kept in config.json so that `rllm serve --checkpoint` can warn about contaminated evals.
+  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method, ...(testSplits.length > 0 ? { trainedOn: { benchmark: source.benchmark ?? null, splits: testSplits } } : {}) };
   const directory = flags.out ?? path.join("runs", `sft-${name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 
+  // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
+  if (flags.baseUrl) await assertServiceReachable(flags.baseUrl, flags.model ?? "(default)");
   const createBackend = await trainingBackends.load(flags.backend);
   const { runSft, stepsPerEpoch } = await import("../../training/sft/run-sft.js");
   const { backend, baseModel, chatTokenizer } = await createBackend(checkpoint, {
@@ -112,7 +127,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       `rllm sft ${name} · backend ${backend.name} · ${method} · ${train.kept.length} rows (${train.dropped} over ${maxLength} tokens dropped), ` +
         `val ${val.kept.length} (${val.dropped} dropped) · ${totalSteps} steps${completedSteps > 0 ? `, resuming after step ${completedSteps}` : ""} → ${directory}`,
     );
-    let lastSaved: { step: number; samplerPath?: string } | undefined;
+    let lastSaved: { step: number; checkpoint: string; samplerPath?: string } | undefined;
     const state = { dataset: name, rows: train.kept.length, droppedRows: train.dropped, valRows: val.kept.length, droppedValRows: val.dropped, totalSteps };
     const last = await runSft({
       backend,
@@ -129,7 +144,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
       completedSteps,
       signal: interrupt.signal,
       checkpoint: async (step) => {
-        const folder = path.join("checkpoints", `step-${step}`);
+        const folder = path.join("checkpoints", checkpointFolder(step));
         const { statePath, samplerPath } = await backend.checkpoint(path.join(directory, folder));
         const record = { step, checkpoint: folder, ...(statePath ? { statePath } : {}), ...(samplerPath ? { samplerPath } : {}) };
         writeJsonAtomically(path.join(directory, folder, CHECKPOINT_RECORD), record);
@@ -141,9 +156,9 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
         console.error(formatRecord(record, totalSteps));
       },
     });
-    const saved = lastSaved ?? resumeFrom;
+    const saved = lastSaved ? path.join(directory, lastSaved.checkpoint) : resumeFrom?.path;
     const sampler = lastSaved?.samplerPath ? `; sampler ${lastSaved.samplerPath}` : "";
-    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${saved ? path.join(directory, "checkpoints", `step-${saved.step}`) : "none"}${sampler}`);
+    console.log(`sft: ${last}/${totalSteps} steps; checkpoint ${saved ?? "none"}${sampler}${saved && flags.backend === "local" ? `; serve it: ${serveCommand(saved)}` : ""}`);
   } finally {
     metrics?.close();
     interrupt.release();

@@ -29,6 +29,7 @@ import { sampleTasks } from "./sample-tasks.js";
 import { TrainRecordLineSchema, type TrainRecord, type TrainStepRecord, type ValidationRecord } from "./train-records.js";
 import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
+import { checkpointFolder } from "../checkpoint-folder.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -44,6 +45,8 @@ export interface TrainingOptions {
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
+  /** Called as each validation episode finishes: the step validated, the episodes done and their count. */
+  onValidationProgress?: (step: number, done: number, total: number) => void;
 }
 
 /** Runs the loop to `config.steps` updates; returns every record written. */
@@ -89,7 +92,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       emit(record.record);
       if (step % config.validation.every === 0 || step === config.steps) await validate(step);
       if (step % config.checkpointEvery === 0 || step === config.steps) {
-        const checkpoint = path.join("checkpoints", `step-${String(step).padStart(4, "0")}`);
+        const checkpoint = path.join("checkpoints", checkpointFolder(step));
         await backend.checkpoint(path.join(directory, checkpoint));
         writeTrainState(files.state, { step, checkpoint });
       }
@@ -228,6 +231,7 @@ async function runValidation(
     random: createRng(config.seed + 17),
     signal: options.signal,
     sessionPrefix: `validation-${step}`,
+    onEpisodeDone: (done, total) => options.onValidationProgress?.(step, done, total),
     ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),
   });
   return {

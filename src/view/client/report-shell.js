@@ -97,7 +97,7 @@
   const liveBadge = payload.live ? element("span", { class: "badge live", id: "live-badge", text: "live" }) : null;
   app.append(
     element("header", {}, [
-      element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? config.backend ?? ""}`, liveBadge]),
+      element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? (config.agent ? `agent ${config.agent}` : (config.backend ?? ""))}`, liveBadge]),
       element("div", { class: "muted", text: run.directory }),
       element("nav", {}, tabs.map(([key, label]) => element("button", { "data-tab": key, text: label, onclick: () => show(key) }))),
     ]),
