@@ -10,6 +10,7 @@ import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { noModelEndpoint, openEndpoint, planEndpoint, type Endpoint } from "../../evaluation/resolve-endpoint.js";
 import { openTinkerEndpoint, planTinkerEndpoint } from "../../evaluation/tinker-endpoint.js";
 import { assertEndpointAnswers } from "../../evaluation/assert-endpoint-answers.js";
+import { EndpointUnavailableError } from "../../core/errors/endpoint-unavailable-error.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Task } from "../../core/task.js";
 import type { SamplingParams } from "../../core/llm-client.js";
@@ -106,7 +107,7 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   const directory = flags.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
   // One request before the run: a dead endpoint fails here in a second, naming the URL, instead of after the retries.
-  if (scriptedAgent === undefined && !plan.isEmbedded && flags.backend !== "tinker") await assertEndpointAnswers(plan);
+  if (scriptedAgent === undefined && !plan.isEmbedded && flags.backend !== "tinker") await preflight(plan, flags.cache !== undefined || process.env.RLLM_CACHE === "1");
 
   const endpoint =
     scriptedAgent !== undefined ? noModelEndpoint(`agent ${scriptedAgent}`) : flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);
@@ -259,5 +260,18 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
   } finally {
     interrupt.release();
     reranker?.close();
+  }
+}
+
+/**
+ * The pre-flight check; with the response cache on, an endpoint that does not answer is a warning instead, so a run
+ * whose replies are all cached still runs offline (the early stop still ends it if uncached requests fail).
+ */
+async function preflight(plan: { baseUrl: string; model: string; apiKey?: string }, isCached: boolean): Promise<void> {
+  try {
+    await assertEndpointAnswers(plan);
+  } catch (error) {
+    if (!(isCached && error instanceof EndpointUnavailableError)) throw error;
+    console.error(`rllm: warning: ${error.message}; going on with the response cache`);
   }
 }
