@@ -13,7 +13,7 @@ const endToEnd = [
   "test/verifiers/finqa/finqa-grade-verifier.test.ts",
   "test/benchmarks/deepcoder/deepcoder-benchmark.test.ts",
   "test/models/tiny/server.test.ts",
-  "test/training/gateway/**/*.test.ts",
+  "test/gateway/**/*.test.ts",
 ];
 const excluded = ["test/perf/**", "node_modules/**"];
 

@@ -3,7 +3,7 @@
 // sources), and in a checkout when the build stamp matches the sources (npm's prepare script builds dist/ on `npm ci`).
 // Otherwise, in a checkout with a missing or stale build, it runs the sources as they are through the tsx loader
 // (tsconfig.json there maps "rllm-ts" to the sources too). The build loads tsx only to import a user's TypeScript
-// cookbook (src/cli/import-user-module.ts): registering it costs about a quarter of a second of start-up.
+// cookbook (src/evaluation/import-user-module.ts): registering it costs about a quarter of a second of start-up.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isBuildFresh } from "./build-stamp.js";

@@ -35,9 +35,9 @@ export { stepFromChat } from "./llm/step-from-chat.js";
 // Datasets and the engine.
 export { loadQaTasks, readJsonlRows } from "./core/dataset.js";
 export { runEval, type EvalRunOptions, type EvalRunResult } from "./engine/run-eval.js";
-export { runPaths, openRunDirectory } from "./engine/run-directory.js";
-export { readEpisodes } from "./engine/episode-log.js";
-export { readRunConfig, readRunSummary } from "./engine/read-run-files.js";
+export { runPaths, openRunDirectory } from "./runs/run-directory.js";
+export { readEpisodes } from "./runs/episode-log.js";
+export { readRunConfig, readRunSummary } from "./runs/read-run-files.js";
 // Multi-turn: any Environment driven by a model through an EnvironmentAgent, and the Score of its outcome.
 export { environmentFlow, type EnvironmentAgent, type EnvironmentFlowOptions, type AgentDecision } from "./engine/environment-flow.js";
 export { scoreEnvironmentEpisode } from "./engine/score-environment-episode.js";

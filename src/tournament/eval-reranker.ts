@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
 import { TrajectorySchema } from "../core/trajectory.js";
-import { JsonlAppender, readJsonl } from "../engine/append-only-jsonl.js";
+import { JsonlAppender, readJsonl } from "../runs/append-only-jsonl.js";
 import type { SummaryExtension } from "../engine/run-eval.js";
 import type { LlmClient, SamplingParams } from "../core/llm-client.js";
 import type { RunSummary } from "../metrics/summarize-run.js";

@@ -7,6 +7,6 @@ export { transformEpisodes } from "./transforms/index.js";
 export { pairVerifierReward } from "./joint-reward.js";
 // The backend contract, the gateway that records a policy's calls, and the loop.
 export type { TrainingBackend } from "./backend.js";
-export { startGateway } from "./gateway/gateway-server.js";
+export { startGateway } from "../gateway/gateway-server.js";
 export { runTraining } from "./loop/run-training.js";
 export { TrainConfigSchema } from "./train-config.js";

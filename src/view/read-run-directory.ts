@@ -5,9 +5,9 @@ import type { z } from "zod";
 import { EpisodeSchema } from "../core/episode.js";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
 import type { RunSummary } from "../core/run-summary.js";
-import { readRunConfig, readRunSummary } from "../engine/read-run-files.js";
-import { runPaths } from "../engine/run-directory.js";
-import { readAppendedLines, type LineCursor } from "./read-appended-lines.js";
+import { readRunConfig, readRunSummary } from "../runs/read-run-files.js";
+import { runPaths } from "../runs/run-directory.js";
+import { readAppendedLines, type LineCursor } from "../runs/read-appended-lines.js";
 import {
   slimEpisode,
   TrainingRecordSchema,

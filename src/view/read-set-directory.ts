@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
 import { SetSummarySchema, type SetComparisonRow } from "../core/set-summary.js";
-import { runPaths } from "../engine/run-directory.js";
+import { runPaths } from "../runs/run-directory.js";
 
 /** A cell as the set report shows it: its row and its run folder, when the cell has episodes to report. */
 export interface SetCellView {

@@ -4,7 +4,7 @@ import type { Episode } from "../core/episode.js";
 import type { RunConfig } from "../core/run-config.js";
 import type { RunSummary } from "../core/run-summary.js";
 import { TournamentLineSchema } from "../tournament/eval-reranker.js";
-import type { LineCursor } from "./read-appended-lines.js";
+import type { LineCursor } from "../runs/read-appended-lines.js";
 
 /** A tournaments.jsonl line as the report shows it: the judge's own trajectory is left out (its verdicts are in `record`). */
 export const ViewTournamentSchema = TournamentLineSchema.omit({ judgeTrajectory: true });

@@ -2,7 +2,7 @@
 import { HttpError } from "../http/http-error.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer, type RunningHttpServer } from "../http/start-http-server.js";
-import type { LineCursor } from "./read-appended-lines.js";
+import type { LineCursor } from "../runs/read-appended-lines.js";
 import { readRunDirectory, readRunUpdate } from "./read-run-directory.js";
 import { renderReport } from "./render-report.js";
 

@@ -24,6 +24,15 @@ import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, ty
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
  * - `src/view` (`rllm view` and `rllm compare` reports) sits beside training: it reads run folders and tournament
  *   records, and imports nothing of training.
+ * - `src/runs` (the run folder: its paths, the append-only JSONL files and their readers) sits beside `src/llm`: it
+ *   needs only core, and the engine, training and the viewer all write or read run folders through it.
+ * - `src/gateway` (the recording proxy behind `rllm gateway` and training's rollouts) sits beside benchmarks: it
+ *   needs core, llm and the shared HTTP helpers, and nothing of training.
+ * - `src/datasets/curation` (scored episodes → SFT rows) sits beside the engine, above the rest of `src/datasets`:
+ *   it selects episodes by pass@k and majority@k from `src/metrics`.
+ * - `src/evaluation` (the eval application: endpoint planning, the model call pipeline, cookbook configuration) and
+ *   `src/tinker-server` (the Tinker emulator over the tiny model) sit above training: the `--tinker` endpoint and the
+ *   emulator speak the Tinker backend's protocol.
  * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
  */
 const layers: LayerTable = [
@@ -31,6 +40,7 @@ const layers: LayerTable = [
   [
     { name: "llm", paths: ["src/llm"] },
     { name: "datasets", paths: ["src/datasets"] },
+    { name: "runs", paths: ["src/runs"] },
   ],
   [
     { name: "http", paths: ["src/http"] },
@@ -39,17 +49,23 @@ const layers: LayerTable = [
   [
     { name: "benchmarks", paths: ["benchmarks"] },
     { name: "verifiers", paths: ["verifiers"] },
+    { name: "gateway", paths: ["src/gateway"] },
   ],
   [{ name: "metrics", paths: ["src/metrics"] }],
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },
+    { name: "curation", paths: ["src/datasets/curation"] },
   ],
   [{ name: "cookbooks", paths: ["cookbooks"] }],
   [{ name: "tournament", paths: ["src/tournament"] }],
   [
     { name: "training", paths: ["src/training"] },
     { name: "view", paths: ["src/view"] },
+  ],
+  [
+    { name: "evaluation", paths: ["src/evaluation"] },
+    { name: "tinker-server", paths: ["src/tinker-server"] },
   ],
   [{ name: "package entry", paths: ["src/index.ts"] }],
   [{ name: "cli", paths: ["src/cli"] }],

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { summarize } from "../../src/cli/commands/grade.js";
-import { parseSetFlags } from "../../src/cli/parse-set-flags.js";
+import { parseSetFlags } from "../../src/core/parse-set-flags.js";
 import { InputError } from "../../src/core/errors/input-error.js";
 import { scored, unscored } from "../../src/core/score.js";
 import { mathGradeVerifier } from "../../verifiers/math/index.js";

@@ -12,7 +12,7 @@ import { packagePath } from "../../src/core/package-root.js";
 import { SftRowSchema, type SftRow } from "../../src/datasets/sft-row.js";
 import { createTinkerTrainingBackend } from "../../src/training/backends/tinker/create-tinker-training-backend.js";
 import { tinyChatTokenizer } from "../../src/training/sft/tiny-chat-tokenizer.js";
-import { startLocalTinkerServer, type LocalTinkerServer } from "../../src/training/tinker-server/local-tinker-server.js";
+import { startLocalTinkerServer, type LocalTinkerServer } from "../../src/tinker-server/local-tinker-server.js";
 import { runCli } from "../helpers/run-cli.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-sft-tinker-"));

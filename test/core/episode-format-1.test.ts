@@ -1,7 +1,7 @@
 // Episode lines saved before the Score (top-level reward and isCorrect, the answer in artifacts.grade) still load.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { readEpisodes } from "../../src/engine/episode-log.js";
+import { readEpisodes } from "../../src/runs/episode-log.js";
 import { summarizeRun } from "../../src/metrics/summarize-run.js";
 
 const fixture = (name: string) => new URL(`../fixtures/${name}`, import.meta.url).pathname;

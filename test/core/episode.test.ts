@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import { scored, unscored } from "../../src/core/score.js";
-import { appendEpisode, readEpisodes } from "../../src/engine/episode-log.js";
+import { appendEpisode, readEpisodes } from "../../src/runs/episode-log.js";
 
 const episode = EpisodeSchema.parse({
   id: "t1:2",

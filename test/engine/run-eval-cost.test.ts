@@ -6,7 +6,7 @@ import type { Cookbook } from "../../src/core/cookbook.js";
 import type { ChatResponse } from "../../src/core/llm-client.js";
 import { scored } from "../../src/core/score.js";
 import type { Task } from "../../src/core/task.js";
-import { openRunDirectory, type RunPaths } from "../../src/engine/run-directory.js";
+import { openRunDirectory, type RunPaths } from "../../src/runs/run-directory.js";
 import { runEval, type EvalRunOptions } from "../../src/engine/run-eval.js";
 import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createRecordingLlmClient } from "../../src/testing/recording-llm-client.js";

@@ -9,7 +9,7 @@ import { InputError } from "../../src/core/errors/input-error.js";
 import type { ChatRequest } from "../../src/core/llm-client.js";
 import { scored } from "../../src/core/score.js";
 import type { Task } from "../../src/core/task.js";
-import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../src/engine/run-directory.js";
+import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../src/runs/run-directory.js";
 import { runEval, type EvalRunOptions } from "../../src/engine/run-eval.js";
 import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";

@@ -6,7 +6,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { startTsWorker } from "../../src/core/worker.js";
 import { runEval } from "../../src/engine/run-eval.js";
-import { runPaths } from "../../src/engine/run-directory.js";
+import { runPaths } from "../../src/runs/run-directory.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";
 import { qaCookbook } from "../../cookbooks/qa/index.js";
 import type { Task } from "../../src/core/task.js";

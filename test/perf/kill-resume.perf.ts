@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { EpisodeSchema } from "../../src/core/episode.js";
-import { readJsonl } from "../../src/engine/append-only-jsonl.js";
+import { readJsonl } from "../../src/runs/append-only-jsonl.js";
 import { TournamentErrorLineSchema, TournamentLineSchema } from "../../src/tournament/eval-reranker.js";
 import { createRng, randomInt } from "../../src/core/random.js";
 import { binPath } from "../helpers/run-cli.js";

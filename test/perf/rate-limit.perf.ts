@@ -4,8 +4,8 @@
  * second (a histogram) and the busiest sliding 1 s window after the first second (the limits allow 2 requests and
  * 40 tokens). Arrival times are wall-clock, so a loaded machine can delay a granted request into a later window.
  */
-import { buildModelCallPipeline } from "../../src/cli/model-call-pipeline.js";
-import { createRateLimiter } from "../../src/cli/model-call-pipeline.js";
+import { buildModelCallPipeline } from "../../src/evaluation/model-call-pipeline.js";
+import { createRateLimiter } from "../../src/evaluation/model-call-pipeline.js";
 import { RetryBudget } from "../../src/llm/retry-policy.js";
 import { startScriptedServer } from "../helpers/scripted-openai-server.js";
 

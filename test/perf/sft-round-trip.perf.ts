@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { readEpisodes } from "../../src/engine/episode-log.js";
+import { readEpisodes } from "../../src/runs/episode-log.js";
 import { episodeAnswer } from "../../src/core/episode-answer.js";
 import { createRng } from "../../src/core/random.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";

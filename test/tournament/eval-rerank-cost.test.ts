@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatSummary } from "../../src/cli/format-summary.js";
 import type { Cookbook } from "../../src/core/cookbook.js";
 import { scored } from "../../src/core/score.js";
-import { openRunDirectory, type RunPaths } from "../../src/engine/run-directory.js";
+import { openRunDirectory, type RunPaths } from "../../src/runs/run-directory.js";
 import { runEval, type EvalRunResult } from "../../src/engine/run-eval.js";
 import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cookbook } from "../../src/core/cookbook.js";
-import { openRunDirectory, type RunPaths } from "../../src/engine/run-directory.js";
+import { openRunDirectory, type RunPaths } from "../../src/runs/run-directory.js";
 import { runEval, type EvalRunResult } from "../../src/engine/run-eval.js";
 import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";

@@ -1,7 +1,7 @@
 /** `rllm cache stats | clear`'s actions on the response cache file. */
 import { rllmHome } from "../../core/rllm-home.js";
 import { ResponseCache, cacheFile } from "../../llm/response-cache.js";
-import { parseDuration } from "../parse-duration.js";
+import { parseDuration } from "../../core/parse-duration.js";
 import type { ClearFlags } from "./cache-command.js";
 
 /** Opens the cache, saying so when it had to be rebuilt. */

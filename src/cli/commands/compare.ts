@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { compareRuns, type RunComparison } from "../../view/compare-runs.js";
 import { readRunDirectory } from "../../view/read-run-directory.js";
 import { renderReport } from "../../view/render-report.js";
-import { assertWritableOutput } from "../check-paths.js";
+import { assertWritableOutput } from "../../core/check-paths.js";
 import type { CompareFlags } from "./compare-command.js";
 
 const listedTasks = 20;

@@ -3,7 +3,7 @@
  * help); the work is in dataset.ts and dataset-from-eval.ts.
  */
 import { z } from "zod";
-import { SelectModeSchema } from "../../training/curation/select-episodes.js";
+import { SelectModeSchema } from "../../datasets/curation/select-episodes.js";
 import { defineCommand } from "../command-definition.js";
 import { seedFlag } from "../shared-flags.js";
 

@@ -14,7 +14,7 @@ import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
 import { messageText } from "../../core/message.js";
 import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
-import { assertInputFile } from "../check-paths.js";
+import { assertInputFile } from "../../core/check-paths.js";
 import type { RegisterFlags, ShowFlags } from "./dataset-command.js";
 import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 

@@ -13,11 +13,11 @@ import {
   type EvalSetConfig,
   type EvalSetModel,
 } from "../../core/eval-set-config.js";
-import { diffConfigs, runPaths, writeJsonAtomically } from "../../engine/run-directory.js";
-import { readRunSummary } from "../../engine/read-run-files.js";
+import { diffConfigs, runPaths, writeJsonAtomically } from "../../runs/run-directory.js";
+import { readRunSummary } from "../../runs/read-run-files.js";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
-import { assertInputFile } from "../check-paths.js";
-import { openRunServices } from "../run-services.js";
+import { assertInputFile } from "../../core/check-paths.js";
+import { openRunServices } from "../../evaluation/run-services.js";
 import { formatSetTable, setComparisonRow } from "../format-set-table.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { SetProgress } from "../set-progress.js";

@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import type { RunConfig } from "../../core/run-config.js";
-import { readEpisodes } from "../../engine/episode-log.js";
-import { readRunConfig } from "../../engine/read-run-files.js";
-import { runPaths } from "../../engine/run-directory.js";
+import { readEpisodes } from "../../runs/episode-log.js";
+import { readRunConfig } from "../../runs/read-run-files.js";
+import { runPaths } from "../../runs/run-directory.js";
 import { exportEpisodes } from "../../training/export/export-episodes.js";
-import { assertWritableOutput } from "../check-paths.js";
+import { assertWritableOutput } from "../../core/check-paths.js";
 import type { ExportFlags } from "./export-command.js";
 
 const EXTENSIONS = { jsonl: "jsonl", "verl-parquet": "parquet", "tinker-datums": "datums.jsonl" } as const;

@@ -1,6 +1,6 @@
 /** `rllm gateway`: its help text and flag schema (light, for help); the server is started by gateway.ts. */
 import { z } from "zod";
-import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../training/gateway/trace-store.js";
+import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../gateway/trace-store.js";
 import { defineCommand } from "../command-definition.js";
 import { listenFlags, samplingFlags } from "../shared-flags.js";
 

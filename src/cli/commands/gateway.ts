@@ -1,5 +1,5 @@
 /** `rllm gateway --upstream URL --port P`'s action: runs the token-capturing model gateway until Ctrl-C. */
-import { startGateway } from "../../training/gateway/gateway-server.js";
+import { startGateway } from "../../gateway/gateway-server.js";
 import type { GatewayFlags } from "./gateway-command.js";
 
 /** Runs the gateway until Ctrl-C or SIGTERM. */

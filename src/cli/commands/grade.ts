@@ -5,8 +5,8 @@ import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
-import { assertInputFile, assertWritableOutput } from "../check-paths.js";
-import { parseSetFlags } from "../parse-set-flags.js";
+import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
+import { parseSetFlags } from "../../core/parse-set-flags.js";
 import type { GradeFlags } from "./grade-command.js";
 
 /** Grades the rows, writes the verdict rows and prints the accuracy. */

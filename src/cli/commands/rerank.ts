@@ -7,8 +7,8 @@ import { candidateText, readRerankRows } from "../../tournament/rerank-input.js"
 import { rerankMetrics, rerankOutcome, type RerankOutcome } from "../../tournament/rerank-metrics.js";
 import { defaultSelectionConfig } from "../../tournament/selection-methods.js";
 import { formatRerankMethod } from "../format-summary.js";
-import { assertInputFile, assertWritableOutput } from "../check-paths.js";
-import { openEndpoint, planEndpoint } from "../resolve-endpoint.js";
+import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
+import { openEndpoint, planEndpoint } from "../../evaluation/resolve-endpoint.js";
 import type { RerankFlags } from "./rerank-command.js";
 
 /** Judges each row's candidates with every method and writes one line per row and method. */

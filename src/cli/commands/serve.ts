@@ -2,7 +2,7 @@
 import { InputError } from "../../core/errors/input-error.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
-import { assertCheckpointDirectory } from "../check-paths.js";
+import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import type { ServeFlags } from "./serve-command.js";
 
 /** Serves the tiny model or the rerank server, as the flags say, until Ctrl-C. */
@@ -27,8 +27,8 @@ async function serveTiny(flags: ServeFlags): Promise<void> {
 /** Serves the local Tinker server (a development tool) until Ctrl-C. */
 async function serveTinker(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
-  const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../training/tinker-server/local-tinker-server.js");
-  const { parseFaultPlan } = await import("../../training/tinker-server/server-faults.js");
+  const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../tinker-server/local-tinker-server.js");
+  const { parseFaultPlan } = await import("../../tinker-server/server-faults.js");
   let faults: ReturnType<typeof parseFaultPlan>;
   try {
     faults = parseFaultPlan(flags.faults ?? process.env.RLLM_TINKER_FAULTS);

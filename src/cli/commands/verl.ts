@@ -4,7 +4,7 @@ import { parseJsonFile } from "../../core/parse-json-file.js";
 import { isTerminal, RayJobsClient, RayJobsError, type RayJobStatus } from "../../training/backends/verl/ray-jobs-client.js";
 import { verlLaunchRequest } from "../../training/backends/verl/verl-launch-request.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
-import { assertInputFile } from "../check-paths.js";
+import { assertInputFile } from "../../core/check-paths.js";
 import type { VerlLaunchFlags, VerlLogsFlags, VerlStatusFlags, VerlStopFlags } from "./verl-command.js";
 import { abortableSleep } from "../../core/abortable-sleep.js";
 

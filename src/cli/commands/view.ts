@@ -6,7 +6,7 @@ import { readRunDirectory } from "../../view/read-run-directory.js";
 import { isSetDirectory, readSetDirectory } from "../../view/read-set-directory.js";
 import { renderReport, reportAssets } from "../../view/render-report.js";
 import { serveRunReport } from "../../view/serve-report.js";
-import { assertWritableOutput } from "../check-paths.js";
+import { assertWritableOutput } from "../../core/check-paths.js";
 import type { ViewFlags } from "./view-command.js";
 
 /** Writes the report (and with --serve serves it until Ctrl-C or SIGTERM); an eval set folder gets its table and every cell's report. */

@@ -13,7 +13,7 @@ import { episodeAnswer } from "../../core/episode-answer.js";
 import { scored } from "../../core/score.js";
 import type { JudgeKind } from "../../tournament/judge-prompts.js";
 import type { Rng } from "../../core/random.js";
-import type { Gateway } from "../gateway/gateway-server.js";
+import type { Gateway } from "../../gateway/gateway-server.js";
 import { isPairJudgedCorrectly, pairVerifierReward, verifierPairs, type VerifierPairing } from "../joint-reward.js";
 import { attachGatewaySteps } from "./attach-gateway-steps.js";
 

@@ -6,7 +6,7 @@ import type { Task } from "../../core/task.js";
 import { runEpisode, EpisodeCancelledError } from "../../engine/run-episode.js";
 import { createOpenAiClient } from "../../llm/openai-client.js";
 import type { SamplingParams } from "../../core/llm-client.js";
-import type { Gateway } from "../gateway/gateway-server.js";
+import type { Gateway } from "../../gateway/gateway-server.js";
 import { attachGatewaySteps } from "./attach-gateway-steps.js";
 
 export interface RolloutOptions {

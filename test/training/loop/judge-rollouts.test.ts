@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EpisodeSchema, type Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
-import { startGateway, type Gateway } from "../../../src/training/gateway/gateway-server.js";
+import { startGateway, type Gateway } from "../../../src/gateway/gateway-server.js";
 import { judgeRollouts } from "../../../src/training/loop/judge-rollouts.js";
 import { createRng } from "../../../src/core/random.js";
-import { startFakeVllm, type FakeVllm } from "../gateway/fake-vllm-server.js";
+import { startFakeVllm, type FakeVllm } from "../../gateway/fake-vllm-server.js";
 
 let upstream: FakeVllm;
 let gateway: Gateway;

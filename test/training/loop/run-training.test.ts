@@ -10,7 +10,7 @@ import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.
 import { runTraining } from "../../../src/training/loop/run-training.js";
 import type { TrainRecord } from "../../../src/training/loop/train-records.js";
 import { TrainConfigSchema } from "../../../src/training/train-config.js";
-import { startFakeVllm } from "../gateway/fake-vllm-server.js";
+import { startFakeVllm } from "../../gateway/fake-vllm-server.js";
 
 // The fake server answers "reply <n>" with n counting calls; the cookbook calls an even n correct, so groups are mixed.
 const cookbook: Cookbook = {

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError } from "../../../http/http-error.js";
 import { startHttpServer } from "../../../http/start-http-server.js";
-import { readReplyText, UpstreamRequester, UpstreamUnreachableError } from "../../gateway/upstream-request.js";
+import { readReplyText, UpstreamRequester, UpstreamUnreachableError } from "../../../gateway/upstream-request.js";
 
 export interface RolloutRouterOptions {
   /** "host:port" or full "http://host:port" of each rollout server. */

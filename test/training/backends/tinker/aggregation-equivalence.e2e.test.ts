@@ -17,7 +17,7 @@ import { readLocalCheckpoint } from "../../../../src/training/backends/local-che
 import { createTinkerBackend } from "../../../../src/training/backends/tinker/tinker-backend.js";
 import { TinkerHttpClient } from "../../../../src/training/backends/tinker/tinker-http-client.js";
 import { tinyChatRenderer } from "../../../../src/training/backends/tinker/tiny-chat-renderer.js";
-import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/training/tinker-server/local-tinker-server.js";
+import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/tinker-server/local-tinker-server.js";
 
 let server: LocalTinkerServer;
 const directory = mkdtempSync(path.join(tmpdir(), "tinker-equivalence-"));

@@ -12,8 +12,8 @@ import { openSession } from "../../../../src/training/backends/tinker/tinker-ses
 import { openTinkerPolicy } from "../../../../src/training/backends/tinker/open-tinker-policy.js";
 import { tinyChatRenderer } from "../../../../src/training/backends/tinker/tiny-chat-renderer.js";
 import { encodeForwardBackwardRequest } from "../../../../src/training/backends/tinker/tinker-proto.js";
-import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/training/tinker-server/local-tinker-server.js";
-import { parseFaultPlan, type FaultPlan } from "../../../../src/training/tinker-server/server-faults.js";
+import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/tinker-server/local-tinker-server.js";
+import { parseFaultPlan, type FaultPlan } from "../../../../src/tinker-server/server-faults.js";
 
 const noWait = { initialMs: 0, maxMs: 0, maxRetries: 10 };
 const instantPoll = { initialMs: 0, maxMs: 0 };

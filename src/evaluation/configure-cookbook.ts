@@ -1,0 +1,32 @@
+/** `rllm eval --set key=value`: a cookbook's own options, checked against its schema before any endpoint starts, then applied. */
+import type { Cookbook } from "../core/cookbook.js";
+import { InputError } from "../core/errors/input-error.js";
+import { parseSetOptions } from "../core/parse-set-options.js";
+import { createOpenAiClient } from "../llm/openai-client.js";
+import { parseSetFlags } from "../core/parse-set-flags.js";
+import type { EndpointPlan } from "./resolve-endpoint.js";
+
+/** The cookbook's options from `--set` entries (its defaults filled in), or undefined for a cookbook that takes none and got none. */
+export function parseCookbookOptions(cookbook: Cookbook, entries: readonly string[]): Record<string, unknown> | undefined {
+  const given = parseSetFlags(entries);
+  if (!cookbook.optionsSchema) {
+    const [key] = Object.keys(given);
+    if (key !== undefined) throw new InputError(`--set ${key}: cookbook "${cookbook.name}" takes no options`);
+    return undefined;
+  }
+  return parseSetOptions(cookbook.optionsSchema, given, `cookbook "${cookbook.name}"`);
+}
+
+/**
+ * The cookbook configured with its parsed options; a client it asks for (a judge) runs on the planned endpoint. Called
+ * before the endpoint opens, so a client the run cannot give (the embedded model serves only itself) is a usage error.
+ */
+export function configureCookbook(cookbook: Cookbook, options: Record<string, unknown> | undefined, plan: EndpointPlan): Cookbook {
+  if (options === undefined || !cookbook.configure) return cookbook;
+  return cookbook.configure(options, {
+    createClient(model) {
+      if (plan.isEmbedded) throw new InputError(`cookbook "${cookbook.name}" asks for model "${model}", which needs --base-url (it runs on the same endpoint)`);
+      return createOpenAiClient({ baseUrl: plan.baseUrl, model, apiKey: plan.apiKey });
+    },
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * One model of the local Tinker server: the tiny model's learner with Tinker's semantics. forward_backward adds the
+ * gradients of a summed loss (per-token advantages; positions whose advantage is 0 are left out) until optim_step
+ * applies them with the request's Adam parameters; full weights stand in for LoRA.
+ */
+import * as tf from "@tensorflow/tfjs";
+import type { TinyModelConfig } from "../models/tiny/model-config.js";
+import type { ModelWeights } from "../models/tiny/model-weights.js";
+import { packTargetValues } from "../models/tiny/token-batch.js";
+import { addGradients, TrainableModel, type LearnerState } from "../models/tiny/trainable-model.js";
+import { LossKindSchema, type LossConfig } from "../training/backend.js";
+import { LOCAL_LOSSES, policyLoss } from "../training/backends/policy-loss.js";
+import type { DecodedForwardBackwardRequest, ForwardBackwardResult } from "../training/backends/tinker/tinker-proto.js";
+import { FutureFailure } from "./future-table.js";
+
+/** optim_step's Adam parameters as the wire carries them (grad_clip_norm 0 = no clipping). */
+export interface AdamParameters {
+  learning_rate: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weight_decay: number;
+  grad_clip_norm: number;
+}
+
+// Same bound as the local backend: the wasm heap cannot hold a whole large batch's attention at once.
+const MICRO_BATCH_POSITIONS = 8192;
+
+interface Row {
+  tokens: number[];
+  lossMask: number[];
+  samplerLogprobs: number[];
+  advantages: number[];
+}
+
+/** A trainable tiny model with pending gradients. */
+export class TinyTinkerLearner {
+  private pending = new Map<string, tf.Tensor>();
+
+  private constructor(private readonly learner: TrainableModel) {}
+
+  /** A learner starting from `weights`. */
+  static async create(config: TinyModelConfig, weights: ModelWeights): Promise<TinyTinkerLearner> {
+    return new TinyTinkerLearner(await TrainableModel.fromWeights(config, weights));
+  }
+
+  /** Runs one forward_backward (or forward only); answers per-datum learner logprobs and the summed loss. */
+  forwardBackward(request: DecodedForwardBackwardRequest, vocabularySize: number, contextLength: number): ForwardBackwardResult {
+    const kind = LossKindSchema.safeParse(request.lossFn);
+    if (!kind.success || !LOCAL_LOSSES.includes(kind.data)) {
+      throw new FutureFailure(`loss_fn "${request.lossFn}": the local Tinker server computes ${LOCAL_LOSSES.join(", ")}`, "user");
+    }
+    const rows = request.data.map((datum, index) => toRow(datum, index, kind.data, vocabularySize, contextLength));
+    if (request.forwardOnly) {
+      const logprobs = this.learner.sequenceLogprobs(rows.map((row) => row.tokens));
+      return { lossFnOutputType: "per_datum", outputs: logprobs.map((row) => ({ logprobs: row.slice(1) })), metrics: {} };
+    }
+    const config = request.lossFnConfig;
+    const loss: LossConfig = {
+      kind: kind.data,
+      clipLow: 1 - (config.clip_low_threshold ?? 0.8),
+      clipHigh: (config.clip_high_threshold ?? 1.2) - 1,
+      beta: kind.data === "dro" ? (config.beta ?? 0.05) : undefined,
+      klCoef: 0,
+      minEntropy: 0,
+    };
+    const result = this.learner.accumulateGradients(
+      rows,
+      (learnerLogprobs, micro) => {
+        const shape: [number, number] = [micro.packed.batch, micro.packed.time - 1];
+        const samplerLogprobs = tf.tensor2d(packTargetValues(micro.packed, micro.rows.map((row) => row.samplerLogprobs)), shape);
+        const advantages = tf.tensor2d(packTargetValues(micro.packed, micro.rows.map((row) => row.advantages)), shape);
+        const output = policyLoss({ learnerLogprobs, samplerLogprobs, mask: micro.mask, advantages }, loss, "sum");
+        return { loss: output.loss, metrics: { clipFraction: output.clipFraction } };
+      },
+      { microBatchPositions: MICRO_BATCH_POSITIONS },
+    );
+    addGradients(this.pending, result.gradients);
+    const positions = result.microBatches.reduce((sum, micro) => sum + micro.trainedTokens, 0);
+    const clipped = result.microBatches.reduce((sum, micro) => sum + micro.metrics.clipFraction! * micro.trainedTokens, 0);
+    return {
+      lossFnOutputType: "per_datum",
+      outputs: result.logprobs.map((row) => ({ logprobs: row.slice(1) })),
+      metrics: { "loss:sum": result.loss, "clip_fraction:mean": clipped / Math.max(1, positions) },
+    };
+  }
+
+  /** Applies the pending gradients; answers their global norm. */
+  optimStep(adam: AdamParameters): Record<string, number> {
+    if (this.pending.size === 0) throw new FutureFailure("optim_step with no forward_backward since the last step", "user");
+    const gradients = this.pending;
+    this.pending = new Map();
+    const gradNorm = this.learner.applyGradients(gradients, {
+      learningRate: adam.learning_rate,
+      beta1: adam.beta1,
+      beta2: adam.beta2,
+      epsilon: adam.eps,
+      weightDecay: adam.weight_decay,
+      clipNorm: adam.grad_clip_norm > 0 ? adam.grad_clip_norm : Number.POSITIVE_INFINITY,
+    });
+    return { grad_norm: gradNorm };
+  }
+
+  /** Weights and optimizer state (save_weights). */
+  state(): LearnerState {
+    return this.learner.state();
+  }
+
+  /** The current weights (save_weights_for_sampler). */
+  weights(): ModelWeights {
+    return this.learner.weights();
+  }
+
+  /** Puts back saved weights, and the optimizer state when asked (load_weights). */
+  load(state: LearnerState, withOptimizer: boolean): void {
+    const current = this.learner.state();
+    this.learner.restoreState(withOptimizer ? state : { ...current, weights: state.weights });
+  }
+
+  dispose(): void {
+    tf.dispose([...this.pending.values()]);
+    this.learner.dispose();
+  }
+}
+
+// A Datum back to one flat, token-aligned row: tokens = input + last target; values at position t belong to token t.
+function toRow(
+  datum: DecodedForwardBackwardRequest["data"][number],
+  index: number,
+  kind: LossConfig["kind"],
+  vocabularySize: number,
+  contextLength: number,
+): Row {
+  const targets = datum.lossFnInputs.target_tokens;
+  if (!targets || targets.length !== datum.modelInput.length) {
+    throw new FutureFailure(`datum ${index}: target_tokens must have one entry per model_input token (${datum.modelInput.length})`, "user");
+  }
+  const tokens = [...datum.modelInput, targets.at(-1)!];
+  for (let position = 1; position < datum.modelInput.length; position++) {
+    if (datum.modelInput[position] !== targets[position - 1]) throw new FutureFailure(`datum ${index}: target_tokens is not model_input shifted by one`, "user");
+  }
+  if (tokens.some((token) => token < 0 || token >= vocabularySize)) throw new FutureFailure(`datum ${index}: a token id is outside the vocabulary (${vocabularySize})`, "user");
+  if (tokens.length > contextLength) throw new FutureFailure(`datum ${index}: ${tokens.length} tokens; the model's context is ${contextLength}`, "user");
+  const aligned = (name: string, fill: number) => {
+    const values = datum.lossFnInputs[name];
+    if (values && values.length !== targets.length) throw new FutureFailure(`datum ${index}: ${name} has ${values.length} values for ${targets.length} targets`, "user");
+    return [0, ...(values ?? targets.map(() => fill))];
+  };
+  if (kind === "cross_entropy") return { tokens, lossMask: aligned("weights", 1), samplerLogprobs: aligned("logprobs", 0), advantages: tokens.map(() => 0) };
+  if (!datum.lossFnInputs.advantages || !datum.lossFnInputs.logprobs) throw new FutureFailure(`datum ${index}: ${kind} needs advantages and logprobs`, "user");
+  const advantages = aligned("advantages", 0);
+  // Positions with a zero advantage add nothing to these losses' gradients; leaving them out of the mask keeps
+  // prompt positions (sampler logprob 0) out of the clip fraction and out of DRO's quadratic penalty.
+  return { tokens, lossMask: advantages.map((advantage) => (advantage !== 0 ? 1 : 0)), samplerLogprobs: aligned("logprobs", 0), advantages };
+}
