@@ -15,6 +15,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -177,10 +178,22 @@ async function startServer(latencyMs: number): Promise<Server> {
     child.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
     child.once("exit", (code) => reject(new Error(`the bench server exited ${code}`)));
   });
+  // The servers go with the bench, also when it fails.
+  process.once("exit", () => child.kill());
   const origin = `http://127.0.0.1:${port}`;
   return {
     baseUrl: `${origin}/v1`,
-    served: async () => ((await (await fetch(`${origin}/requests`)).json()) as { served: number }).served,
+    // A fresh connection each time: a kept-alive one may have been closed by the server during a long harness run.
+    served: () =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get(`${origin}/requests`, { agent: false }, (reply) => {
+            const chunks: Buffer[] = [];
+            reply.on("data", (chunk: Buffer) => chunks.push(chunk));
+            reply.on("end", () => resolve((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { served: number }).served));
+          })
+          .on("error", reject);
+      }),
     stop: () => child.kill(),
   };
 }
