@@ -18,9 +18,19 @@ export const NamedEndpointSchema = z
   .strict();
 export type NamedEndpoint = z.infer<typeof NamedEndpointSchema>;
 
+/** SandboxFusion-compatible services the code verifier sends programs to (`rllm sandbox serve`, or SandboxFusion). */
+export const SandboxServicesSchema = z
+  .object({
+    urls: z.array(z.string().url()).min(1),
+    /** Environment variable holding the services' API key (default RLLM_SANDBOX_API_KEY). */
+    apiKeyEnv: z.string().min(1).optional(),
+  })
+  .strict();
+
 export const UserConfigSchema = z
   .object({
     endpoints: z.record(z.string(), NamedEndpointSchema).default({}),
+    sandbox: SandboxServicesSchema.optional(),
   })
   .strict();
 export type UserConfig = z.infer<typeof UserConfigSchema>;

@@ -24,6 +24,8 @@ import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, ty
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
  * - `src/view` (`rllm view` and `rllm compare` reports) sits beside training: it reads run folders and tournament
  *   records, and imports nothing of training.
+ * - `src/sandbox-service` (`rllm sandbox serve`) sits beside metrics: it puts the code verifier's sandbox behind
+ *   SandboxFusion's HTTP API with the shared server helpers, and needs nothing above verifiers.
  * - `src/runs` (the run folder: its paths, the append-only JSONL files and their readers) sits beside `src/llm`: it
  *   needs only core, and the engine, training and the viewer all write or read run folders through it.
  * - `src/gateway` (the recording proxy behind `rllm gateway` and training's rollouts) sits beside benchmarks: it
@@ -51,7 +53,10 @@ const layers: LayerTable = [
     { name: "verifiers", paths: ["verifiers"] },
     { name: "gateway", paths: ["src/gateway"] },
   ],
-  [{ name: "metrics", paths: ["src/metrics"] }],
+  [
+    { name: "metrics", paths: ["src/metrics"] },
+    { name: "sandbox service", paths: ["src/sandbox-service"] },
+  ],
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { scored, unscored, type Score } from "../../src/core/score.js";
 import { parseSetOptions } from "../../src/core/parse-set-options.js";
 import type { GradeVerifier } from "../grade-verifier.js";
-import { CodeGrader } from "./code-grader.js";
+import { openProgramGrader, parseSandboxUrls } from "./open-program-grader.js";
+import type { ProgramGrader } from "./program-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { type NormalizedTests, normalizeTests, TestDecodeError } from "./normalize-tests.js";
 import type { ProgramVerdict } from "./test-verdict.js";
@@ -30,6 +31,10 @@ export const CodeFlagsSchema = z
     unsafeNoSandbox: z.boolean().default(false),
     memoryMb: z.coerce.number().int().positive().optional(),
     python: z.string().optional(),
+    /** SandboxFusion-compatible services, comma-separated: the programs run there instead of in local slots. */
+    sandboxUrl: z.string().optional(),
+    /** The services' API key (from the environment variable the config names, never a flag). */
+    sandboxApiKey: z.string().optional(),
   })
   .strict();
 
@@ -39,15 +44,19 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   rowSchema: CodeRowSchema,
   async gradeRows(rows, options) {
     const flags = parseSetOptions(CodeFlagsSchema, options.flags, 'verifier "code"');
-    const grader = await CodeGrader.create({
-      concurrency: options.concurrency,
-      timeoutSeconds: flags.timeout,
-      runAllTests: flags.runAllTests,
-      floatTolerance: flags.floatTolerance,
-      unsafeNoSandbox: flags.unsafeNoSandbox,
-      python: flags.python,
-      limits: flags.memoryMb ? { memoryBytes: flags.memoryMb * 1024 * 1024 } : {},
-    });
+    const urls = flags.sandboxUrl ? parseSandboxUrls(flags.sandboxUrl) : [];
+    const grader = await openProgramGrader(
+      {
+        concurrency: options.concurrency,
+        timeoutSeconds: flags.timeout,
+        runAllTests: flags.runAllTests,
+        floatTolerance: flags.floatTolerance,
+        unsafeNoSandbox: flags.unsafeNoSandbox,
+        python: flags.python,
+        limits: flags.memoryMb ? { memoryBytes: flags.memoryMb * 1024 * 1024 } : {},
+      },
+      urls.length > 0 ? { urls, apiKey: flags.sandboxApiKey } : undefined,
+    );
     // Each problem runs its tests one after another; problems share the sandbox slots.
     const limit = pLimit(grader.concurrency);
     let done = 0;
@@ -63,7 +72,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
         ),
       );
       // Said once per run: without cgroups the memory and process caps hold per process, not per sandbox.
-      if (!grader.capsWholeSandbox && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.memoryPolicy };
+      if (grader.notice && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.notice };
       return verdicts;
     } finally {
       await grader.close();
@@ -72,7 +81,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
 };
 
 /** Grades one row: an undecodable or empty test payload makes the row unscored, never a pass. */
-async function gradeRow(grader: CodeGrader, row: CodeRow): Promise<Score> {
+async function gradeRow(grader: ProgramGrader, row: CodeRow): Promise<Score> {
   const program = extractProgram(row.response);
   let normalized: NormalizedTests;
   try {

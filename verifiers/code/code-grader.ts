@@ -13,7 +13,7 @@ import { SandboxLimitsSchema, type SandboxLimits } from "./sandbox/sandbox-limit
 import { SandboxSlot, type ProcessOutcome } from "./sandbox/sandbox-slot.js";
 import { SandboxUnavailableError } from "./sandbox/sandbox-unavailable-error.js";
 import { SlotPool } from "./sandbox/slot-pool.js";
-import type { TestCase } from "./normalize-tests.js";
+import type { CodeProblem, ProgramGrader } from "./program-grader.js";
 import { gradeCallTests } from "./grade-call-tests.js";
 import { gradeStdioTests } from "./grade-stdio-tests.js";
 import type { RunContext, RunBudget } from "./run-context.js";
@@ -38,12 +38,6 @@ export const CodeGraderOptionsSchema = z
   .strict();
 export type CodeGraderOptions = z.input<typeof CodeGraderOptionsSchema>;
 
-/** One program to grade. */
-export interface CodeProblem {
-  program: string;
-  tests: TestCase[];
-  fnName?: string;
-}
 
 // Per-slot uids start here; the offset keeps two graders on one machine (two test workers) on different uids.
 const slotUidBase = 200_000 + (process.pid % 4_000) * 64;
@@ -51,7 +45,7 @@ const slotUidBase = 200_000 + (process.pid % 4_000) * 64;
 const sandboxOwnProcesses = 4;
 
 /** Grades programs in sandboxes; create it with `CodeGrader.create`, which checks the sandbox really works, and `close` it when done. */
-export class CodeGrader {
+export class CodeGrader implements ProgramGrader {
   private readonly pool: SlotPool;
   private readonly slots: SandboxSlot[];
   private readonly scratchDirectories: string[] = [];
@@ -100,6 +94,22 @@ export class CodeGrader {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const directory of this.scratchDirectories) rmSync(directory, { recursive: true, force: true });
+  }
+
+  /** The memory policy when it is weaker than documented (no cgroups), for the run's log. */
+  get notice(): string | undefined {
+    return this.capsWholeSandbox ? undefined : this.memoryPolicy;
+  }
+
+  /** The exit code a program uses when the policy denied it something (starting a process). */
+  get deniedExitCode(): number {
+    return this.runner.deniedExitCode;
+  }
+
+  /** Runs `program` once on `stdin` with a wall-clock limit, as `rllm sandbox serve` does for a run_code request. */
+  execute(program: string, stdin: string, timeoutSeconds: number, outputBytes?: number): Promise<ProcessOutcome> {
+    const timeoutMs = timeoutSeconds * 1000;
+    return this.run({ mode: "stdio", program, stdin }, { idleTimeoutMs: timeoutMs, deadlineMs: timeoutMs + 1000, cpuSeconds: timeoutSeconds + 1, outputBytes });
   }
 
   /** How many sandboxes run at once. */

@@ -1,6 +1,10 @@
 /** The code verifier: sandboxed execution of untrusted programs against stdin/stdout, function-call and assert tests. */
 // Grading programs
-export { CodeGrader, CodeGraderOptionsSchema, type CodeGraderOptions, type CodeProblem } from "./code-grader.js";
+export { CodeGrader, CodeGraderOptionsSchema, type CodeGraderOptions } from "./code-grader.js";
+export type { CodeProblem, ProgramGrader } from "./program-grader.js";
+// Grading on SandboxFusion-compatible services (--sandbox-url)
+export { RemoteCodeGrader, type RemoteCodeGraderOptions } from "./remote/remote-code-grader.js";
+export { RunCodeRequestSchema, RunCodeResponseSchema, type RunCodeRequest, type RunCodeResponse } from "./remote/sandbox-fusion-protocol.js";
 export { codeGradeVerifier, CodeRowSchema, type CodeRow } from "./code-grade-verifier.js";
 export { ProgramVerdictSchema, TestResultSchema, TestVerdictKindSchema, type ProgramVerdict, type TestResult, type TestVerdictKind } from "./test-verdict.js";
 // Tests and comparison

@@ -15,6 +15,11 @@ export const GradeFlagsSchema = z.object({
   runAllTests: z.boolean().optional().describe("code: run every test instead of stopping at the first failure"),
   floatTolerance: z.coerce.number().nonnegative().optional().describe("code: accept numbers within x·max(1,|expected|) (default: exact)").meta({ value: "x" }),
   unsafeNoSandbox: z.boolean().optional().describe("code: run programs without bubblewrap isolation (rlimits only) if no sandbox exists"),
+  sandboxUrl: z
+    .string()
+    .optional()
+    .describe("code: run programs on SandboxFusion-compatible services (rllm sandbox serve, or SandboxFusion), comma-separated; default: config.json's sandbox.urls, else the local sandbox")
+    .meta({ value: "url[,url…]" }),
 });
 /** `rllm grade`'s parsed flags. */
 export type GradeFlags = z.infer<typeof GradeFlagsSchema>;

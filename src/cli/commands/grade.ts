@@ -4,6 +4,9 @@ import type { Command } from "commander";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
+import { rllmHome } from "../../core/rllm-home.js";
+import { readUserConfig } from "../../core/user-config.js";
+import { parseSandboxUrls } from "../../../verifiers/code/open-program-grader.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
@@ -19,7 +22,7 @@ export async function gradeAction(flags: GradeFlags, _args: string[], command: C
   const progress = progressLine(rows.length);
   const scores = await verifier.gradeRows(rows, {
     concurrency: flags.concurrency,
-    flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) },
+    flags: { ...parseSetFlags(flags.set), ...codeFlags(flags), ...(verifier.name === "code" ? remoteSandboxFlags(flags.sandboxUrl) : {}) },
     onProgress: progress,
   });
   progress(rows.length, rows.length, true);
@@ -48,8 +51,22 @@ function assertCodeFlagsFit(verifierName: string, flags: GradeFlags, command: Co
 
 /** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */
 function codeFlags(flags: GradeFlags): Record<string, unknown> {
-  const { timeout, runAllTests, floatTolerance, unsafeNoSandbox } = flags;
-  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox }).filter(([, value]) => value !== undefined));
+  const { timeout, runAllTests, floatTolerance, unsafeNoSandbox, sandboxUrl } = flags;
+  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox, sandboxUrl }).filter(([, value]) => value !== undefined));
+}
+
+/** The sandbox services for the code verifier: --sandbox-url, else $RLLM_HOME/config.json's `sandbox`; their key from its variable. */
+function remoteSandboxFlags(flag: string | undefined): Record<string, unknown> {
+  const config = readUserConfig(rllmHome()).sandbox;
+  const urls = flag ?? config?.urls.join(",");
+  if (urls === undefined) return {};
+  try {
+    parseSandboxUrls(urls);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
+  const apiKey = process.env[config?.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"];
+  return { sandboxUrl: urls, ...(apiKey ? { sandboxApiKey: apiKey } : {}) };
 }
 
 /**

@@ -46,6 +46,10 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "record every chat call of an agent through an OpenAI-compatible proxy",
     load: async () => (await import("./gateway-command.js")).gatewayCommand,
   },
+  sandbox: {
+    summary: "serve the code sandbox behind SandboxFusion's HTTP API, for grading on other machines",
+    load: async () => (await import("./sandbox-command.js")).sandboxCommand,
+  },
   train: {
     summary: "train the policy on a cookbook's benchmark",
     load: async () => (await import("./train-command.js")).trainCommand,
