@@ -23,7 +23,9 @@ build_env() {
   local name="$1" lock="$locks/$1.txt"
   [ -f "$lock" ] || { echo "python-env: no lock file $lock (known: $(cd "$locks" && ls ./*.txt | sed 's|^\./||; s|\.txt$||' | tr '\n' ' '))" >&2; return 2; }
   local python; python="$(find_python312)"
-  local hash; hash="$( { cat "$lock"; "$python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -c1-12)"
+  # The post-install script is part of what the environment is, so editing it builds a new one too.
+  local post="$locks/$name.post-install.sh"
+  local hash; hash="$( { cat "$lock"; [ ! -f "$post" ] || cat "$post"; "$python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -c1-12)"
   local env="$cache/$name-$hash"
   if [ ! -f "$env/.complete" ]; then
     mkdir -p "$cache"
@@ -36,7 +38,7 @@ build_env() {
       "$python" -m venv "$env"
       "$env/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --upgrade pip==25.3 >&2
       PIP_NO_INPUT=1 "$env/bin/python" -m pip install --quiet --disable-pip-version-check -r "$lock" >&2
-      [ -x "$locks/$name.post-install.sh" ] && "$locks/$name.post-install.sh" "$env/bin/python" >&2
+      [ ! -x "$post" ] || "$post" "$env/bin/python" >&2
       touch "$env/.complete"
     fi
     exec 9>&-

@@ -38,6 +38,12 @@ export { runEval, type EvalRunOptions, type EvalRunResult } from "./engine/run-e
 export { runPaths, openRunDirectory } from "./runs/run-directory.js";
 export { readEpisodes } from "./runs/episode-log.js";
 export { readRunConfig, readRunSummary } from "./runs/read-run-files.js";
+// The eval application's services: the model call pipeline (retries, rate limit, response cache) and what every run
+// of one invocation shares (the cache, a limiter per endpoint, the price table).
+export { buildModelCallPipeline, createRateLimiter, type PipelineOptions, type ModelCallPipeline, type CacheSetting } from "./evaluation/model-call-pipeline.js";
+export { openRunServices, type RunServices, type RunServiceOptions } from "./evaluation/run-services.js";
+// The one-call flow the built-in cookbooks are built on.
+export { singleTurnFlow, systemThenInstruction } from "./engine/single-turn-flow.js";
 // Multi-turn: any Environment driven by a model through an EnvironmentAgent, and the Score of its outcome.
 export { environmentFlow, type EnvironmentAgent, type EnvironmentFlowOptions, type AgentDecision } from "./engine/environment-flow.js";
 export { scoreEnvironmentEpisode } from "./engine/score-environment-episode.js";

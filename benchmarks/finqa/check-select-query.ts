@@ -18,6 +18,10 @@ const forbiddenWords = [
 const forbiddenPattern = new RegExp(`\\b(${forbiddenWords.join("|")})\\b`, "i");
 // PRAGMA statements and the pragma_… table-valued functions (pragma_table_info, pragma_compile_options).
 const pragmaPattern = /\b(pragma(?:_\w+)?)\b/i;
+// A pragma function's name quoted as an identifier (`[pragma_database_list]`, "pragma_…", `pragma_…`), or as a string,
+// which SQLite also reads as a name where one is expected (FROM 'pragma_database_list'). The query process refuses every
+// virtual table as well, whatever the text (sql-query-process.mjs).
+const quotedPragmaPattern = /(?:\[|"|`|')\s*(pragma(?:_\w+)?)\s*(?:\]|"|`|')/i;
 // A column wildcard: `*` after SELECT, DISTINCT, ALL, a comma or `table.`; `count(*)` and `a * b` are not.
 const wildcardPattern = /(?:\bselect|\bdistinct|\ball|,|\.)\s*\*/i;
 // printf/format with a width or precision from an argument (`%.*c`) or of four digits or more builds huge values.
@@ -44,7 +48,7 @@ export function checkSelectQuery(query: string, resolveTable: (name: string) => 
   if (sql.length > maxQueryCharacters) return refuse(`the query is ${sql.length} characters long; the limit is ${maxQueryCharacters}`);
   const forbidden = forbiddenPattern.exec(masked);
   if (forbidden) return refuse(`${forbidden[1]!.toUpperCase()} is not allowed: the tables are read-only and only SELECT queries run`);
-  const pragma = pragmaPattern.exec(masked);
+  const pragma = pragmaPattern.exec(masked) ?? quotedPragmaPattern.exec(sql);
   if (pragma) return refuse(`${pragma[1]} is not allowed: PRAGMA statements and pragma functions are refused (get_table_info describes a table)`);
   if (wildcardPattern.test(masked)) {
     return refuse("SELECT * is not allowed (nor table.* or a bare * among the columns): name the columns you need (get_table_info lists them)");

@@ -26,6 +26,9 @@ function runQuery(database, sql, limits) {
   }
   // Defence in depth: the parent's text checks should make both impossible.
   if (!statement.reader || !statement.readonly) return { kind: "refused", message: "only SELECT queries are allowed" };
+  if (readsVirtualTable(database, sql)) {
+    return { kind: "refused", message: "table-valued functions (pragma_…, json_each…) are not allowed: query the company's tables" };
+  }
   const rows = [];
   let characters = 2;
   try {
@@ -43,6 +46,16 @@ function runQuery(database, sql, limits) {
     return sqlFailure(error);
   }
   return { kind: "rows", rows };
+}
+
+/**
+ * Whether the compiled program opens a virtual table. The company tables are ordinary tables; the pragma_… functions
+ * are eponymous virtual tables, reachable under any quoting (`[pragma_database_list]`, `'pragma_…'`), so they are
+ * refused by what SQLite compiled, not by the query's text. better-sqlite3 has no authorizer; EXPLAIN lists the
+ * program's opcodes, and VOpen is the one that opens a virtual table.
+ */
+function readsVirtualTable(database, sql) {
+  return database.prepare(`EXPLAIN ${sql}`).all().some((operation) => operation.opcode === "VOpen");
 }
 
 function sqlFailure(error) {

@@ -54,6 +54,7 @@ export function createTerminalCookbook(given: Partial<TerminalOptions> = {}): Co
     evaluate: (_task, episode) => scoreEnvironmentEpisode(episode),
     optionsSchema: TerminalOptionsSchema,
     configure: (configured: Partial<TerminalOptions>) => createTerminalCookbook({ ...options, ...configured }),
+    ...(options.agent === "oracle" || options.agent === "nop" ? { scriptedAgent: options.agent } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export function scriptedTerminalFlow(agent: "oracle" | "nop", options: TerminalE
     }
     const episode = environmentEpisode(task, context.attempt, [], "done", outcome);
     episode.artifacts.agent = { name: agent, ...solutionInfo };
+    // No model call carries the task's text, so the episode keeps it for the report's question column.
+    episode.artifacts.instruction = task.instruction;
     return episode;
   };
 }

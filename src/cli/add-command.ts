@@ -6,7 +6,7 @@ import { parseFlags } from "./parse-flags.js";
 
 /** Adds `definition` (and its subcommands) to `parent`. */
 export function addCommand(parent: Command, definition: CommandDefinition): Command {
-  const command = parent.command(definition.name).description(definition.description);
+  const command = parent.command(definition.name).description(joinProseLines(definition.description));
   for (const argument of definition.arguments ?? []) command.argument(argument.name, argument.description);
   if (definition.flags) addSchemaOptions(command, definition.flags);
   for (const subcommand of definition.subcommands ?? []) addCommand(command, subcommand);
@@ -22,4 +22,19 @@ export function addCommand(parent: Command, definition: CommandDefinition): Comm
     });
   }
   return command;
+}
+
+/**
+ * A help text with its prose lines joined into paragraphs, so commander wraps them at the terminal's width: broken by
+ * hand at ~115 columns and wrapped again at 80, every other line was a stub. Indented lines (tables, lists) and the
+ * line after one stay where they are.
+ */
+export function joinProseLines(text: string): string {
+  const lines = text.split("\n");
+  return lines.reduce((joined, line, index) => {
+    if (index === 0) return line;
+    const previous = lines[index - 1]!;
+    const isProse = (candidate: string) => candidate !== "" && !/^\s/.test(candidate);
+    return isProse(previous) && isProse(line) ? `${joined} ${line}` : `${joined}\n${line}`;
+  }, "");
 }

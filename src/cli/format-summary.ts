@@ -1,6 +1,7 @@
 /** The summary table printed at the end of `rllm eval`, and the per-method rerank report both eval and rerank print. */
 import type { RerankMethodSummary } from "../metrics/rerank-method-summary.js";
 import { failedParseErrorShare } from "../metrics/rerank-method-summary.js";
+import { infraErrorRate } from "../metrics/infra-error-rate.js";
 import type { RunSummary } from "../metrics/summarize-run.js";
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
@@ -43,7 +44,7 @@ export function formatSummary(summary: RunSummary): string {
 /** Errors and tokens, and the latency of scored episodes when there are any (it is measured over those only). */
 function tailRows(summary: RunSummary): [string, string][] {
   const rows: [string, string][] = [
-    ["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`],
+    ["errors", `${summary.errors.infra} infra (${percent(summaryInfraRate(summary))} of episodes, not scored), ${summary.errors.model} model (scored wrong)`],
     ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
   ];
   if (summary.counts.scored > 0) rows.push(["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)}s, p95 ${(summary.latency.p95Ms / 1000).toFixed(2)}s`]);
@@ -74,4 +75,9 @@ export function formatRerankMethod(method: string, result: RerankMethodSummary, 
   const score = result["rerank@1"] === null ? "rerank@1 n/a (no labels)" : `rerank@1 ${result["rerank@1"].toFixed(4)}`;
   const incomplete = result.status === "incomplete" ? "INCOMPLETE, " : "";
   return `${method}: ${incomplete}${score} · ${coverage} · ${judging}`;
+}
+
+/** The run's infra-error rate: summary.json's own figure, or from its counts in a file written before it had one. */
+export function summaryInfraRate(summary: RunSummary): number {
+  return summary.errors.infraRate ?? infraErrorRate(summary.errors.infra, summary.counts.episodes);
 }

@@ -33,6 +33,11 @@ export interface Cookbook {
   description: string;
   flow: AgentFlow;
   evaluate: Evaluator;
+  /**
+   * The name of a scripted agent that calls no model (the terminal cookbook's `oracle` and `nop`): a run then starts
+   * no model and is labelled with the agent instead of a model.
+   */
+  scriptedAgent?: string;
   /** A comparable answer for maj@k (e.g. the normalised boxed value); absent when answers are not comparable. */
   extractAnswer?: (task: Task, episode: Episode) => string | undefined;
   /**

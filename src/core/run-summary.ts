@@ -72,7 +72,12 @@ export const RunSummarySchema = z.object({
     expectedEpisodes: z.number().int().nonnegative(),
   }),
   /** infra errors are excluded from every score; model errors count as wrong answers. */
-  errors: z.object({ infra: z.number().int().nonnegative(), model: z.number().int().nonnegative() }),
+  errors: z.object({
+    infra: z.number().int().nonnegative(),
+    model: z.number().int().nonnegative(),
+    /** infra ÷ episodes: the share of the run's verifier (its cookbook's evaluator) and flow that failed (absent in older files). */
+    infraRate: z.number().min(0).max(1).optional(),
+  }),
   metrics: z
     .object({
       accuracy: AccuracyStatsSchema,

@@ -25,6 +25,10 @@ export const StepSchema = z.object({
   /** True when the reply came from the local response cache (no endpoint call, no cost). */
   cached: z.boolean().optional(),
   usage: TokenUsageSchema.default({ promptTokens: 0, completionTokens: 0 }),
+  /**
+   * The environment's reward for this step alone (environmentFlow sums it per turn; 0 in a one-call flow). A record of
+   * what the environment said, never a training signal: the reward a trainer reads is the trajectory's.
+   */
   reward: z.number().default(0),
   info: z.record(z.string(), z.unknown()).default({}),
 });

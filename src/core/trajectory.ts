@@ -6,7 +6,10 @@ export const TrajectorySchema = z.object({
   /** The role; transforms group trajectories by `<taskId>:<name>`. */
   name: z.string().default("solver"),
   steps: z.array(StepSchema).default([]),
-  /** Trajectory-level reward; null until the evaluator fills it in. */
+  /**
+   * The reward training optimises. The one rule: a flow may set it (a judge's joint reward); otherwise it is the
+   * episode's scored `Score.value`, filled in by runEpisode; it stays null while the episode is unscored.
+   */
   reward: z.number().nullable().default(null),
   /** What the trajectory produced (the final answer text, a chosen index...). */
   output: z.unknown().optional(),

@@ -35,6 +35,8 @@ export const LocalDatasetManifestSchema = z.object({
   sourceFile: z.string().optional(),
   /** Curated datasets: one entry per row. */
   rows: z.array(RowProvenanceSchema).default([]),
+  /** Curated datasets: the benchmark splits the source runs evaluated, so that training on test rows can be flagged. */
+  sourceSplits: z.array(z.string()).optional(),
   /** Curated datasets: how the rows were chosen (filter, select, counts). */
   curation: z.record(z.string(), z.unknown()).optional(),
 });

@@ -9,7 +9,7 @@ import { createOpenAiClient } from "../llm/openai-client.js";
 import { withRateLimit } from "../llm/rate-limited-client.js";
 import { RateLimiter, type RateLimits } from "../llm/rate-limiter.js";
 import type { ResponseCache } from "../llm/response-cache.js";
-import type { RetryBudget } from "../llm/retry-policy.js";
+import { defaultRetryPolicy, type RetryBudget } from "../llm/retry-policy.js";
 import { abortableSleep } from "../core/abortable-sleep.js";
 
 /** The response cache as a run uses it. */
@@ -19,13 +19,16 @@ export interface CacheSetting {
   ttlMs?: number;
 }
 
+/** One endpoint's client: where it is, how it retries, and the run's shared limiter and cache. */
 export interface PipelineOptions {
   baseUrl: string;
   model: string;
   apiKey?: string;
-  maxRetries: number;
-  retryBudget: RetryBudget;
-  onRetry: () => void;
+  /** Retries per request (default: the client's policy, 8). */
+  maxRetries?: number;
+  /** Retries shared by every request of the run; unlimited when absent. */
+  retryBudget?: RetryBudget;
+  onRetry?: () => void;
   /** Shared by every client of the run (and of every cell of an eval set that calls the same endpoint). */
   limiter?: RateLimiter;
   cache?: CacheSetting;
@@ -43,9 +46,9 @@ export function buildModelCallPipeline(options: PipelineOptions): ModelCallPipel
     baseUrl: options.baseUrl,
     model: options.model,
     apiKey: options.apiKey,
-    retryPolicy: { maxRetries: options.maxRetries, baseDelayMs: 500, maxDelayMs: 60_000 },
-    retryBudget: options.retryBudget,
-    onRetry: options.onRetry,
+    retryPolicy: { ...defaultRetryPolicy, ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}) },
+    ...(options.retryBudget ? { retryBudget: options.retryBudget } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     ...(options.limiter ? { onResponseHeaders: options.limiter.observeHeaders.bind(options.limiter) } : {}),
   });
   const limited = options.limiter ? withRateLimit(base, options.limiter) : base;

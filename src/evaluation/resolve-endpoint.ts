@@ -27,6 +27,11 @@ export type EndpointPlan =
   | { isEmbedded: false; baseUrl: string; model: string; apiKey?: string; price?: ModelPrice }
   | { isEmbedded: true; model: "tiny" };
 
+/** The endpoint of a run whose agent calls no model: `label` names the agent where a model name would go; a call fails. */
+export function noModelEndpoint(label: string): Endpoint {
+  return { baseUrl: "http://no-model.invalid/v1", model: label, isEmbedded: false, close: async () => {} };
+}
+
 /** Checks the endpoint flags (a usage error when they conflict) without starting anything. */
 export function planEndpoint(flags: EndpointFlags, home: string = rllmHome()): EndpointPlan {
   if (flags.endpoint) {

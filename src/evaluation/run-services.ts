@@ -10,8 +10,8 @@ import { createRateLimiter, type CacheSetting } from "./model-call-pipeline.js";
 import { parseDuration } from "../core/parse-duration.js";
 import { assertInputFile } from "../core/check-paths.js";
 
-/** The flags the shared services are built from. */
-export interface RunServiceFlags {
+/** What the shared services are built from (the CLI's --cache, --cache-ttl, --rpm, --tpm and --prices). */
+export interface RunServiceOptions {
   cache?: true | "always";
   cacheTtl?: string;
   rpm?: number;
@@ -41,7 +41,7 @@ export function cachePolicy(flag: true | "always" | undefined, environment: Node
 }
 
 /** Opens the services the flags ask for (the cache's SQLite module is loaded only when caching). */
-export async function openRunServices(flags: RunServiceFlags): Promise<RunServices> {
+export async function openRunServices(flags: RunServiceOptions): Promise<RunServices> {
   const prices = flags.prices ? readPriceTable(flags.prices) : undefined;
   const ttlMs = flags.cacheTtl === undefined ? undefined : parseDuration("--cache-ttl", flags.cacheTtl);
   const policy = cachePolicy(flags.cache);

@@ -1,4 +1,4 @@
-/** Reading a request body as JSON under a byte limit: too big is a 413 and bad JSON a 400, both OpenAI-shaped. */
+/** Reading a request body as JSON under a byte limit: too big is a 413, not JSON a 415 and bad JSON a 400, all OpenAI-shaped. */
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./http-error.js";
 
@@ -20,10 +20,17 @@ async function readBodyText(request: IncomingMessage, maxBytes: number): Promise
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Reads the body and parses it as JSON; an empty body is `undefined`. */
+/**
+ * Reads the body and parses it as JSON; an empty body is `undefined`. A body sent as anything but `application/json`
+ * is refused with a 415: a web page can POST `text/plain` to any address without a preflight, never JSON.
+ */
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   const text = await readBodyText(request, maxBytes);
   if (text.trim() === "") return undefined;
+  const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (mediaType !== "application/json") {
+    throw new HttpError(415, `Request body must be sent as application/json, not ${mediaType === "" ? "without a content type" : mediaType}`);
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -1,6 +1,7 @@
 /** Starting a node:http server whose handler may throw HttpError, with GET /health answered before any route. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { allowedHosts, checkRequestOrigin } from "./check-request-origin.js";
 import { sendError, sendJson } from "./send-json.js";
 
 /** Handles one request; a thrown HttpError becomes its OpenAI-shaped reply, anything else a 500. */
@@ -13,9 +14,20 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Listens on `host:port` (port 0 picks a free one) and resolves once it does. */
+/**
+ * Listens on `host:port` (port 0 picks a free one) and resolves once it does. Every request passes the cross-site
+ * guard first (`checkRequestOrigin`: its `Host` must be this server's address, and a browser's `Origin` this server).
+ */
 export async function startHttpServer(handler: RequestHandler, options: { host: string; port: number }): Promise<RunningHttpServer> {
+  let hosts: Set<string> | undefined;
   const server = createServer((request, response) => {
+    try {
+      checkRequestOrigin(request, hosts);
+    } catch (error) {
+      request.resume();
+      sendError(response, error);
+      return;
+    }
     // Health answers without touching the handler, so a load balancer sees the process, not the model.
     if (request.method === "GET" && (request.url === "/health" || request.url === "/v1/health")) {
       sendJson(response, 200, { status: "ok" });
@@ -28,6 +40,7 @@ export async function startHttpServer(handler: RequestHandler, options: { host: 
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  hosts = allowedHosts(options.host, address.port);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     origin: `http://${host}:${address.port}`,

@@ -1,6 +1,7 @@
 /** An LlmClient for any OpenAI-compatible endpoint (OpenAI, vLLM, SGLang, Tinker, the embedded model), with retries and error classes. */
 import OpenAI from "openai";
 import { InfraError } from "../core/errors/infra-error.js";
+import { describeConnectionFailure } from "./connection-failure.js";
 import { EndpointConfigurationError } from "../core/errors/endpoint-configuration-error.js";
 import { ModelError } from "../core/errors/model-error.js";
 import { describeIssues } from "../core/errors/input-error.js";
@@ -116,7 +117,8 @@ interface ClassifiedFailure {
 function classify(error: unknown): ClassifiedFailure {
   if (error instanceof OpenAI.APIConnectionError) {
     // Connection resets, refused connections and timeouts all land here.
-    return { retryable: true, error: new InfraError(`connection failed: ${error.message}`, undefined, { cause: error }) };
+    // The SDK says only "Connection error."; the reason (refused, DNS, reset) is in its causes.
+    return { retryable: true, error: new InfraError(`connection failed: ${describeConnectionFailure(error)}`, undefined, { cause: error }) };
   }
   if (error instanceof OpenAI.APIError && typeof error.status === "number") {
     const status = error.status;

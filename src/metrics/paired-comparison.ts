@@ -24,7 +24,8 @@ export interface PairedComparison {
 
 /** Task accuracies (share of correct scored attempts, by task id) of two runs → their paired comparison. */
 export function comparePairedTasks(accuracyA: ReadonlyMap<string, number>, accuracyB: ReadonlyMap<string, number>): PairedComparison {
-  const shared = [...accuracyA.keys()].filter((taskId) => accuracyB.has(taskId));
+  // Task ids in reading order (numbers inside them compared as numbers), so the solved-alone lists read task-2 before task-10.
+  const shared = [...accuracyA.keys()].filter((taskId) => accuracyB.has(taskId)).sort(new Intl.Collator("en", { numeric: true }).compare);
   const n = shared.length;
   const valuesA = shared.map((taskId) => accuracyA.get(taskId)!);
   const valuesB = shared.map((taskId) => accuracyB.get(taskId)!);

@@ -2,6 +2,7 @@
 import type { Episode } from "../core/episode.js";
 import { runFormatVersion, type RunSummary } from "../core/run-summary.js";
 import { accuracyStats } from "./accuracy.js";
+import { infraErrorRate } from "./infra-error-rate.js";
 import { meanPassAtK, reportedKs } from "./pass-at-k.js";
 import { meanMajorityAtK } from "./majority-at-k.js";
 import { percentile } from "./percentile.js";
@@ -65,6 +66,7 @@ export function summarizeRun(episodes: readonly Episode[], taskCount: number, at
     errors: {
       infra: episodes.length - answered.length,
       model: episodes.filter((episode) => episode.errorClass === "model_error").length,
+      infraRate: infraErrorRate(episodes.length - answered.length, episodes.length),
     },
     metrics: {
       accuracy: accuracyStats(perTask.map((attemptsOfTask) => attemptsOfTask.map((episode) => episode.score.isCorrect))),

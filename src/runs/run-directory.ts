@@ -1,4 +1,4 @@
-/** A run directory: config.json (what produced the run), episodes.jsonl, summary.json; and the resume check. */
+/** A run directory: config.json (what produced the run), episodes.jsonl, summary.json, tournaments.jsonl; and the resume check. */
 import { existsSync, mkdirSync, writeFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../core/errors/input-error.js";
@@ -10,6 +10,8 @@ export interface RunPaths {
   config: string;
   episodes: string;
   summary: string;
+  /** The `--rerank` records, one line per task and method. */
+  tournaments: string;
 }
 
 /** The files of the run in `directory`. */
@@ -19,6 +21,7 @@ export function runPaths(directory: string): RunPaths {
     config: path.join(directory, "config.json"),
     episodes: path.join(directory, "episodes.jsonl"),
     summary: path.join(directory, "summary.json"),
+    tournaments: path.join(directory, "tournaments.jsonl"),
   };
 }
 

@@ -6,77 +6,20 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readCheckpoint } from "../models/tiny/checkpoint.js";
-import type { TinyModelConfig } from "../models/tiny/model-config.js";
 import type { ModelWeights } from "../models/tiny/model-weights.js";
 import { SHIPPED_CHECKPOINT_DIRECTORY } from "../models/tiny/tiny-model.js";
 import { VOCABULARY } from "../models/tiny/tokenizer.js";
-import type { LearnerState } from "../models/tiny/trainable-model.js";
 import { HttpError } from "../http/http-error.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer } from "../http/start-http-server.js";
-import type { DecodedForwardBackwardRequest } from "../training/backends/tinker/tinker-proto.js";
-import { FutureTable, type FutureResult } from "./future-table.js";
-import { parseFaultPlan, type FaultPlan } from "./server-faults.js";
-import type { SequenceQueue } from "./sequence-queue.js";
+import { FutureTable } from "./future-table.js";
+import { parseFaultPlan } from "./server-faults.js";
 import { TinySamplingSessions } from "./tiny-sampling-sessions.js";
-import type { TinyTinkerLearner } from "./tiny-tinker-learner.js";
 import { tinkerRoutes } from "./tinker-routes.js";
 
-/** The base model name the server trains. */
-export const LOCAL_TINKER_MODEL = "rllm/tiny";
+import type { LocalTinkerServerOptions, ServerState, ServerStats } from "./server-state.js";
 
-export interface LocalTinkerServerOptions {
-  port?: number;
-  host?: string;
-  /** The only key accepted; absent = any key of Tinker's form (tml-… or a JWT). */
-  apiKey?: string;
-  /** Tiny-model checkpoint to train (default: the shipped one). */
-  checkpoint?: string;
-  maxChunkDatums?: number;
-  maxChunkBytes?: number;
-  parallelChunks?: boolean;
-  compress?: boolean;
-  faults?: FaultPlan;
-  /** How long a poll waits for its future before answering try_again. */
-  longPollMs?: number;
-  /** Results larger than this are announced with complete_metadata first. */
-  inlineLimitBytes?: number;
-}
-
-/** What the server has seen, for tests. */
-export interface ServerStats {
-  heartbeats: number;
-  requests: number;
-  /** seq_ids of forward_backward requests in the order they ran, per model. */
-  forwardBackwardOrder: Map<string, number[]>;
-  /** Datum counts of forward_backward requests as they arrived. */
-  chunkSizes: number[];
-  /** The last forward_backward that trained (not forward-only), as decoded: what a test asserts the client sent. */
-  lastTrainingRequest?: DecodedForwardBackwardRequest;
-  /** forward_backward requests with forward_only set (losses without an update). */
-  forwardOnlyRequests: number;
-  /** What each sampling session samples: a base model's name or a tinker:// sampler path, in order of creation. */
-  samplingSources: string[];
-}
-
-/** Shared state the routes work on. */
-export interface ServerState {
-  options: Required<Pick<LocalTinkerServerOptions, "maxChunkDatums" | "maxChunkBytes" | "parallelChunks" | "compress">> & LocalTinkerServerOptions;
-  faults: FaultPlan;
-  futures: FutureTable;
-  baseWeights: ModelWeights;
-  modelConfig: TinyModelConfig;
-  contextLength: number;
-  vocabularySize: number;
-  sessions: Set<string>;
-  models: Map<string, { learner: TinyTinkerLearner; queue: SequenceQueue; rank: number }>;
-  trainStates: Map<string, LearnerState>;
-  samplerWeights: Map<string, ModelWeights>;
-  sampling: TinySamplingSessions;
-  stats: ServerStats;
-  /** Runs `job` as a future: answers its id now; a lost future's job never runs. */
-  startFuture(response: ServerResponse, job: () => Promise<FutureResult>, queue?: { queue: SequenceQueue; seqId: number }): void;
-}
+export { LOCAL_TINKER_MODEL, type LocalTinkerServerOptions, type ServerStats } from "./server-state.js";
 
 export interface LocalTinkerServer {
   url: string;
@@ -104,12 +47,13 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
     sessions: new Set(),
     models: new Map(),
     trainStates: new Map(),
+    trainStateRanks: new Map(),
     samplerWeights: new Map(),
     sampling: new TinySamplingSessions(checkpointDirectory),
     stats,
-    startFuture(response, job, queued) {
+    startFuture(response, job, queued, promise) {
       const { requestId, lost } = futures.create();
-      sendJson(response, 200, { request_id: requestId });
+      sendJson(response, 200, { request_id: requestId, ...promise });
       if (lost) return;
       const run = () => futures.complete(requestId, job);
       if (queued) queued.queue.enqueue(queued.seqId, run);
@@ -148,7 +92,9 @@ async function handle(state: ServerState, request: IncomingMessage, response: Se
       throw new HttpError(status, `injected ${fault} fault`);
     }
   }
-  const handler = tinkerRoutes[route.replace(/^\/api\/v1\//, "")];
+  const name = route.replace(/^\/api\/v1\//, "");
+  // A path with an id in it (samplers/{id}) is routed by its first segment.
+  const handler = tinkerRoutes[name] ?? (name.includes("/") ? tinkerRoutes[`${name.slice(0, name.indexOf("/"))}/`] : undefined);
   if (!handler || !route.startsWith("/api/v1/")) throw new HttpError(404, `No route ${request.method} ${route || "/"}`, "not_found_error");
   await handler(state, request, response);
 }

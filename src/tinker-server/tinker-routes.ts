@@ -5,11 +5,12 @@ import { HttpError } from "../http/http-error.js";
 import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
+import { requestPath } from "../http/start-http-server.js";
 import { loadZstd } from "../training/backends/tinker/tinker-http-client.js";
 import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse } from "../training/backends/tinker/tinker-proto.js";
 import { TINY_TOKENIZER_ID } from "../training/backends/tinker/tiny-chat-renderer.js";
 import { FutureFailure } from "./future-table.js";
-import { LOCAL_TINKER_MODEL, type ServerState } from "./local-tinker-server.js";
+import { LOCAL_TINKER_MODEL, type ServerState } from "./server-state.js";
 import { SequenceQueue } from "./sequence-queue.js";
 import { TinyTinkerLearner } from "./tiny-tinker-learner.js";
 
@@ -58,6 +59,12 @@ const SampleSchema = z.object({
   sampling_session_id: z.string(),
   seq_id: z.number().int(),
   num_samples: z.number().int().positive().default(1),
+  prompt_logprobs: z.boolean().nullish(),
+  prompt_logprobs_last_n: z.number().int().positive().nullish(),
+  topk_prompt_logprobs: z.number().int().default(0),
+  topk_sample_logprobs: z.number().int().default(0),
+  prompt_alt_tokens_k: z.number().int().default(0),
+  target_prompt_logprobs: z.unknown().optional(),
   prompt: z.object({ chunks: z.array(z.object({ type: z.literal("encoded_text"), tokens: z.array(z.number().int()) })) }),
   sampling_params: z.object({
     max_tokens: z.number().int().positive().nullish(),
@@ -65,6 +72,7 @@ const SampleSchema = z.object({
     stop: z.union([z.string(), z.array(z.string()), z.array(z.number().int())]).nullish(),
     temperature: z.number().min(0).default(1),
     top_p: z.number().gt(0).max(1).default(1),
+    top_k: z.number().int().default(-1),
   }),
 });
 
@@ -162,34 +170,66 @@ export const tinkerRoutes: Record<string, Route> = {
   },
 
   save_weights: async (state, request, response) => {
-    const body = await json(request, z.object({ model_id: z.string(), seq_id: z.number().int(), path: z.string().min(1) }));
+    const body = await json(request, z.object({ model_id: z.string(), seq_id: z.number().int(), path: z.string().min(1).nullish() }));
     const target = model(state, body.model_id);
-    const path = `tinker://${body.model_id}/weights/${body.path}`;
+    // tinker 0.38's SaveWeightsRequest.path is optional; the service then names the checkpoint itself.
+    const path = `tinker://${body.model_id}/weights/${body.path ?? `state-${body.seq_id}`}`;
     state.startFuture(response, async () => {
       state.trainStates.set(path, target.learner.state());
+      state.trainStateRanks.set(path, target.rank);
       return { json: { path } };
     }, queued(state, body.model_id, body.seq_id));
   },
 
   save_weights_for_sampler: async (state, request, response) => {
-    const body = await json(request, z.object({ model_id: z.string(), seq_id: z.number().int(), path: z.string().min(1) }));
+    const body = await json(request, z.object({ model_id: z.string(), seq_id: z.number().int(), path: z.string().min(1).nullish(), sampling_session_seq_id: z.number().int().nullish() }));
     const target = model(state, body.model_id);
+    const slot = queued(state, body.model_id, body.seq_id);
+    if (!body.path) {
+      // Without a name (save_weights_and_get_sampling_client), the service answers a sampling session on the weights.
+      const sessionId = body.model_id.slice(0, body.model_id.indexOf(":train:"));
+      state.startFuture(response, async () => ({ json: { sampling_session_id: state.sampling.create(sessionId, target.learner.weights(), { baseModel: LOCAL_TINKER_MODEL, modelPath: null }) } }), slot);
+      return;
+    }
     const path = `tinker://${body.model_id}/sampler_weights/${body.path}`;
     state.startFuture(response, async () => {
       state.samplerWeights.set(path, target.learner.weights());
       return { json: { path } };
-    }, queued(state, body.model_id, body.seq_id));
+    }, slot);
   },
 
   load_weights: async (state, request, response) => {
-    const body = await json(request, z.object({ model_id: z.string(), seq_id: z.number().int(), path: z.string(), optimizer: z.boolean().default(false) }));
-    const target = model(state, body.model_id);
+    const body = await json(request, z.object({
+      model_id: z.string().nullish(),
+      seq_id: z.number().int().nullish(),
+      session_id: z.string().nullish(),
+      model_seq_id: z.number().int().nullish(),
+      base_model: z.string().nullish(),
+      path: z.string(),
+      optimizer: z.boolean().default(false),
+    }));
     const saved = state.trainStates.get(body.path);
     if (!saved) throw new HttpError(404, `unknown checkpoint path "${body.path}"`, "not_found_error", "path");
+    if (body.model_id == null) {
+      // create_training_client_from_state: a new model made from the checkpoint, without create_model.
+      if (body.session_id == null || body.model_seq_id == null) throw new HttpError(400, "load_weights needs model_id and seq_id, or session_id and model_seq_id", "invalid_request_error", "model_id");
+      if (!state.sessions.has(body.session_id)) throw new HttpError(404, `unknown session "${body.session_id}"`, "not_found_error", "session_id");
+      if (body.base_model != null && body.base_model !== LOCAL_TINKER_MODEL) throw new HttpError(400, `unknown base model "${body.base_model}"; supported: ${LOCAL_TINKER_MODEL}`, "invalid_request_error", "base_model");
+      const modelId = `${body.session_id}:train:${body.model_seq_id}`;
+      state.startFuture(response, async () => {
+        const learner = await TinyTinkerLearner.create(state.modelConfig, state.baseWeights);
+        learner.load(saved, body.optimizer);
+        state.models.set(modelId, { learner, queue: new SequenceQueue(), rank: state.trainStateRanks.get(body.path) ?? 32 });
+        return { json: { path: body.path, model_id: modelId } };
+      });
+      return;
+    }
+    const target = model(state, body.model_id);
+    const modelId = body.model_id;
     state.startFuture(response, async () => {
       target.learner.load(saved, body.optimizer);
-      return { json: { path: body.path } };
-    }, queued(state, body.model_id, body.seq_id));
+      return { json: { path: body.path, model_id: modelId } };
+    }, queued(state, modelId, body.seq_id ?? -1));
   },
 
   create_sampling_session: async (state, request, response) => {
@@ -204,7 +244,8 @@ export const tinkerRoutes: Record<string, Route> = {
       throw new HttpError(400, `unknown base model "${body.base_model}"; supported: ${LOCAL_TINKER_MODEL}`, "invalid_request_error", "base_model");
     }
     state.stats.samplingSources.push(body.model_path ?? body.base_model ?? "");
-    sendJson(response, 200, { sampling_session_id: state.sampling.create(body.session_id, weights) });
+    const source = { baseModel: LOCAL_TINKER_MODEL, modelPath: body.model_path ?? null };
+    sendJson(response, 200, { sampling_session_id: state.sampling.create(body.session_id, weights, source) });
   },
 
   asample: async (state, request, response) => {
@@ -212,8 +253,14 @@ export const tinkerRoutes: Record<string, Route> = {
     if (!state.sampling.has(body.sampling_session_id)) throw new HttpError(404, `unknown sampling session "${body.sampling_session_id}"`, "not_found_error", "sampling_session_id");
     const prompt = body.prompt.chunks.flatMap((chunk) => chunk.tokens);
     const stop = body.sampling_params.stop;
-    if (typeof stop === "string" || (Array.isArray(stop) && stop.some((entry) => typeof entry === "string"))) {
-      throw new HttpError(400, "the local Tinker server takes stop tokens (int ids), not stop strings", "invalid_request_error", "sampling_params.stop");
+    const stopList: (string | number)[] = stop == null ? [] : typeof stop === "string" ? [stop] : stop;
+    for (const [field, value] of [["topk_prompt_logprobs", body.topk_prompt_logprobs > 0], ["topk_sample_logprobs", body.topk_sample_logprobs > 0], ["prompt_alt_tokens_k", body.prompt_alt_tokens_k > 0], ["target_prompt_logprobs", body.target_prompt_logprobs != null], ["sampling_params.top_k", body.sampling_params.top_k !== -1]] as const) {
+      // Refused, not ignored: the SDK would otherwise wait for prompt logprobs that never come.
+      if (value) throw new HttpError(400, `the local Tinker server does not support ${field} (top-k logprobs, target logprobs and alternative tokens are not computed)`, "invalid_request_error", field);
+    }
+    const lastN = body.prompt_logprobs_last_n ?? undefined;
+    if (lastN !== undefined && (body.prompt_logprobs !== true || lastN >= prompt.length)) {
+      throw new HttpError(400, `prompt_logprobs_last_n needs prompt_logprobs and must be between 1 and ${prompt.length - 1}`, "invalid_request_error", "prompt_logprobs_last_n");
     }
     state.startFuture(response, async () => {
       if (prompt.length === 0 || prompt.length >= state.contextLength) throw new FutureFailure(`prompt of ${prompt.length} tokens; the context is ${state.contextLength}`, "user");
@@ -225,13 +272,36 @@ export const tinkerRoutes: Record<string, Route> = {
         temperature: body.sampling_params.temperature,
         topP: body.sampling_params.top_p,
         ...(body.sampling_params.seed != null ? { seed: body.sampling_params.seed } : {}),
-        stopTokenIds: (stop as number[] | null | undefined) ?? [],
+        stopTokenIds: stopList.filter((entry): entry is number => typeof entry === "number"),
+        stopStrings: stopList.filter((entry): entry is string => typeof entry === "string"),
       });
+      const promptLogprobs = body.prompt_logprobs === true ? await state.sampling.promptLogprobs(body.sampling_session_id, prompt, lastN) : undefined;
       return {
-        proto: encodeSampleResponse(sequences),
-        json: { sequences: sequences.map((sequence) => ({ tokens: sequence.tokens, logprobs: sequence.logprobs, stop_reason: sequence.stopReason })) },
+        proto: encodeSampleResponse(sequences, promptLogprobs),
+        json: {
+          sequences: sequences.map((sequence) => ({ tokens: sequence.tokens, logprobs: sequence.logprobs, stop_reason: sequence.stopReason })),
+          ...(promptLogprobs ? { prompt_logprobs: promptLogprobs } : {}),
+        },
       };
+    }, undefined, {
+      // tinker 0.38 requires one id per sample on the asample promise (UntypedAPIFuture.sample_sequence_ids).
+      sample_sequence_ids: Array.from({ length: body.num_samples }, (_, index) => `${body.sampling_session_id}:${body.seq_id}:${index}`),
     });
+  },
+
+  // The SDK (0.38) asks for a sampler's base model when it opens a SamplingClient (sampling_client.py, _fetch_sampler).
+  "samplers/": async (state, request, response) => {
+    request.resume();
+    const id = decodeURIComponent(requestPath(request).slice("/api/v1/samplers/".length));
+    const source = state.sampling.source(id);
+    if (!source) throw new HttpError(404, `unknown sampler "${id}"`, "not_found_error", "sampler_id");
+    sendJson(response, 200, { sampler_id: id, base_model: source.baseModel, model_path: source.modelPath });
+  },
+
+  // The SDK sends usage telemetry unless TINKER_TELEMETRY=0; the local server takes it and keeps nothing.
+  telemetry: async (_state, request, response) => {
+    await readJsonBody(request, MAX_JSON_BYTES);
+    sendJson(response, 200, { status: "accepted" });
   },
 
   retrieve_future: async (state, request, response) => {
@@ -273,7 +343,7 @@ export const tinkerRoutes: Record<string, Route> = {
     state.startFuture(response, async () => {
       state.models.delete(body.model_id);
       target.learner.dispose();
-      return { json: {} };
+      return { json: { model_id: body.model_id } };
     });
   },
 };

@@ -1,6 +1,7 @@
 /** The local Tinker server's sampling sessions: each holds one policy version's weights, sampled with the tiny model's engine. */
 import type { ModelWeights } from "../models/tiny/model-weights.js";
 import { TinyModel } from "../models/tiny/tiny-model.js";
+import { tokenText } from "../models/tiny/tokenizer.js";
 import type { SampledSequence } from "../training/backends/tinker/tinker-proto.js";
 
 /** asample's parameters as the server reads them. */
@@ -12,6 +13,14 @@ export interface TinySampleRequest {
   topP: number;
   seed?: number;
   stopTokenIds: number[];
+  /** Stop strings, matched on the decoded sample (control tokens kept): the sequence ends with the token completing one. */
+  stopStrings: string[];
+}
+
+/** Where a session's weights came from: what `GET /api/v1/samplers/{id}` answers (tinker's GetSamplerResponse). */
+export interface SamplerSource {
+  baseModel: string;
+  modelPath: string | null;
 }
 
 // Engines kept at once; a session whose engine was dropped rebuilds it from its weights on the next sample.
@@ -20,16 +29,23 @@ const CACHED_ENGINES = 4;
 /** Sessions by id, each on the weights it was created with. */
 export class TinySamplingSessions {
   private readonly weightsBySession = new Map<string, ModelWeights>();
+  private readonly sources = new Map<string, SamplerSource>();
   private readonly engines = new Map<ModelWeights, TinyModel>();
   private count = 0;
 
   constructor(private readonly checkpointDirectory: string | undefined) {}
 
   /** A new session on `weights`. */
-  create(sessionId: string, weights: ModelWeights): string {
+  create(sessionId: string, weights: ModelWeights, source: SamplerSource): string {
     const id = `${sessionId}:sample:${this.count++}`;
     this.weightsBySession.set(id, weights);
+    this.sources.set(id, source);
     return id;
+  }
+
+  /** The base model and sampler path of session `id`, if it exists. */
+  source(id: string): SamplerSource | undefined {
+    return this.sources.get(id);
   }
 
   has(id: string): boolean {
@@ -49,7 +65,7 @@ export class TinySamplingSessions {
       ...(request.seed !== undefined ? { seed: request.seed } : {}),
     });
     return choices.map((choice) => {
-      const cut = choice.tokenIds.findIndex((token) => request.stopTokenIds.includes(token));
+      const cut = stopIndex(choice.tokenIds, request.stopTokenIds, request.stopStrings);
       const end = cut === -1 ? choice.tokenIds.length : cut + 1;
       return {
         tokens: choice.tokenIds.slice(0, end),
@@ -57,6 +73,14 @@ export class TinySamplingSessions {
         stopReason: cut === -1 ? choice.finishReason : "stop",
       };
     });
+  }
+
+  /** Each prompt token's logprob given those before it: null for the first, and for those before the last `lastN`. */
+  async promptLogprobs(id: string, promptTokenIds: readonly number[], lastN?: number): Promise<(number | null)[]> {
+    const model = await this.engine(this.weightsBySession.get(id)!);
+    const logprobs = model.sequenceLogprobs([promptTokenIds])[0]!;
+    const firstScored = lastN === undefined ? 1 : promptTokenIds.length - lastN;
+    return logprobs.map((logprob, index) => (index >= Math.max(1, firstScored) ? logprob : null));
   }
 
   private async engine(weights: ModelWeights): Promise<TinyModel> {
@@ -68,4 +92,15 @@ export class TinySamplingSessions {
     if (this.engines.size > CACHED_ENGINES) this.engines.delete(this.engines.keys().next().value!);
     return model;
   }
+}
+
+// The index of the first token that is a stop token or completes a stop string; -1 when none does.
+function stopIndex(tokens: readonly number[], stopTokenIds: readonly number[], stopStrings: readonly string[]): number {
+  let text = "";
+  for (let index = 0; index < tokens.length; index++) {
+    if (stopTokenIds.includes(tokens[index]!)) return index;
+    text += tokenText(tokens[index]!);
+    if (stopStrings.some((stop) => text.includes(stop))) return index;
+  }
+  return -1;
 }

@@ -53,7 +53,8 @@ export class TinyTinkerLearner {
     const rows = request.data.map((datum, index) => toRow(datum, index, kind.data, vocabularySize, contextLength));
     if (request.forwardOnly) {
       const logprobs = this.learner.sequenceLogprobs(rows.map((row) => row.tokens));
-      return { lossFnOutputType: "per_datum", outputs: logprobs.map((row) => ({ logprobs: row.slice(1) })), metrics: {} };
+      const loss = rows.reduce((sum, row, index) => sum + forwardLoss(row, logprobs[index]!, kind.data), 0);
+      return { lossFnOutputType: "per_datum", outputs: logprobs.map((row) => ({ logprobs: row.slice(1) })), metrics: { "loss:sum": loss } };
     }
     const config = request.lossFnConfig;
     const loss: LossConfig = {
@@ -136,9 +137,6 @@ function toRow(
     throw new FutureFailure(`datum ${index}: target_tokens must have one entry per model_input token (${datum.modelInput.length})`, "user");
   }
   const tokens = [...datum.modelInput, targets.at(-1)!];
-  for (let position = 1; position < datum.modelInput.length; position++) {
-    if (datum.modelInput[position] !== targets[position - 1]) throw new FutureFailure(`datum ${index}: target_tokens is not model_input shifted by one`, "user");
-  }
   if (tokens.some((token) => token < 0 || token >= vocabularySize)) throw new FutureFailure(`datum ${index}: a token id is outside the vocabulary (${vocabularySize})`, "user");
   if (tokens.length > contextLength) throw new FutureFailure(`datum ${index}: ${tokens.length} tokens; the model's context is ${contextLength}`, "user");
   const aligned = (name: string, fill: number) => {
@@ -146,10 +144,34 @@ function toRow(
     if (values && values.length !== targets.length) throw new FutureFailure(`datum ${index}: ${name} has ${values.length} values for ${targets.length} targets`, "user");
     return [0, ...(values ?? targets.map(() => fill))];
   };
-  if (kind === "cross_entropy") return { tokens, lossMask: aligned("weights", 1), samplerLogprobs: aligned("logprobs", 0), advantages: tokens.map(() => 0) };
+  if (kind === "cross_entropy") return checkTargets({ tokens, lossMask: aligned("weights", 1), samplerLogprobs: aligned("logprobs", 0), advantages: tokens.map(() => 0) }, targets, index);
   if (!datum.lossFnInputs.advantages || !datum.lossFnInputs.logprobs) throw new FutureFailure(`datum ${index}: ${kind} needs advantages and logprobs`, "user");
   const advantages = aligned("advantages", 0);
   // Positions with a zero advantage add nothing to these losses' gradients; leaving them out of the mask keeps
   // prompt positions (sampler logprob 0) out of the clip fraction and out of DRO's quadratic penalty.
-  return { tokens, lossMask: advantages.map((advantage) => (advantage !== 0 ? 1 : 0)), samplerLogprobs: aligned("logprobs", 0), advantages };
+  return checkTargets({ tokens, lossMask: advantages.map((advantage) => (advantage !== 0 ? 1 : 0)), samplerLogprobs: aligned("logprobs", 0), advantages }, targets, index);
+}
+
+// The tiny learner scores each position's next input token, so a trained target must be model_input shifted by one.
+// Untrained positions may hold anything (tinker-cookbook's rl_loop puts 0 under the prompt); their logprobs are then
+// the next input token's, where the service would score the given target.
+function checkTargets(row: Row, targets: readonly number[], index: number): Row {
+  for (let position = 0; position < targets.length - 1; position++) {
+    if (row.lossMask[position + 1] !== 0 && row.tokens[position + 1] !== targets[position]) {
+      throw new FutureFailure(`datum ${index}: target_tokens[${position}] is trained but is not model_input shifted by one (the local server scores next tokens only)`, "user");
+    }
+  }
+  return row;
+}
+
+// A forward request's summed loss (no gradient): cross_entropy −Σ w·log p; the policy losses their importance-sampling
+// form −Σ (p/q)·A, which ppo, cispo and dro equal before any clipping or penalty applies.
+function forwardLoss(row: Row, logprobs: readonly number[], kind: LossConfig["kind"]): number {
+  let loss = 0;
+  for (let position = 1; position < row.tokens.length; position++) {
+    if (row.lossMask[position] === 0) continue;
+    const logprob = logprobs[position]!;
+    loss -= kind === "cross_entropy" ? row.lossMask[position]! * logprob : Math.exp(logprob - row.samplerLogprobs[position]!) * row.advantages[position]!;
+  }
+  return loss;
 }

@@ -7,6 +7,8 @@ export { runSelection, runSelectionSync } from "./selection-process.js";
 export type { JudgeRequest, JudgeVerdict, SelectionProcess, SlotPolicy } from "./selection-process.js";
 export { V1OptionsSchema } from "./v1-infer.js";
 export type { V1Options } from "./v1-infer.js";
+export { AdaptiveDuelOptionsSchema } from "./adaptive-duel.js";
+export type { AdaptiveDuelOptions } from "./adaptive-duel.js";
 export { fitBradleyTerry } from "./bradley-terry.js";
 export { TournamentRecordSchema } from "./tournament-record.js";
 export type { ComparisonRecord, Selection, TournamentRecord } from "./tournament-record.js";

@@ -4,7 +4,10 @@ import { z } from "zod";
 import { assertUniqueIds, RowIdSchema } from "../core/dataset.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
 
-/** A candidate: its text, or an object with the text and optional labels (isCorrect for rerank@1, answer for majority). */
+/**
+ * A candidate: its text, or an object with the text and optional labels (isCorrect for rerank@1; answer, the final
+ * answer normalised, for majority vote and for adaptive-duel's answer groups).
+ */
 export const RerankCandidateSchema = z.union([
   z.string(),
   z.object({ text: z.string(), isCorrect: z.boolean().optional(), answer: z.string().optional() }),
@@ -14,6 +17,8 @@ export const RerankRowSchema = z.object({
   id: RowIdSchema,
   problem: z.string(),
   candidates: z.array(RerankCandidateSchema).min(1),
+  /** This row's judge-call budget, instead of `--max-calls` / `--budget`. */
+  maxCalls: z.number().int().nonnegative().optional(),
 });
 export type RerankRow = z.infer<typeof RerankRowSchema>;
 

@@ -19,7 +19,7 @@ import type { JudgeKind } from "./judge-prompts.js";
 import { createLlmJudge } from "./llm-judge.js";
 import { rerankCandidates } from "./rerank-candidates.js";
 import type { SelectionMethod } from "./selection-methods.js";
-import { defaultSelectionConfig } from "./selection-methods.js";
+import { SelectionMethodSchema, defaultSelectionConfig } from "./selection-methods.js";
 
 export interface RerankServerOptions {
   /** Base URL of the OpenAI-compatible server that generates and judges, e.g. http://localhost:8000/v1. */
@@ -29,7 +29,7 @@ export interface RerankServerOptions {
   apiKey?: string;
   /** Candidates sampled per request. */
   n: number;
-  /** Judge budget as a multiple of n. */
+  /** Judge budget as a multiple of n (a request's `rerank.max_calls` may lower or raise it). */
   budget: number;
   method: SelectionMethod;
   judgeKind: JudgeKind;
@@ -62,6 +62,14 @@ const RerankRequestSchema = z.object({
   n: z.number().int().min(1).nullish(),
   logprobs: z.boolean().nullish(),
   top_logprobs: z.number().int().min(0).nullish(),
+  /** Ours, per request: the selection method and the judge-call budget (absolute calls) instead of the server's. */
+  rerank: z
+    .object({
+      method: SelectionMethodSchema.optional(),
+      max_calls: z.number().int().nonnegative().max(10_000).optional(),
+    })
+    .strict()
+    .optional(),
 });
 type RerankRequest = z.infer<typeof RerankRequestSchema>;
 
@@ -111,8 +119,8 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
       problem,
       candidates: generated.choices.map((choice) => choice.text),
       judge,
-      method: options.method,
-      config: defaultSelectionConfig(Math.round(options.budget * generated.choices.length)),
+      method: body.rerank?.method ?? options.method,
+      config: defaultSelectionConfig(body.rerank?.max_calls ?? Math.round(options.budget * generated.choices.length)),
       seed: (options.seed ?? 0) + (body.seed ?? requestNumber),
     });
     const ranked = rankCandidates(record.chosenIndex, record.scores).slice(0, body.n ?? 1);
@@ -121,6 +129,7 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
       chosenIndex: record.chosenIndex,
       scores: record.scores,
       judgeCalls: record.judgeCalls,
+      budget: record.budget,
       candidates: generated.choices.length,
     };
     const promptTokens = generated.promptTokens + judgeUsage.promptTokens;

@@ -1,5 +1,7 @@
 /** The registry of selection methods by name, each turned into a SelectionProcess for N candidates and a budget. */
 import { z } from "zod";
+import type { AdaptiveDuelOptions } from "./adaptive-duel.js";
+import { AdaptiveDuelOptionsSchema, adaptiveDuel } from "./adaptive-duel.js";
 import { knockout, league, majorityVote, pointwise, randomPairing } from "./baselines.js";
 import { fitBradleyTerry } from "./bradley-terry.js";
 import type { SelectionProcess, SlotPolicy } from "./selection-process.js";
@@ -11,7 +13,8 @@ import { V1OptionsSchema, v1Infer, v1Rounds } from "./v1-infer.js";
 /**
  * v1: V1-Infer as published. v1-top: Swiss refinement only among the top half by μ. bt / bt-weighted: V1's own
  * comparison graph re-scored by a Bradley–Terry fit (plain or margin-weighted). v1-top-bt: both changes.
- * v1-adaptive: v1-top-bt that stops once the leader is settled (a μ gap of 0.2 two rounds running). random, pointwise, knockout,
+ * v1-adaptive: v1-top-bt that stops once the leader is settled (a μ gap of 0.2 two rounds running). adaptive-duel: equal
+ * answers as one arm, a Bradley–Terry posterior, top-two Thompson pairs, stop when sure (adaptive-duel.ts). random, pointwise, knockout,
  * league, majority: the baselines.
  */
 export const SelectionMethodSchema = z.enum([
@@ -21,6 +24,7 @@ export const SelectionMethodSchema = z.enum([
   "bt-weighted",
   "v1-top-bt",
   "v1-adaptive",
+  "adaptive-duel",
   "random",
   "pointwise",
   "knockout",
@@ -39,14 +43,22 @@ export interface SelectionConfig {
   v1: V1Options;
   /** K comparisons per knockout match. */
   knockoutK: number;
+  /** adaptive-duel's answer clusters, stopping confidence and support prior. */
+  duel: AdaptiveDuelOptions;
 }
 
-/** The published defaults at budget B: scheduled slots, V1 hyperparameters d_min 2, h 8, τ 0.1, knockout K 1. */
+/**
+ * The published defaults at budget B: scheduled slots, V1 hyperparameters d_min 2, h 8, τ 0.1, knockout K 1; and
+ * adaptive-duel's (clusters on, confidence 0.95, support weight 0.25).
+ */
 export function defaultSelectionConfig(budget: number): SelectionConfig {
-  return { budget, slots: "scheduled", v1: V1OptionsSchema.parse({}), knockoutK: 1 };
+  return { budget, slots: "scheduled", v1: V1OptionsSchema.parse({}), knockoutK: 1, duel: AdaptiveDuelOptionsSchema.parse({}) };
 }
 
-/** Starts `method` on `count` candidates; `answers` (one per candidate) is required by majority vote only. */
+/**
+ * Starts `method` on `count` candidates. `answers` (one normalised final answer per candidate) is required by majority
+ * vote; adaptive-duel groups equal answers when given them.
+ */
 export function selectionProcess(
   method: SelectionMethod,
   count: number,
@@ -66,6 +78,8 @@ export function selectionProcess(
       return bradleyTerryOnV1(count, { ...config, v1: { ...config.v1, swissPool: "top-half" } }, rng, true);
     case "v1-adaptive":
       return bradleyTerryOnV1(count, { ...config, v1: { ...config.v1, swissPool: "top-half", settledGap: 0.2 } }, rng, true);
+    case "adaptive-duel":
+      return adaptiveDuel(count, config.budget, config.duel, config.v1.tau, config.slots, rng, answers);
     case "random":
       return randomPairing(count, config.budget, config.v1.tau, config.slots, rng);
     case "pointwise":

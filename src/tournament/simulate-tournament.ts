@@ -1,5 +1,6 @@
 /** The tournament simulator: Monte-Carlo selection accuracy of each method and budget on simulated problems. */
 import { z } from "zod";
+import { AdaptiveDuelOptionsSchema } from "./adaptive-duel.js";
 import type { SelectionConfig, SelectionMethod } from "./selection-methods.js";
 import { SelectionMethodSchema, SlotPolicySchema, selectionProcess } from "./selection-methods.js";
 import { runSelectionSync } from "./selection-process.js";
@@ -20,6 +21,7 @@ export const SimulationSchema = z
     knockoutK: z.number().int().positive().default(1),
     slots: SlotPolicySchema.default("scheduled"),
     v1: V1OptionsSchema.default(V1OptionsSchema.parse({})),
+    duel: AdaptiveDuelOptionsSchema.default(AdaptiveDuelOptionsSchema.parse({})),
   })
   .strict();
 export type Simulation = z.infer<typeof SimulationSchema>;
@@ -33,7 +35,11 @@ export interface SimulationRow {
   judgeAccuracy: number;
   selectAccuracy: number;
   stderr: number;
+  /** Wilson 95% interval of selectAccuracy over the trials. */
+  ci95: [number, number];
+  /** Mean judge calls per problem, and their standard error (adaptive methods vary). */
   judgeCalls: number;
+  judgeCallsStderr: number;
   passAt1: number;
   passAtN: number;
   /** (selectAccuracy − pass@1) / (pass@N − pass@1); 0 when pass@N = pass@1. */
@@ -65,18 +71,22 @@ export function simulateTournament(input: SimulationInput): SimulationRow[] {
         slots: simulation.slots,
         v1: simulation.v1,
         knockoutK: simulation.knockoutK,
+        duel: simulation.duel,
       };
       let correct = 0;
       let calls = 0;
+      let squaredCalls = 0;
       instances.forEach((instance, trial) => {
         const judge = createSimulatedJudge(world, instance, calibration, createRng(trialSeed(simulation.seed, trial, 1)));
         const process = selectionProcess(method, world.n, config, createRng(trialSeed(simulation.seed, trial, 2)), instance.answers);
         const selection = runSelectionSync(process, judge);
         if (instance.correct[selection.chosenIndex]) correct += 1;
         calls += selection.judgeCalls;
+        squaredCalls += selection.judgeCalls ** 2;
       });
       const selectAccuracy = correct / simulation.trials;
       const judgeCalls = calls / simulation.trials;
+      const callsVariance = Math.max(0, squaredCalls / simulation.trials - judgeCalls ** 2);
       rows.push({
         method,
         budget: fixedCostMethods.has(method) ? round(judgeCalls / world.n, 3) : multiple,
@@ -84,7 +94,9 @@ export function simulateTournament(input: SimulationInput): SimulationRow[] {
         judgeAccuracy: world.judgeAccuracy,
         selectAccuracy,
         stderr: Math.sqrt((selectAccuracy * (1 - selectAccuracy)) / simulation.trials),
+        ci95: wilsonInterval(correct, simulation.trials),
         judgeCalls,
+        judgeCallsStderr: Math.sqrt(callsVariance / simulation.trials),
         passAt1,
         passAtN,
         gapClosed: passAtN > passAt1 ? (selectAccuracy - passAt1) / (passAtN - passAt1) : 0,
@@ -92,6 +104,16 @@ export function simulateTournament(input: SimulationInput): SimulationRow[] {
     }
   }
   return rows;
+}
+
+/** Wilson score interval at 95% (z 1.96): unlike ±1.96·se it stays inside [0, 1] near 0 and 1. */
+export function wilsonInterval(successes: number, trials: number): [number, number] {
+  if (trials === 0) return [0, 1];
+  const z = 1.96;
+  const share = successes / trials;
+  const centre = (share + (z * z) / (2 * trials)) / (1 + (z * z) / trials);
+  const half = (z * Math.sqrt((share * (1 - share)) / trials + (z * z) / (4 * trials * trials))) / (1 + (z * z) / trials);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
 function mean(values: readonly number[]): number {

@@ -36,6 +36,11 @@ export const SimulatedWorldSchema = z
     pointwiseInflation: z.number().default(3),
     /** Distinct wrong answers the incorrect candidates draw from (for majority vote). */
     wrongAnswers: z.number().int().positive().default(3),
+    /**
+     * clustered: correct candidates share one final answer and wrong ones draw from `wrongAnswers` (math). distinct:
+     * every candidate's answer differs (code, free text), so majority vote is a random pick and there is nothing to group.
+     */
+    answers: z.enum(["clustered", "distinct"]).default("clustered"),
   })
   .strict();
 export type SimulatedWorld = z.infer<typeof SimulatedWorldSchema>;
@@ -63,7 +68,10 @@ export function drawInstance(world: SimulatedWorld, rng: Rng): SimulatedInstance
       ? Array.from({ length: world.n }, () => rng() < world.correctProb)
       : shuffled(Array.from({ length: world.n }, (_, index) => index < world.correctCount!), rng);
   const quality = correct.map((isCorrect) => (isCorrect ? 1 : 0) + world.qualitySpread * normal(rng));
-  const answers = correct.map((isCorrect) => (isCorrect ? "correct" : `wrong-${randomInt(rng, world.wrongAnswers)}`));
+  const answers =
+    world.answers === "distinct"
+      ? correct.map((_, index) => `answer-${index}`)
+      : correct.map((isCorrect) => (isCorrect ? "correct" : `wrong-${randomInt(rng, world.wrongAnswers)}`));
   return { correct, quality, answers };
 }
 

@@ -1,6 +1,7 @@
 /** Puts one advantage on every kept trajectory (per-role estimator, per-role loss weight) and flattens groups into train sequences. */
 import { z } from "zod";
 import {
+  AdvantageConventionSchema,
   AdvantageEstimatorSchema,
   advantageStatistics,
   estimateAdvantagesByRole,
@@ -16,6 +17,8 @@ export const AdvantageConfigSchema = z
     byRole: z.record(z.string(), AdvantageEstimatorSchema).default({}),
     /** Per-role weight on the advantage (the λ of J_gen + λ·J_verif); 1 when absent. */
     roleWeights: z.record(z.string(), z.number().nonnegative()).default({}),
+    /** Whose statistics the estimators follow: verl's core_algos (default) or per-trajectory population std. */
+    convention: AdvantageConventionSchema.default("verl"),
   })
   .strict();
 export type AdvantageConfig = z.infer<typeof AdvantageConfigSchema>;
@@ -37,9 +40,14 @@ export function assignAdvantages(
   config: AdvantageConfig,
 ): { sequences: TrainSequence[]; statistics: AdvantageStatistics; statisticsByRole: Record<string, AdvantageStatistics> } {
   const advantages = estimateAdvantagesByRole(
-    groups.map((group) => ({ role: group.role, rewards: group.members.map((member) => member.reward) })),
+    groups.map((group) => ({
+      role: group.role,
+      rewards: group.members.map((member) => member.reward),
+      tokenCounts: group.members.map((member) => trainedTokens(member.sequences)),
+    })),
     config.byRole,
     config.estimator,
+    config.convention,
   );
   const sequences: TrainSequence[] = [];
   const perTrajectory: number[] = [];
@@ -69,4 +77,11 @@ export function assignAdvantages(
     Object.entries(perRole).map(([role, values]) => [role, advantageStatistics(values)]),
   );
   return { sequences, statistics: advantageStatistics(perTrajectory), statisticsByRole };
+}
+
+// Tokens the loss trains on (mask 1) over a trajectory's sequences: REINFORCE++'s weight under the verl convention.
+function trainedTokens(sequences: readonly TokenSequence[]): number {
+  let count = 0;
+  for (const sequence of sequences) for (const value of sequence.lossMask) count += value;
+  return count;
 }

@@ -34,8 +34,12 @@ export const LossConfigSchema = z
   .strict();
 export type LossConfig = z.infer<typeof LossConfigSchema>;
 
-/** How per-token losses become one number: Tinker sums; verl averages by token or by sequence. */
-export const LossAggregationSchema = z.enum(["sum", "token-mean", "seq-mean-token-mean"]);
+/**
+ * How per-token losses become one number, as verl's agg_loss (core_algos): `sum` (verl's token-sum, Tinker's own),
+ * `token-mean`, `seq-mean-token-mean`, `seq-mean-token-sum` (each sequence's token sum, averaged over sequences) and
+ * `seq-mean-token-sum-norm` (that divided by the batch's mask width, verl's default horizon: Dr.GRPO's constant).
+ */
+export const LossAggregationSchema = z.enum(["sum", "token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"]);
 export type LossAggregation = z.infer<typeof LossAggregationSchema>;
 
 export const OptimizerConfigSchema = z

@@ -31,7 +31,7 @@ export const TrainConfigSchema = z
     optimizer: OptimizerConfigSchema.default({ learningRate: 3e-4, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0, gradClipNorm: 1 }),
     /** Optimizer steps per batch (later ones are off-policy; the ppo clip bounds them). */
     substeps: z.number().int().positive().default(1),
-    advantages: AdvantageConfigSchema.default({ estimator: "grpo", byRole: {}, roleWeights: {} }),
+    advantages: AdvantageConfigSchema.default({ estimator: "grpo", byRole: {}, roleWeights: {}, convention: "verl" }),
     transform: z
       .object({
         merge: z.enum(["prefix", "per_call"]).default("prefix"),
@@ -86,6 +86,12 @@ export const TrainConfigSchema = z
     concurrency: z.number().int().positive().default(16),
     /** Per-episode time limit in seconds. */
     timeoutSeconds: z.number().positive().default(120),
+    /**
+     * The share of a step's rollouts that may end as infrastructure errors before training stops. They get no reward
+     * and are dropped, and infrastructure failures are not random (a slow sandbox fails the long programs), so past a
+     * few percent the batch no longer stands for the policy. 0.05: one rollout in 20.
+     */
+    maxInfraErrorRate: z.number().min(0).max(1).default(0.05),
     out: z.string().optional(),
   })
   .strict();

@@ -42,9 +42,15 @@ export function compareRuns(a: RunData, b: RunData, options: { force: boolean })
   const accuracyA = taskAccuracies(a.episodes);
   const accuracyB = taskAccuracies(b.episodes);
   const comparison = comparePairedTasks(accuracyA, accuracyB);
-  const taskRows: [string, number, number][] = [...accuracyA.keys()].filter((taskId) => accuracyB.has(taskId)).map((taskId) => [taskId, accuracyA.get(taskId)!, accuracyB.get(taskId)!]);
+  const taskRows: [string, number, number][] = [...accuracyA.keys()]
+    .filter((taskId) => accuracyB.has(taskId))
+    .sort(naturalOrder.compare)
+    .map((taskId) => [taskId, accuracyA.get(taskId)!, accuracyB.get(taskId)!]);
   return { a: sideA, b: sideB, comparison, taskRows };
 }
+
+// Task ids in reading order: the numbers inside them compared as numbers, so task-2 comes before task-10.
+const naturalOrder = new Intl.Collator("en", { numeric: true });
 
 // A training run's config names the benchmark only when it differs from the cookbook's name.
 function benchmarkOf(run: RunData): string | null {

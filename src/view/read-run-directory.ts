@@ -7,6 +7,7 @@ import { describeIssues, InputError } from "../core/errors/input-error.js";
 import type { RunSummary } from "../core/run-summary.js";
 import { readRunConfig, readRunSummary } from "../runs/read-run-files.js";
 import { runPaths } from "../runs/run-directory.js";
+import { trainingRunPaths } from "../runs/training-run-files.js";
 import { readAppendedLines, type LineCursor } from "../runs/read-appended-lines.js";
 import {
   slimEpisode,
@@ -21,26 +22,29 @@ import {
 
 const start: LineCursor = { offset: 0, line: 0 };
 
+/** Refuses a run directory that is not there, in the one wording `rllm view` and `rllm compare` share. */
+export function assertRunDirectoryExists(directory: string): void {
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
+}
+
 /** The run in `directory` and the cursors the live view continues from. */
 export function readRunDirectory(directory: string): { run: RunData; cursors: RunCursors } {
-  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
+  assertRunDirectoryExists(directory);
   const paths = runPaths(directory);
-  const metricsFile = path.join(directory, "metrics.jsonl");
-  const stepsDirectory = path.join(directory, "steps");
+  const { metrics: metricsFile, steps: stepsDirectory } = trainingRunPaths(directory);
   if (!existsSync(paths.episodes) && !existsSync(metricsFile)) {
     throw new InputError(`${directory}: neither episodes.jsonl nor metrics.jsonl (is it a run directory of rllm eval or rllm train?)`);
   }
   const episodes = readEpisodeLines(paths.episodes, start);
   const training = readTrainingLines(metricsFile, start);
   const stepEpisodes = existsSync(stepsDirectory) ? readStepEpisodes(stepsDirectory) : [];
-  const tournamentsFile = path.join(directory, "tournaments.jsonl");
   const run: RunData = {
     directory,
     kind: existsSync(metricsFile) ? "training" : "eval",
     config: existsSync(paths.config) ? readRunConfig(paths.config) : null,
     summary: readSummaryIfPresent(paths.summary),
     episodes: [...stepEpisodes, ...episodes.records],
-    tournaments: existsSync(tournamentsFile) ? readTournaments(tournamentsFile) : [],
+    tournaments: existsSync(paths.tournaments) ? readTournaments(paths.tournaments) : [],
     training: training.records,
   };
   return { run, cursors: { episodes: episodes.cursor, metrics: training.cursor } };
@@ -50,7 +54,7 @@ export function readRunDirectory(directory: string): { run: RunData; cursors: Ru
 export function readRunUpdate(directory: string, cursors: RunCursors): RunUpdate {
   const paths = runPaths(directory);
   const episodes = readEpisodeLines(paths.episodes, cursors.episodes);
-  const training = readTrainingLines(path.join(directory, "metrics.jsonl"), cursors.metrics);
+  const training = readTrainingLines(trainingRunPaths(directory).metrics, cursors.metrics);
   return {
     episodes: episodes.records,
     training: training.records,
@@ -92,7 +96,7 @@ function readStepEpisodes(stepsDirectory: string): ViewEpisode[] {
   return readdirSync(stepsDirectory)
     .filter((name) => /^\d+$/.test(name))
     .sort((a, b) => Number(a) - Number(b))
-    .flatMap((name) => readEpisodeLines(path.join(stepsDirectory, name, "episodes.jsonl"), start, Number(name)).records);
+    .flatMap((name) => readEpisodeLines(runPaths(path.join(stepsDirectory, name)).episodes, start, Number(name)).records);
 }
 
 function readLines<Entry>(file: string, cursor: LineCursor, parse: (value: unknown, line: number) => Entry | undefined): { records: Entry[]; cursor: LineCursor } {

@@ -74,4 +74,13 @@ describe("rllm view", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("neither episodes.jsonl nor metrics.jsonl");
   });
+
+  it("words a missing run folder the same way in view and compare", async () => {
+    const missing = path.join(directory, "missing");
+    const view = await runCli(["view", missing]);
+    const compare = await runCli(["compare", missing, runA]);
+    expect([view.code, compare.code]).toEqual([2, 2]);
+    expect(view.stderr.trim()).toBe(`rllm: ${missing}: no such run directory`);
+    expect(compare.stderr.trim()).toBe(view.stderr.trim());
+  });
 });

@@ -1,10 +1,10 @@
 // From an eval run to a fine-tuned checkpoint through the real binary: `rllm dataset from-eval` (usage errors, an
 // empty selection, provenance, judge rows), `rllm dataset register` / `remove`, and a few steps of `rllm sft`.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCli, spawnCli } from "../helpers/run-cli.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-curation-"));
 const home = path.join(directory, "home");
@@ -71,6 +71,8 @@ describe("rllm dataset from-eval", () => {
       expect(episodes.has(entry.episode)).toBe(true);
     }
     expect(manifest.command).toEqual(["rllm", "dataset", "from-eval", run, "--name", "solved", "--select", "correct", "--val-fraction", "0.25"]);
+    // The run evaluated arith's default split, test: the provenance says so, for the contamination warnings.
+    expect(manifest.sourceSplits).toEqual(["test"]);
     expect(rows.every((row) => row.sampled?.[0]?.completionTokenIds.length > 0)).toBe(true);
   });
 
@@ -124,12 +126,25 @@ describe("rllm sft", () => {
     const steps = trainSteps();
     expect(steps.length).toBeGreaterThan(1);
     const last = steps.at(-1);
-    for (const file of ["manifest.json", "weights.bin", "trainer-state.json"]) expect(existsSync(path.join(out, "checkpoints", `step-${last}`, file))).toBe(true);
+    // One naming scheme with rllm train: step-0003.
+    const folder = (step: number) => path.join(out, "checkpoints", `step-${String(step).padStart(4, "0")}`);
+    for (const file of ["manifest.json", "weights.bin", "trainer-state.json"]) expect(existsSync(path.join(folder(last), file))).toBe(true);
+    expect(first.stdout).toContain(`checkpoint ${folder(last)}; serve it: rllm serve --model tiny --checkpoint ${folder(last)}`);
+    // "solved" holds rows of a test-split eval: training on them, and serving the result, warn of a contaminated eval.
+    expect(first.stderr).toContain("rllm: warning: dataset solved was curated from eval runs on the test split of arith: an eval of the trained model on that split is contaminated");
+    const server = spawnCli(["serve", "--model", "tiny", "--checkpoint", folder(last), "--port", "0"], { RLLM_HOME: home });
+    let serverErr = "";
+    server.stderr!.on("data", (chunk) => (serverErr += chunk));
+    await expect.poll(() => serverErr, { timeout: 30_000 }).toContain("tiny model at http");
+    server.kill("SIGINT");
+    expect(serverErr).toContain("rllm: warning: this checkpoint was trained on rows from the test split of arith: an rllm eval of it on that split is contaminated");
     const validation = jsonLines(path.join(out, "metrics.jsonl")).filter((line) => line.kind === "validation");
     expect(validation[0]).toMatchObject({ step: 0 });
     expect(validation[0].tokens).toBeGreaterThan(0);
-    // Lose the last checkpoint: --resume restores the one before and runs the last step again, once.
-    rmSync(path.join(out, "checkpoints", `step-${last}`), { recursive: true });
+    // Lose the last checkpoint: --resume restores the one before and runs the last step again, once. That one gets
+    // the unpadded name of runs saved before the one naming scheme, which still resume.
+    rmSync(folder(last), { recursive: true });
+    renameSync(folder(last - 1), path.join(out, "checkpoints", `step-${last - 1}`));
     const resumed = await cli([...args, "--resume"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`resuming after step ${last - 1}`);

@@ -44,6 +44,23 @@ describe("rllm eval --cache", () => {
     expect(result.stdout).toContain("cached calls");
   });
 
+  it("runs from the cache with the endpoint gone: the pre-flight check only warns when --cache is on", async () => {
+    const home = temporary();
+    const environment = { RLLM_HOME: home };
+    const live = await startScriptedServer((body) => ({ text: `\\boxed{${lastUserText(body).length}}` }));
+    const flags = ["eval", "qa", "--base-url", live.url, "--model", "scripted", "--limit", "3", "--temperature", "0"];
+    expect((await runCli([...flags, "--cache", "--out", path.join(home, "online")], environment)).code).toBe(0);
+    await live.close();
+    const offline = await runCli([...flags, "--cache", "--out", path.join(home, "offline")], environment);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stderr).toMatch(/warning: .*connection refused.*going on with the response cache/);
+    expect(summaryOf(path.join(home, "offline")).cache).toEqual({ cachedCalls: 3, episodesWithCachedCalls: 3 });
+    // Without --cache the same dead endpoint is refused at once.
+    const refused = await runCli([...flags, "--out", path.join(home, "refused")], environment);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("connection refused");
+  });
+
   it("reports a corrupt cache file, rebuilds it, and runs", async () => {
     const home = temporary();
     mkdirSync(path.join(home, "cache"));

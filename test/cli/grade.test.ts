@@ -52,6 +52,14 @@ describe("rllm grade --verifier math", () => {
     expect(result.stderr).toContain("accuracy 0.0% (0/1 scored)");
   });
 
+  it("ends its progress at the row count when a row with an empty ground truth is skipped", async () => {
+    const rows = [1, 2, 3, 4].map((value) => ({ response: `\\boxed{${value}}`, ground_truth: String(value) }));
+    const input = writeRows("skipped.jsonl", [...rows, { response: "\\boxed{5}", ground_truth: "" }]);
+    const result = await runCli(["grade", "--verifier", "math", "--input", input, "--output", path.join(directory, "skipped-out.jsonl")]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.trim().split("\n").at(-1)).toBe("graded 5/5");
+  });
+
   it("names the file, line and field of a bad row and exits 2", async () => {
     const input = writeRows("bad.jsonl", [{ response: "\\boxed{1}", ground_truth: "1" }, { response: 5, ground_truth: "1" }, "{not json"]);
     const result = await runCli(["grade", "--verifier", "math", "--input", input]);
@@ -87,6 +95,6 @@ describe("parseSetFlags and the math verifier's flags", () => {
       unscored("sandbox crashed", { signals: { infraError: 1 } }),
       unscored("the gold answer is free text"),
     ];
-    expect(summarize(scores)).toBe("accuracy 50.0% (1/2 scored) | unscored 1 | timed out 1 | infra errors 1");
+    expect(summarize(scores)).toBe("accuracy 50.0% (1/2 scored) | unscored 1 | timed out 1 | infra errors 1 (25.0%)");
   });
 });

@@ -19,6 +19,21 @@ function loadedBy(args: string[]): { loaded: string[]; stdout: string } {
 }
 
 describe("rllm help", () => {
+  it("wraps each command's description evenly at 80 columns: no line too long, no prose line that could have held the next word", () => {
+    for (const command of ["compare", "export", "eval", "train", "sft", "rerank", "serve", "gateway", "grade", "dataset"]) {
+      const result = spawnSync(process.execPath, [binPath, command, "--help"], { encoding: "utf8", env: { ...process.env, COLUMNS: "80" } });
+      const description = result.stdout.split("\n\n")[1]!.split("\n");
+      for (const [index, line] of description.entries()) {
+        expect([...line].length, `${command}: ${line}`).toBeLessThanOrEqual(80);
+        const next = description[index + 1];
+        // A prose line followed by more prose: the next line's first word did not fit on this one.
+        if (next !== undefined && /^\S/.test(line) && /^\S/.test(next)) {
+          expect([...line].length + 1 + [...next.split(" ")[0]!].length, `${command}: ragged before "${next}"`).toBeGreaterThan(80);
+        }
+      }
+    }
+  });
+
   it("lists every command without loading any command module", () => {
     const { loaded, stdout } = loadedBy(["--help"]);
     for (const command of ["eval", "grade", "dataset", "rerank", "simulate", "serve", "gateway", "train", "sft", "export", "view", "compare"]) {

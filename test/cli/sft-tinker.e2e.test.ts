@@ -80,14 +80,14 @@ describe("rllm sft --backend tinker", () => {
     }
 
     const state = readState();
-    expect(state).toMatchObject({ step: 4, checkpoint: "checkpoints/step-4" });
-    expect(state.statePath).toMatch(/^tinker:\/\/.+\/weights\/step-4$/);
-    expect(state.samplerPath).toMatch(/^tinker:\/\/.+\/sampler_weights\/step-4$/);
+    expect(state).toMatchObject({ step: 4, checkpoint: "checkpoints/step-0004" });
+    expect(state.statePath).toMatch(/^tinker:\/\/.+\/weights\/step-0004$/);
+    expect(state.samplerPath).toMatch(/^tinker:\/\/.+\/sampler_weights\/step-0004$/);
     expect(result.stdout).toContain(state.samplerPath);
   });
 
   it("resumes from the last Tinker checkpoint and repeats the lost step exactly", async () => {
-    rmSync(path.join(out, "checkpoints", "step-4"), { recursive: true });
+    rmSync(path.join(out, "checkpoints", "step-0004"), { recursive: true });
     const resumed = await cli([...sftArgs, "--resume"]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain("resuming after step 3");
@@ -95,7 +95,7 @@ describe("rllm sft --backend tinker", () => {
     const again = jsonLines(path.join(out, "metrics.jsonl")).filter((line) => line.kind === "train");
     expect(again.map((line) => line.step)).toEqual([1, 2, 3, 4]);
     expect(again.at(-1).loss).toBeCloseTo(trainLines.at(-1)!.loss, 6);
-    expect(readState().samplerPath).toMatch(/^tinker:\/\/.+\/sampler_weights\/step-4$/);
+    expect(readState().samplerPath).toMatch(/^tinker:\/\/.+\/sampler_weights\/step-0004$/);
   });
 
   it("gives a sampler path that rllm eval --backend tinker samples from", async () => {

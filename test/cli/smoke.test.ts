@@ -67,6 +67,11 @@ describe("rllm smoke tests", () => {
     const result = await runCli(["dataset", "list"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^arith\s/m);
+    // Every description starts in one column, past the longest name (terminal-sample, or a longer local dataset's).
+    const lines = result.stdout.split("\n").filter((line) => line !== "" && !line.startsWith("cache:"));
+    const columns = [...new Set(lines.map((line) => /^\S*\s+/.exec(line)![0].length))];
+    expect(columns).toHaveLength(1);
+    expect(columns[0]).toBeGreaterThanOrEqual("terminal-sample ".length);
   });
 
   it("rerank: picks between two labelled candidates with the embedded model as judge", async () => {
@@ -95,11 +100,15 @@ describe("rllm smoke tests", () => {
     expect(code).toBe(0);
   });
 
-  it("train: runs one local step on arith with a minimal config", async () => {
-    const config = { steps: 1, tasksPerStep: 2, groupSize: 2, sampling: { maxTokens: 8 }, validation: { tasks: 2 }, concurrency: 4 };
-    const result = await runCli(["train", "arith", "--config", file("train.json", JSON.stringify(config)), "--out", path.join(directory, "train-run")]);
+  it("train: runs two local steps on arith, with an ETA, validation progress and a last line naming the checkpoint and how to serve it", async () => {
+    const config = { steps: 2, tasksPerStep: 2, groupSize: 2, sampling: { maxTokens: 8 }, validation: { tasks: 4, every: 1 }, concurrency: 4 };
+    const out = path.join(directory, "train-run");
+    const result = await runCli(["train", "arith", "--config", file("train.json", JSON.stringify(config)), "--out", out]);
     expect(result.code, result.stderr).toBe(0);
-    expect(`${result.stdout}${result.stderr}`).toMatch(/^step 1\/1 · reward /m);
+    expect(result.stderr).toMatch(/^step 1\/2 · reward .* · eta \d+(s|m\d\ds)$/m);
+    expect(result.stderr).toMatch(/^validation after 0 steps: 1\/4 episodes$/m);
+    const checkpoint = path.join(out, "checkpoints", "step-0002");
+    expect(result.stdout.trim().split("\n").at(-1)).toBe(`train: 2/2 steps; checkpoint ${checkpoint}; serve it: rllm serve --model tiny --checkpoint ${checkpoint}`);
   });
 
   it("export: writes a run's episodes as training rows", async () => {

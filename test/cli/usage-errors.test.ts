@@ -78,6 +78,9 @@ describe("rllm eval summary", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/accuracy\s+no scored episodes \(2 infra errors/);
     expect(result.stdout).not.toContain("0.0% ±");
+    // The infra-error rate is in the summary and, past 1%, warned about (issue #29).
+    expect(result.stdout).toMatch(/errors\s+2 infra \(100\.0% of episodes, not scored\)/);
+    expect(result.stderr).toContain("rllm: warning: 100.0% of the episodes are infrastructure errors (qa's flow and verifier), above 1%");
   });
 });
 
@@ -106,6 +109,14 @@ describe("rllm train usage errors", () => {
     expect(existsSync(out)).toBe(false);
     const retry = await runCli(["train", "arith", "--config", file, "--out", out]);
     expect(retry.stderr).not.toContain("already holds a run");
+  });
+
+  it("refuses a --max-infra-error-rate outside 0..1, naming the flag", exitsAtOnce, async () => {
+    const out = fresh("train-infra-rate");
+    const result = await runCli(["train", "arith", "--max-infra-error-rate", "5", "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/max-infra-error-rate/i);
+    expect(existsSync(out)).toBe(false);
   });
 
   it("exits 2 naming --checkpoint when it does not exist", exitsAtOnce, async () => {

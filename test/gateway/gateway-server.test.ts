@@ -85,7 +85,7 @@ describe("gateway", () => {
     await chat(`${gateway.url}/v1`, { messages: [{ role: "user", content: "b" }] });
     expect(gateway.traces("one")).toHaveLength(1);
     expect(gateway.traces("default")).toHaveLength(1);
-    const created = await fetch(`${gateway.url}/sessions`, { method: "POST", body: JSON.stringify({ session_id: "made" }) });
+    const created = await fetch(`${gateway.url}/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ session_id: "made" }) });
     expect(((await created.json()) as { url: string }).url).toBe(gateway.sessionUrl("made"));
     await fetch(`${gateway.url}/sessions/one`, { method: "DELETE" });
     expect(gateway.traces("one")).toEqual([]);

@@ -22,16 +22,18 @@ async function echoServer(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const json = { "content-type": "application/json" };
+
 describe("readJsonBody", () => {
   it("parses a body within the limit, and an empty body as undefined", async () => {
     const url = await echoServer();
-    expect(await (await fetch(url, { method: "POST", body: '{"a":1}' })).json()).toEqual({ body: { a: 1 } });
+    expect(await (await fetch(url, { method: "POST", headers: json, body: '{"a":1}' })).json()).toEqual({ body: { a: 1 } });
     expect(await (await fetch(url, { method: "POST" })).json()).toEqual({ body: null });
   });
 
   it("answers a body over the limit with an OpenAI-shaped 413, also when it arrives chunked without a length", async () => {
     const url = await echoServer();
-    const sized = await fetch(url, { method: "POST", body: JSON.stringify({ text: "x".repeat(64) }) });
+    const sized = await fetch(url, { method: "POST", headers: json, body: JSON.stringify({ text: "x".repeat(64) }) });
     expect(sized.status).toBe(413);
     expect((await sized.json()).error).toMatchObject({ code: 413, type: "invalid_request_error", message: expect.stringMatching(/16 bytes/) });
     const chunked = await new Promise<number>((resolve, reject) => {
@@ -48,8 +50,31 @@ describe("readJsonBody", () => {
 
   it("answers malformed JSON with a 400", async () => {
     const url = await echoServer();
-    const response = await fetch(url, { method: "POST", body: "{not json" });
+    const response = await fetch(url, { method: "POST", headers: json, body: "{not json" });
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toMatch(/Malformed JSON/);
+  });
+
+  it.each([["text/plain", "text/plain"], ["a form", "application/x-www-form-urlencoded"], ["no content type", undefined]])(
+    "refuses a body sent as %s with a 415: a web page can send those without a preflight (issue #29)",
+    async (_, contentType) => {
+      const url = await echoServer();
+      const status = await new Promise<number>((resolve, reject) => {
+        const headers = contentType === undefined ? {} : { "content-type": contentType };
+        const request = http.request(url, { method: "POST", headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on("error", reject);
+        request.end('{"a":1}');
+      });
+      expect(status).toBe(415);
+    },
+  );
+
+  it("accepts application/json with a charset", async () => {
+    const url = await echoServer();
+    const response = await fetch(url, { method: "POST", headers: { "content-type": "Application/JSON; charset=utf-8" }, body: '{"a":1}' });
+    expect(await response.json()).toEqual({ body: { a: 1 } });
   });
 });

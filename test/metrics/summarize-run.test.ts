@@ -23,7 +23,8 @@ describe("summarizeRun", () => {
 
   it("counts unscored episodes apart from scored ones and from infrastructure errors", () => {
     expect(summary.counts).toMatchObject({ episodes: 6, scored: 3, unscored: 2 });
-    expect(summary.errors).toEqual({ infra: 1, model: 0 });
+    // The infra-error rate is over every episode of the run: 1 of 6.
+    expect(summary.errors).toEqual({ infra: 1, model: 0, infraRate: 1 / 6 });
   });
 
   it("leaves unscored episodes out of accuracy, pass@k, maj@k and the mean reward", () => {

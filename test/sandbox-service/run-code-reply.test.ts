@@ -14,6 +14,7 @@ const clean: ProcessOutcome = {
   memoryCapHit: false,
   wallMs: 1500,
   checkerStderr: "",
+  sandboxFailure: null,
 };
 
 describe("runCodeReply (SandboxFusion's RunCodeResponse of a run)", () => {

@@ -65,6 +65,40 @@ describe("rllm rerank against a scripted judge server", () => {
   });
 });
 
+describe("rllm rerank with adaptive-duel and a call budget per row", () => {
+  it("groups candidates by their answer labels, keeps each row within --max-calls or its own maxCalls", async () => {
+    const server = await judgeServer(0.8);
+    const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-rerank-duel-"));
+    const input = path.join(directory, "candidates.jsonl");
+    const rows = candidateRows(6).map((row, index) => ({
+      ...row,
+      candidates: row.candidates.map((candidate) => ({ ...candidate, answer: /(\d+)\.$/.exec(candidate.text)![1] })),
+      ...(index === 0 ? { maxCalls: 1 } : {}),
+    }));
+    writeFileSync(input, rows.map((row) => JSON.stringify(row)).join("\n"));
+    const records = path.join(directory, "records.jsonl");
+    const result = await runCli(["rerank", "--input", input, "--method", "adaptive-duel", "--max-calls", "5", "--base-url", server.url, "--model", "scripted", "--records", records]);
+    expect(result.code, result.stderr).toBe(0);
+    const picks = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(picks[0].judgeCalls).toBeLessThanOrEqual(1);
+    for (const pick of picks) expect(pick.judgeCalls).toBeLessThanOrEqual(5);
+    for (const line of readFileSync(records, "utf8").trim().split("\n")) {
+      const record = JSON.parse(line);
+      const row = rows.find((candidate) => candidate.id === record.id)!;
+      for (const comparison of record.comparisons) expect(row.candidates[comparison.slotA]!.answer).not.toBe(row.candidates[comparison.slotB]!.answer);
+    }
+  });
+
+  it("exits 2 naming --max-calls when it is not a count", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-rerank-duel-"));
+    const input = path.join(directory, "candidates.jsonl");
+    writeFileSync(input, JSON.stringify(candidateRows(1)[0]));
+    const result = await runCli(["rerank", "--input", input, "--method", "adaptive-duel", "--max-calls", "-1"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--max-calls/);
+  });
+});
+
 describe("rllm rerank against a judge whose replies cannot be parsed", () => {
   it("reports the method as failed instead of scoring the candidate in slot 0, and exits 1", async () => {
     const server = await startScriptedServer(() => ({ text: "Both solutions look reasonable to me." }));
@@ -178,7 +212,7 @@ describe("the rerank server", () => {
     const upstream = await judgeServer(0.85);
     const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 2, budget: 1, method: "v1", judgeKind: "math", port: 0 });
     servers.push(server);
-    const response = await fetch(`${server.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "scripted" }) });
+    const response = await fetch(`${server.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "scripted" }) });
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toContain('field "messages"');
   });

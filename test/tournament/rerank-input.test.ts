@@ -32,4 +32,11 @@ describe("readRerankRows", () => {
     expect(() => readRerankRows(file)).toThrow(`${file}:2: field "candidates"`);
     expect(() => readRerankRows(file)).toThrow(`${file}:3: not JSON`);
   });
+
+  it("reads a row's own judge-call budget and names the field when it is not a count", () => {
+    const good = writeInput([JSON.stringify({ id: "a", problem: "p", candidates: ["x", "y"], maxCalls: 3 })]);
+    expect(readRerankRows(good)[0]!.maxCalls).toBe(3);
+    const bad = writeInput([JSON.stringify({ id: "a", problem: "p", candidates: ["x", "y"], maxCalls: -1 })]);
+    expect(() => readRerankRows(bad)).toThrow(`${bad}:1: field "maxCalls"`);
+  });
 });

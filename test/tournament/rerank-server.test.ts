@@ -56,6 +56,10 @@ describe("the rerank server's fidelity to the OpenAI API", () => {
     [{ top_logprobs: 3 }, "top_logprobs"],
     [{ n: 5 }, "n"],
     [{ stream_options: { include_usage: true } }, "stream_options"],
+    [{ rerank: { method: "best" } }, "rerank.method"],
+    [{ rerank: { max_calls: -1 } }, "rerank.max_calls"],
+    [{ rerank: { max_calls: 2.5 } }, "rerank.max_calls"],
+    [{ rerank: { budget: 2 } }, "rerank"],
   ])("refuses %j with a 400 whose param names the field", async (extra, field) => {
     const server = await rerankServer((await refusingUpstream()).url);
     const { status, json } = await post(server.url, { model: "scripted", messages: question, ...extra });
@@ -76,6 +80,21 @@ describe("the rerank server's fidelity to the OpenAI API", () => {
     const rest = scores.filter((_, index) => index !== json.rerank.chosenIndex).sort((a, b) => b - a);
     expect(rest.length).toBe(3);
     expect(json.choices[0].message.content).toMatch(/The answer is/);
+  });
+
+  it("reranks with the request's own method and judge-call budget", async () => {
+    const upstream = await startScriptedJudge({ judgeAccuracy: 0.9, generationAccuracy: 0.5, seed: 3 });
+    servers.push(upstream);
+    const server = await rerankServer(upstream.url, 6);
+    const { status, json } = await post(server.url, { model: "scripted", messages: question, rerank: { method: "adaptive-duel", max_calls: 3 } });
+    expect(status).toBe(200);
+    expect(json.rerank.method).toBe("adaptive-duel");
+    expect(json.rerank.budget).toBe(3);
+    expect(json.rerank.judgeCalls).toBeLessThanOrEqual(3);
+    // Without the field the server's own method and budget (v1, 1×n) apply.
+    const plain = await post(server.url, { model: "scripted", messages: question });
+    expect(plain.json.rerank.method).toBe("v1");
+    expect(plain.json.rerank.judgeCalls).toBe(6);
   });
 
   it("streams a usage chunk before [DONE] when stream_options.include_usage is set", async () => {

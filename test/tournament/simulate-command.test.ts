@@ -36,6 +36,24 @@ describe("rllm simulate tournament", () => {
     expect(output).toMatch(/v1\s+2×N\s+8\.0\s+0\.\d{3}/);
   });
 
+  it("runs adaptive-duel over several candidate counts with 95% intervals and the spread of its calls", async () => {
+    const output = await simulate(["--methods", "adaptive-duel,majority", "--n", "4,6", "--budgets", "1.5", "--trials", "100", "--answers", "distinct", "--json"]);
+    const rows = JSON.parse(output);
+    expect(rows.map((row: { n: number; method: string }) => `${row.n} ${row.method}`)).toEqual(["4 adaptive-duel", "4 majority", "6 adaptive-duel", "6 majority"]);
+    for (const row of rows) {
+      expect(row.ci95[0]).toBeLessThanOrEqual(row.selectAccuracy);
+      expect(row.ci95[1]).toBeGreaterThanOrEqual(row.selectAccuracy);
+      expect(row.judgeCallsStderr).toBeGreaterThanOrEqual(0);
+    }
+    // Distinct answers leave majority vote a random pick: its accuracy is pass@1's.
+    const majority = rows.find((row: { method: string; n: number }) => row.method === "majority" && row.n === 6);
+    expect(Math.abs(majority.selectAccuracy - majority.passAt1)).toBeLessThan(0.15);
+  });
+
+  it("rejects a confidence outside 0.5–1 naming the flag", async () => {
+    await expect(simulate(["--methods", "adaptive-duel", "--confidence", "1.5"])).rejects.toThrow(/--confidence/);
+  });
+
   it("rejects an unknown method naming the flag", async () => {
     await expect(simulate(["--methods", "v1,best"])).rejects.toThrow(/--methods/);
   });

@@ -67,7 +67,7 @@ beforeAll(async () => {
   const trainConfig = path.join(directory, "train.json");
   writeFileSync(trainConfig, JSON.stringify({ steps: 2, tasksPerStep: 2, groupSize: 4, sampling: { maxTokens: 24 }, validation: { tasks: 4, every: 1 }, concurrency: 4 }));
   await Promise.all([
-    run(["eval", "arith", "--model", "tiny", "--limit", "4", "-n", "4", "--rerank", "v1", "--budget", "2", "--out", runs.arith]),
+    run(["eval", "arith", "--model", "tiny", "--limit", "4", "-n", "4", "--rerank", "v1,adaptive-duel", "--budget", "2", "--out", runs.arith]),
     run(["eval", "finqa", "--base-url", finqa.url, "--model", "scripted", "--limit", "2", "--out", runs.finqa]),
     run(["eval", "geo3k", "--base-url", geo3k.url, "--model", "vision", "--limit", "3", "--out", runs.geo3k]),
     run(["eval", "deepcoder", "--base-url", deepcoder.url, "--model", "scripted", "--limit", "1", "--attempts", "2", "--concurrency", "1", "--out", runs.deepcoder]),
@@ -104,11 +104,13 @@ async function expectQuietPage(watched: WatchedPage, allowedPrefix = "file://"):
 const shot = (watched: WatchedPage, name: string) => watched.page.screenshot({ path: path.join(screenshots, `${name}.png`) });
 
 describe("rllm view in Chromium", () => {
-  it("arith with rerank: summary figures, filters, search, a transcript and the tournaments with slot-A win rate", async () => {
+  it("arith with rerank: summary figures, filters, search, a transcript and the tournaments with slot-A win rate and McNemar against v1", async () => {
     const watched = await openReport(runs.arith, "summary");
     const { page } = watched;
     await expect.poll(() => page.locator("#summary-figures").textContent()).toContain("rerank@1 [v1]");
     await expect.poll(() => page.locator("#summary-figures").textContent()).toContain("pass@4");
+    // The infra-error rate sits next to the count (issue #29).
+    await expect.poll(() => page.locator("#summary-figures").textContent()).toMatch(/errors\d+ infra \(\d+\.\d% of episodes, not scored\)/);
     await shot(watched, "summary");
 
     await page.click('nav button[data-tab="tasks"]');
@@ -131,6 +133,8 @@ describe("rllm view in Chromium", () => {
     await page.click('nav button[data-tab="tournaments"]');
     await expect.poll(() => page.locator("#tournament-methods").textContent()).toContain("v1");
     await expect.poll(() => page.locator("#tournament-methods").textContent()).toMatch(/\d+\.\d% \(\d+ A \/ \d+ B\)/);
+    // adaptive-duel's row is paired with v1's on the same 4 tasks: discordant counts and an exact McNemar p.
+    await expect.poll(() => page.locator("#tournament-methods").textContent()).toMatch(/adaptive-duel\d+[\d.]+%\d+[\d.]+\d+ \/ \d+ · p [\d.]+/);
     await expect.poll(() => page.locator(".pair-graph circle").count()).toBe(4);
     expect(await page.locator("#tournament-pairs tbody tr").count()).toBeGreaterThan(0);
     await shot(watched, "tournaments");

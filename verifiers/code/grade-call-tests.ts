@@ -21,8 +21,20 @@ interface CheckerRecord {
   end?: boolean;
 }
 
-/** The trusted checker ended without its end record, and neither the program nor a limit was to blame: the grader's fault. */
-class CheckerDiedError extends Error {}
+/** The trusted checker ended without its end record, and neither the program nor a limit was to blame. */
+class CheckerDiedError extends Error {
+  constructor(
+    readonly stderrTail: string,
+    /** What the checker reported before it died, by position in the problem's tests. */
+    readonly results: (TestResult | undefined)[],
+  ) {
+    super(`the trusted checker ended without its end record${stderrTail}`);
+  }
+}
+
+// A known-good problem run on the grader's sandbox right after a checker death: it tells whether the checker can work.
+const controlProgram = "def control():\n    return 1\n";
+const controlTests = [{ test: { kind: "assert", code: "assert control() == 1\n" } as TestCase, index: 0 }];
 
 /** Verdicts of functional or assert `tests` (with their indices in the problem) for `program`. */
 export async function gradeCallTests(
@@ -31,15 +43,33 @@ export async function gradeCallTests(
   tests: { test: TestCase; index: number }[],
   fnName: string | undefined,
 ): Promise<TestResult[]> {
-  // A checker that ends on its own is the grader's failure, never the program's. Under load it was seen about once in
-  // 1,500 problems with its cause not yet found (no traceback, no limit hit), so the problem runs once more on a fresh
-  // checker before it is reported as an infrastructure error. Every run starts from a fresh fork, so nothing carries over.
   try {
     return await gradeCallTestsOnce(context, program, tests, fnName);
   } catch (error) {
     if (!(error instanceof CheckerDiedError)) throw error;
-    return await gradeCallTestsOnce(context, program, tests, fnName);
+    // The checker died while the program ran. The program is not rerun: the blame follows a known-good control. When
+    // the control passes, the sandbox works and the death is the program's doing (a score of 0 with the reason); only
+    // a control that fails too shows the infrastructure failed, and only then is the problem an infrastructure error.
+    const control = await gradeControl(context);
+    if (control !== undefined) throw new Error(`${error.message}; a known-good control failed right after (${control}): the sandbox is at fault`);
+    return blameProgram(tests, error.results, `sandbox policy: the trusted checker ended while this program ran (a known-good control passed right after)${error.stderrTail}`);
   }
+}
+
+/** undefined when the known-good control passes; otherwise why it did not. */
+async function gradeControl(context: RunContext): Promise<string | undefined> {
+  try {
+    const [result] = await gradeCallTestsOnce({ ...context, runAllTests: false }, controlProgram, controlTests, undefined);
+    return result?.verdict === "accepted" ? undefined : `${result?.verdict}${result?.detail ? `: ${result.detail}` : ""}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** Reported results stand; the first unreported test fails with `detail`, the rest did not run. */
+function blameProgram(tests: { test: TestCase; index: number }[], results: (TestResult | undefined)[], detail: string): TestResult[] {
+  const blamed = results.findIndex((result) => result === undefined);
+  return tests.map(({ index }, position) => results[position] ?? (position === blamed ? { index, verdict: "runtime_error", detail } : { index, verdict: "not_run" }));
 }
 
 async function gradeCallTestsOnce(
@@ -111,8 +141,8 @@ async function gradeCallTestsOnce(
   // No end record: the first unreported test takes the blame (the program's failure, a time limit), the rest did not run.
   let blamed = results.some((result) => result !== undefined && result.verdict !== "accepted");
   const failure = programFailure(outcome, context, programEnded);
-  // The trusted checker died on its own (not the program, not a limit): that is the grader's failure, never the program's.
-  if (!blamed && failure === undefined) throw new CheckerDiedError(`the trusted checker ended without its end record${tail(outcome.checkerStderr)}`);
+  // The trusted checker died, and neither the program's exit nor a limit explains it: the caller decides whose fault it was.
+  if (!blamed && failure === undefined) throw new CheckerDiedError(outcome.sandboxFailure ? `: ${outcome.sandboxFailure.slice(0, 300)}` : tail(outcome.checkerStderr), results);
   return tests.map(({ index }, position): TestResult => {
     const result = results[position];
     if (result) return result;

@@ -7,6 +7,7 @@ import {
   exactRational,
   evaluateComplex,
   hasValueBeyondPrecision,
+  isSafeForBigNumbers,
   type CompiledExpression,
   type ComplexValue,
 } from "./evaluate-expression.js";
@@ -135,6 +136,10 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     if (difference > samplingTolerance * Math.max(magnitude(a), magnitude(b)) + 1e-12) {
       return { equal: false, reason: "differ at a sample point" };
     }
+    // Float agreement within the tolerance cannot tell a tiny added constant or coefficient (x^2 + 10^{-15},
+    // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides. Where it
+    // cannot evaluate (complex values), the float agreement stands.
+    if (bigNumbersEqual(left, right, scope) === false) return { equal: false, reason: "differ at a sample point (64 digits)" };
     agreeing += 1;
   }
   if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
@@ -147,6 +152,7 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
 
 /** nerdamer: does `simplify(left - right)` give 0? Used when sampling cannot decide (domains, undefined points). */
 function symbolicDifferenceIsZero(left: CompiledExpression, right: CompiledExpression): boolean {
+  if (!isSafeForBigNumbers(left.node) || !isSafeForBigNumbers(right.node)) return false;
   try {
     nerdamerModule ??= require("nerdamer/all.js") as (expression: string) => { toString(): string };
     const difference = nerdamerModule(`simplify((${toNerdamer(left.source)})-(${toNerdamer(right.source)}))`);

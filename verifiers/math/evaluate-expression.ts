@@ -120,16 +120,21 @@ function toComplex(value: unknown): ComplexValue | undefined {
 }
 
 /**
- * Whether two constant expressions are equal in 64-digit arithmetic (relative difference below 1e-40), used where
- * floats cannot tell (tiny or huge irrational values); false when the values are too large to tell apart. Undefined when it cannot evaluate.
+ * Whether two expressions are equal in 64-digit arithmetic (relative difference below 1e-40), used where floats
+ * cannot tell (tiny or huge irrational values, or a sample point where `x^2+10^{-15}` and `x^2` agree as floats), with
+ * `scope`'s variables bound to the exact decimal values of its floats; false when the values are too large to tell
+ * apart. Undefined when it cannot evaluate (a complex value, a factorial too large).
  */
-export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpression): boolean | undefined {
+export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpression, scope: Record<string, number> = {}): boolean | undefined {
   if (!isSafeForBigNumbers(left.node) || !isSafeForBigNumbers(right.node)) return undefined;
   try {
     const big = bigMath();
-    const a = big.evaluate(left.expression) as unknown;
-    const b = big.evaluate(right.expression) as unknown;
+    const bigScope = () => Object.fromEntries(Object.entries(scope).map(([name, value]) => [name, big.bignumber(value)]));
+    const a = big.evaluate(left.expression, bigScope()) as unknown;
+    const b = big.evaluate(right.expression, bigScope()) as unknown;
     if (!big.isBigNumber(a) || !big.isBigNumber(b)) return undefined;
+    // NaN: off the real domain in BigNumber arithmetic (acos(2)), where floats went complex; nothing to tell.
+    if (a.isNaN() || b.isNaN()) return undefined;
     if (!a.isFinite() || !b.isFinite()) return a.isFinite() === b.isFinite() && a.eq(b);
     if (a.isZero() || b.isZero()) return a.isZero() && b.isZero();
     const difference = a.minus(b).abs();
@@ -165,8 +170,11 @@ export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
   return isBeyond;
 }
 
-// Factorials of large literals take seconds in BigNumber arithmetic; the worker time limit is the backstop.
-function isSafeForBigNumbers(node: MathNode): boolean {
+/**
+ * Whether `node` holds no factorial of a literal past 5000: those take seconds in BigNumber arithmetic and hang
+ * nerdamer, which computes them exactly (`99999999999999999999!`); the worker time limit is the backstop.
+ */
+export function isSafeForBigNumbers(node: MathNode): boolean {
   let isSafe = true;
   node.traverse((child) => {
     const operator = child as unknown as { fn?: unknown; op?: string; args?: MathNode[] };

@@ -7,6 +7,7 @@ import type { Comparison } from "./compare-expressions.js";
 import { extractAnswer } from "./extract-answer.js";
 import type { MathPolicy } from "./math-policy.js";
 import { normalizeAnswer, type NormalizedAnswer } from "./normalize-answer.js";
+import type { PhysicalUnit } from "./physical-unit.js";
 import { parseAnswer, type MathValue } from "./parse-answer.js";
 
 /** The verdict for one (response, ground truth) pair. */
@@ -30,12 +31,30 @@ interface ParsedAnswer {
 const groundTruthCache = new Map<string, ParsedAnswer | null>();
 const groundTruthCacheLimit = 2048;
 
-/** Grades `response` against `groundTruth` under a complete, validated `policy`; `choices` (Geo3K) lets a choice letter match the choice's value. */
+/**
+ * Grades `response` against `groundTruth` under a complete, validated `policy`; `choices` (Geo3K) lets a choice letter
+ * match the choice's value. An answer that makes the grader throw is a scored 0 explained `unparseable: …`: the input
+ * caused it, so it is never an infrastructure error (docs/math-verifier.md, "Grader failures").
+ */
 export function gradeMathUnderPolicy(
   response: string,
   groundTruth: MathGroundTruth,
   resolvedPolicy: MathPolicy,
   choices?: readonly string[],
+): MathVerdict {
+  try {
+    return gradeChecked(response, groundTruth, resolvedPolicy, choices);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { correct: false, reward: 0, reason: `unparseable: the grader failed on this answer (${message})` };
+  }
+}
+
+function gradeChecked(
+  response: string,
+  groundTruth: MathGroundTruth,
+  resolvedPolicy: MathPolicy,
+  choices: readonly string[] | undefined,
 ): MathVerdict {
   const truths = (Array.isArray(groundTruth) ? groundTruth : [groundTruth]) as Array<string | number>;
   // A response identical to a ground truth is right whatever it holds (a long bare answer, an unbalanced `$`),
@@ -89,6 +108,11 @@ function compareParsed(
   if (truthNorm.base !== undefined && predictedNorm.base !== undefined && truthNorm.base !== predictedNorm.base) {
     return { equal: false, reason: "different number bases" };
   }
+  const truthUnit = truthNorm.unit;
+  const predictedUnit = predictedNorm.unit;
+  if (truthUnit && predictedUnit && truthUnit.name !== predictedUnit.name) {
+    return compareConvertedUnits(truth, predicted, truthUnit, predictedUnit, policy);
+  }
   const percentDiffers = truthNorm.percent !== predictedNorm.percent;
   const direct = !percentDiffers || policy.percentMatchesNumber;
   if (direct && squash(truthNorm.text) === squash(predictedNorm.text) && truthNorm.text !== "") {
@@ -120,6 +144,26 @@ function compareParsed(
     if (result.equal) return { equal: true, reason: `${result.reason} (degrees as radians)` };
   }
   return { equal: false, reason: percentDiffers ? "different values (percent)" : "different values" };
+}
+
+/**
+ * Both sides name a unit, and not the same one: `4 km` against `4000 m` converts the response's value into the ground
+ * truth's unit; units of different dimensions (`4 km`, `4 kg`) never match.
+ */
+function compareConvertedUnits(
+  truth: ParsedAnswer,
+  predicted: ParsedAnswer,
+  truthUnit: PhysicalUnit,
+  predictedUnit: PhysicalUnit,
+  policy: MathPolicy,
+): Comparison {
+  const units = `${predictedUnit.name} against ${truthUnit.name}`;
+  if (truthUnit.dimension !== predictedUnit.dimension || predicted.value.kind !== "expression") {
+    return { equal: false, reason: `different units (${units})` };
+  }
+  const converted = scale(predicted.value, `*(${predictedUnit.factor})/(${truthUnit.factor})`);
+  const result = compareValues(truth.value, converted, policy);
+  return { equal: result.equal, reason: `${result.equal ? result.reason : "different values"} (${units}, converted)` };
 }
 
 function degreeVariantApplies(truth: NormalizedAnswer, predicted: NormalizedAnswer, policy: MathPolicy): boolean {

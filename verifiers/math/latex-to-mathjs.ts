@@ -257,8 +257,9 @@ function readArgument(source: string, start: number, isExponent = false): [strin
     return [source.slice(index + 1, close), close + 1];
   }
   if (character === "\\") {
-    const command = /^\\([a-zA-Z]+|.)/.exec(source.slice(index))![0];
-    return [command, index + command.length];
+    const command = /^\\([a-zA-Z]+|.)/.exec(source.slice(index));
+    if (!command) throw new UnsupportedMathError("trailing backslash");
+    return [command[0], index + command[0].length];
   }
   if (character === "(") {
     // `\sqrt(2)` and plain-text `2^(n+1)`: a parenthesised argument.

@@ -30,7 +30,7 @@ export function isEmptyGroundTruth(groundTruth: MathGroundTruth): boolean {
   return truths.every((truth) => String(truth).trim() === "");
 }
 
-/** A math verdict as a Score: a check past its time limit is a wrong answer (signal timedOut); a crashed worker is unscored (signal infraError). */
+/** A math verdict as a Score: a check past its time limit is a wrong answer (signal timedOut); a failure of the pool itself is unscored (signal infraError). */
 export function mathVerdictScore(verdict: PooledMathVerdict): Score {
   const signals = { timedOut: verdict.timedOut ? 1 : 0 };
   const fields = { ...(verdict.extracted !== undefined ? { answer: verdict.extracted } : {}), signals };

@@ -27,7 +27,7 @@ export interface MathWorkerData {
   warmUpPolicy: MathPolicy;
 }
 
-/** A verdict from the pool: may also be a timeout or an internal grader failure. */
+/** A verdict from the pool: may also be a timeout or a failure of the pool itself (`infraError`). */
 export interface PooledMathVerdict extends MathVerdict {
   timedOut?: boolean;
   infraError?: boolean;
@@ -44,12 +44,16 @@ export interface MathWorkerPoolOptions {
   size?: number;
   /** Hard limit per check in milliseconds, counted from dispatch to a ready worker. */
   timeoutMs: number;
+  /** The grading thread's module (default math-worker.js); tests give one that dies on cue. */
+  workerModule?: URL;
 }
 
 interface PendingJob {
   id: number;
   job: ResolvedMathJob;
   resolve: (verdict: PooledMathVerdict) => void;
+  /** The known-good check run after a thread died, to tell whose fault the death was. */
+  isControl?: boolean;
 }
 
 interface Slot {
@@ -65,6 +69,9 @@ const maxChunk = 32;
 
 // ".js" so the build runs math-worker.js; from the sources tsx maps it to math-worker.ts.
 const workerModule = new URL("./math-worker.js", import.meta.url);
+
+// A pair every healthy grading thread gets right in microseconds: the control check after a thread died.
+const controlJob: ResolvedMathJob = { response: "\\boxed{\\frac{1}{2}}", groundTruth: "0.5", policy: defaultMathPolicy };
 
 /** Grades jobs on `size` worker threads; call `close()` when done. */
 export class MathWorkerPool {
@@ -87,7 +94,7 @@ export class MathWorkerPool {
     try {
       policy = this.resolvePolicy(job.policy);
     } catch (error) {
-      // As the grading thread reports any error of a check: an infrastructure error, not a wrong answer.
+      // An invalid policy is the caller's mistake, not the answer's: an infrastructure error, not a wrong answer.
       return Promise.resolve({ correct: false, reward: 0, reason: `grader error: ${(error as Error).message}`, infraError: true });
     }
     const resolvedJob = { ...job, policy };
@@ -125,7 +132,7 @@ export class MathWorkerPool {
     // A fresh slot adopts the thread started ahead of need, if any; a replacement always starts a new one.
     const spare = existing ? undefined : takeSpareMathWorker();
     slot.isReady = spare?.isReady ?? false;
-    slot.worker = spare?.worker ?? startTsWorker(workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
+    slot.worker = spare?.worker ?? startTsWorker(this.options.workerModule ?? workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
     slot.worker.on("message", (message: MathJobResult | { ready: true }) => {
       if ("ready" in message) {
         slot.isReady = true;
@@ -182,14 +189,25 @@ export class MathWorkerPool {
     const stuck = slot.worker;
     stuck.removeAllListeners();
     void stuck.terminate();
-    if (pending) {
-      pending.resolve(
-        isTimeout
-          ? { correct: false, reward: 0, reason: `not equivalent: ${reason}`, timedOut: true }
-          : { correct: false, reward: 0, reason, infraError: true },
-      );
-    }
+    if (pending?.isControl) pending.resolve({ correct: false, reward: 0, reason, infraError: true });
+    else if (pending && isTimeout) pending.resolve({ correct: false, reward: 0, reason: `not equivalent: ${reason}`, timedOut: true });
+    else if (pending) this.queueControl(pending, reason);
     if (!this.isClosed) this.spawn(slot);
     this.dispatch();
+  }
+
+  /**
+   * A thread died grading `pending`. The answer may have caused it (a check that exhausts the thread's memory), or the
+   * thread may be broken: a known-good check goes first on the fresh thread. When it is graded right, the death was the
+   * answer's, a scored 0; only when it fails too is the job an infrastructure error.
+   */
+  private queueControl(pending: PendingJob, reason: string): void {
+    const resolve = (control: PooledMathVerdict) =>
+      pending.resolve(
+        control.correct
+          ? { correct: false, reward: 0, reason: `unparseable: the grading thread died on this answer (${reason})` }
+          : { correct: false, reward: 0, reason: `${reason}, and a control check failed right after (${control.reason})`, infraError: true },
+      );
+    this.queue.unshift({ id: this.nextId++, job: controlJob, resolve, isControl: true });
   }
 }

@@ -12,13 +12,10 @@ port.on("message", (message: { jobs: { id: number; job: ResolvedMathJob }[] }) =
   for (const { id, job } of message.jobs) port.postMessage(gradeJob(id, job));
 });
 
+// gradeMathUnderPolicy turns any exception on an answer into a scored 0 (`unparseable`); only the thread's death
+// reaches the pool, which tells the answer's fault from its own with a control check (math-worker-pool.ts).
 function gradeJob(id: number, job: ResolvedMathJob): MathJobResult {
-  try {
-    return { id, verdict: gradeMathUnderPolicy(job.response, job.groundTruth, job.policy, job.choices) };
-  } catch (error) {
-    const reason = `grader error: ${error instanceof Error ? error.message : String(error)}`;
-    return { id, verdict: { correct: false, reward: 0, reason, infraError: true } };
-  }
+  return { id, verdict: gradeMathUnderPolicy(job.response, job.groundTruth, job.policy, job.choices) };
 }
 
 // Warm the common paths so that a first check is not charged for compilation.

@@ -1,4 +1,5 @@
 /** String normalisation of an extracted answer: LaTeX noise, units, percent, degrees, currency, thousands separators. */
+import { findPhysicalUnit, type PhysicalUnit } from "./physical-unit.js";
 import { matchingBrace } from "./extract-answer.js";
 
 /** A normalised answer string with the decorations that were removed from it. */
@@ -8,6 +9,8 @@ export interface NormalizedAnswer {
   degrees: boolean;
   /** Base of a subscripted literal such as `204_5`. */
   base?: number;
+  /** The physical unit removed from the end (`4 km`), compared by the grader rather than dropped. */
+  unit?: PhysicalUnit;
 }
 
 // Words removed when they trail an answer (`5 cm`, `\text{ inches}^2`, `12 square feet`); sources: PRM800K / Minerva lists.
@@ -74,6 +77,7 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
   text = text
     .replace(/\\varnothing|∅|\\\{\s*\\\}/g, "\\emptyset")
     .replace(/\\mathbb\s*\{?R\}?|^all real numbers$/i, "(-\\infty, \\infty)");
+  const unit = findPhysicalUnit(text);
   text = dropTextUnits(text);
   text = unwrapTextCommands(text);
   text = text.replace(/\s+/g, " ").trim();
@@ -107,7 +111,7 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
   if (/^-\.\d/.test(text)) text = `-0${text.slice(1)}`;
   const baseMatch = /^(\d+)_\{?(\d{1,2})\}?$/.exec(text);
   if (baseMatch) return { text: baseMatch[1]!, percent, degrees, base: Number(baseMatch[2]) };
-  return { text, percent, degrees };
+  return { text, percent, degrees, ...(unit ? { unit } : {}) };
 }
 
 /** `5 dogs`, `42 meters per second`: words (two letters or more, not math names) after a number are a unit. */

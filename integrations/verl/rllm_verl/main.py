@@ -2,7 +2,9 @@
 
 verl's TaskRunner builds the workers, the rollout servers and the trainer exactly as for a normal run; only the
 trainer class differs. The dataset verl insists on is a placeholder (the batches come from rllm-ts), written here
-when ``data.train_files`` is not given.
+when ``data.train_files`` is not given. ``+rllm.mode=cpu`` runs the CPU mode instead (rllm_verl.cpu_trainer): the same
+config and protocol, verl's batch and loss code, no GPU and no update. A verl other than the pinned one stops the
+job at once with one line (rllm_verl.registration).
 """
 
 from __future__ import annotations
@@ -55,8 +57,16 @@ def main() -> None:
     from hydra import compose, initialize_config_module
     from omegaconf import open_dict
 
+    from .registration import check_verl_version
+
+    check_verl_version()
     with initialize_config_module(config_module="verl.trainer.config", version_base=None):
         config = compose(config_name="ppo_trainer", overrides=sys.argv[1:])
+    if config.get("rllm", {}).get("mode", "verl") == "cpu":
+        from .cpu_trainer import run_cpu_bridge
+
+        run_cpu_bridge(config)
+        return
     with open_dict(config):
         if not config.data.get("train_files"):
             config.data.train_files = placeholder_dataset(int(config.data.train_batch_size) * 2)

@@ -20,6 +20,7 @@ from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 
 from .bridge_client import BridgeClient, TrainerReplaced
 from .conversion import logprob_mismatch, rows_to_batch
+from .registration import registration
 
 
 class BridgeTrainer(RayPPOTrainer):
@@ -57,27 +58,7 @@ class BridgeTrainer(RayPPOTrainer):
                 client.post_result(item["id"], "failed", self.global_steps, error=f"{type(error).__name__}: {error}")
 
     def _registration(self) -> dict[str, Any]:
-        actor = self.config.actor_rollout_ref.actor
-        return {
-            "servedModel": self.config.rllm.get("served_model", self.config.actor_rollout_ref.model.path),
-            "serverAddresses": list(self.async_rollout_manager.server_addresses),
-            "maxPromptLength": int(self.config.data.max_prompt_length),
-            "maxResponseLength": int(self.config.data.max_response_length),
-            "globalStep": int(self.global_steps),
-            "settings": {
-                "lossMode": str(actor.get("policy_loss", {}).get("loss_mode", "vanilla")),
-                "clipRatioLow": float(actor.get("clip_ratio_low", actor.clip_ratio)),
-                "clipRatioHigh": float(actor.get("clip_ratio_high", actor.clip_ratio)),
-                "lossAggMode": str(actor.loss_agg_mode),
-                "useKlLoss": bool(actor.use_kl_loss),
-                "klLossCoef": float(actor.kl_loss_coef),
-                "learningRate": float(actor.optim.lr),
-                "weightDecay": float(actor.optim.get("weight_decay", 0.0)),
-                "gradClip": float(actor.grad_clip),
-                "ppoEpochs": int(actor.ppo_epochs),
-            },
-            "verlVersion": _verl_version(),
-        }
+        return registration(self.config, list(self.async_rollout_manager.server_addresses), int(self.global_steps))
 
     def _train(self, item: dict[str, Any]) -> dict[str, Any]:
         pad_token_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
@@ -139,12 +120,3 @@ def _mean(value: Any) -> float:
     if isinstance(value, (list, tuple)):
         return sum(float(entry) for entry in value) / max(1, len(value))
     return float(value)
-
-
-def _verl_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("verl")
-    except Exception:  # a source checkout has no distribution metadata
-        return "unknown"

@@ -1,10 +1,9 @@
 """rows_to_batch and logprob_mismatch against tensors worked out by hand."""
 
 import pytest
+import torch
 
-torch = pytest.importorskip("torch", reason="needs torch (Debian: python3-torch)")
-
-from rllm_verl.conversion import logprob_mismatch, rows_to_batch  # noqa: E402
+from rllm_verl.conversion import logprob_mismatch, rows_to_batch
 
 # A: 3 prompt tokens, then sampled 21 22, observation 31 (mask 0), sampled 23. B: 2 prompt tokens, one sampled token.
 SOLVER = {

@@ -7,6 +7,7 @@ import { readLocalDataset, writeLocalDataset, type LocalDatasetManifest } from "
 import { readJsonl } from "../../runs/append-only-jsonl.js";
 import { readEpisodes } from "../../runs/episode-log.js";
 import { readRunConfig } from "../../runs/read-run-files.js";
+import { runPaths } from "../../runs/run-directory.js";
 import { TournamentLineSchema } from "../../tournament/eval-reranker.js";
 import { curateRows, type CurationRun } from "../../datasets/curation/curate-rows.js";
 import { FilterSyntaxError, filterNames, parseFilterExpression } from "../../datasets/curation/filter-expression.js";
@@ -19,14 +20,16 @@ import { z } from "zod";
 const TournamentVerdictsSchema = z.union([TournamentLineSchema, z.object({ taskId: z.string(), error: z.string() })]);
 
 /** Reads one run folder; an unknown folder or one without episodes is an InputError. */
-function readRun(directory: string): CurationRun & { benchmark: string } {
+function readRun(directory: string): CurationRun & { benchmark: string; split: string | undefined } {
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new InputError(`${directory}: no such run directory`);
-  const episodesFile = path.join(directory, "episodes.jsonl");
+  const paths = runPaths(directory);
+  const episodesFile = paths.episodes;
   if (!existsSync(episodesFile)) throw new InputError(`${directory}: not a run directory (no episodes.jsonl; write one with rllm eval --out)`);
-  const configFile = path.join(directory, "config.json");
-  const benchmark = existsSync(configFile) ? String(readRunConfig(configFile).benchmark ?? "unknown") : "unknown";
-  const tournaments = readJsonl(path.join(directory, "tournaments.jsonl"), TournamentVerdictsSchema).flatMap(({ record }) => ("judgeTrajectory" in record ? [record] : []));
-  return { directory: path.resolve(directory), benchmark, episodes: readEpisodes(episodesFile), tournaments };
+  const config = existsSync(paths.config) ? readRunConfig(paths.config) : undefined;
+  const benchmark = String(config?.benchmark ?? "unknown");
+  const split = typeof config?.split === "string" ? config.split : undefined;
+  const tournaments = readJsonl(paths.tournaments, TournamentVerdictsSchema).flatMap(({ record }) => ("judgeTrajectory" in record ? [record] : []));
+  return { directory: path.resolve(directory), benchmark, split, episodes: readEpisodes(episodesFile), tournaments };
 }
 
 /** Runs `rllm dataset from-eval`; sets exit code 1 when nothing is left to write. */
@@ -81,6 +84,7 @@ export async function datasetFromEval(flags: FromEvalFlags, args: string[]): Pro
     command: ["rllm", ...process.argv.slice(2)],
     splits: Object.fromEntries(Object.entries(result.splits).map(([split, rows]) => [split, { rows: rows.length }])),
     rows: result.provenance,
+    sourceSplits: [...new Set(runs.flatMap((run) => (run.split === undefined ? [] : [run.split])))],
     curation: { runs: runs.map((run) => run.directory), ...flags, counts },
   };
   const directory = writeLocalDataset(home, manifest, result.splits);

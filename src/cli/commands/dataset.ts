@@ -27,20 +27,24 @@ async function findBuiltInBenchmark(name: string) {
 /** `rllm dataset list`: every benchmark with its source, bundled sample and what is pulled. */
 export async function listDatasets(): Promise<void> {
   const home = rllmHome();
-  for (const benchmark of await benchmarks.loadAll()) {
+  const builtIn = await benchmarks.loadAll();
+  const local = localDatasetNames(home);
+  // One name column as wide as the longest name, so every description starts in the same column.
+  const width = Math.max(...builtIn.map((benchmark) => benchmark.name.length), ...local.map((name) => name.length));
+  for (const benchmark of builtIn) {
     const manifest = readPullManifest(home, benchmark.name);
     const pulled = manifest
       ? `pulled: ${Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ")}`
       : benchmark.hub || benchmark.pull
         ? "not pulled"
         : "nothing to pull";
-    console.log(`${benchmark.name.padEnd(10)} ${benchmark.description}`);
-    console.log(`${"".padEnd(10)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : benchmark.pull ? "custom download" : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
+    console.log(`${benchmark.name.padEnd(width)} ${benchmark.description}`);
+    console.log(`${"".padEnd(width)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : benchmark.pull ? "custom download" : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
   }
-  for (const name of localDatasetNames(home)) {
+  for (const name of local) {
     const manifest = readLocalDataset(home, name)!;
     const splits = Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ");
-    console.log(`${name.padEnd(10)} ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
+    console.log(`${name.padEnd(width)} ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
   }
   console.log(`cache: ${home}`);
 }

@@ -7,20 +7,25 @@ import { checkRunDirectory, openRunDirectory, type RunPaths } from "../../runs/r
 import { RetryBudget } from "../../llm/retry-policy.js";
 import { resolveBenchmarkOrFolder } from "../../evaluation/resolve-benchmark-or-folder.js";
 import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
-import { openEndpoint, planEndpoint, type Endpoint } from "../../evaluation/resolve-endpoint.js";
+import { noModelEndpoint, openEndpoint, planEndpoint, type Endpoint } from "../../evaluation/resolve-endpoint.js";
 import { openTinkerEndpoint, planTinkerEndpoint } from "../../evaluation/tinker-endpoint.js";
+import { assertEndpointAnswers } from "../../evaluation/assert-endpoint-answers.js";
+import { EndpointUnavailableError } from "../../core/errors/endpoint-unavailable-error.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Task } from "../../core/task.js";
 import type { SamplingParams } from "../../core/llm-client.js";
 import { assertInputFile } from "../../core/check-paths.js";
 import { assertEmbeddedModelCanRun } from "../../evaluation/check-embedded-model.js";
 import { ProgressBar, type ProgressCounts } from "../progress-bar.js";
-import { formatRerankMethod, formatSummary } from "../format-summary.js";
+import { formatRerankMethod, formatSummary, summaryInfraRate } from "../format-summary.js";
+import { infraErrorWarningRate } from "../../metrics/infra-error-rate.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
 import { configureCookbook, parseCookbookOptions } from "../../evaluation/configure-cookbook.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import type { EvalFlags } from "./eval-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { resumeCommand } from "../resume-command.js";
+import { createInfraFailureWatch } from "../../evaluation/infra-failure-watch.js";
 import { openRunServices, type RunServices } from "../../evaluation/run-services.js";
 import { buildModelCallPipeline } from "../../evaluation/model-call-pipeline.js";
 import type { ModelPrice } from "../../core/price-table.js";
@@ -78,14 +83,16 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   const price = services.priceFor(plan.model, configuredPrice ?? (plan.isEmbedded ? undefined : plan.price));
   if (flags.maxCost !== undefined && !price) throw new InputError(`--max-cost needs prices for model "${plan.model}"`);
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, plan);
-  if (plan.isEmbedded) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
+  // A scripted agent (terminal oracle, nop) calls no model: none is checked or started, and the run names the agent.
+  const scriptedAgent = cookbook.scriptedAgent;
+  if (plan.isEmbedded && scriptedAgent === undefined) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
   const sampling = { temperature: flags.temperature, topP: flags.topP, maxTokens: flags.maxTokens };
   const config = {
     benchmark: benchmark.name,
     cookbook: cookbook.name,
     // The options as given, so that --resume compares what the user typed, not defaults that may change.
     ...(setFlags.length > 0 ? { cookbookOptions: parseSetFlags(setFlags) } : {}),
-    model: plan.model,
+    ...(scriptedAgent === undefined ? { model: plan.model } : { model: null, agent: scriptedAgent }),
     ...(flags.backend === "tinker" ? { backend: "tinker" } : {}),
     baseUrl: plan.isEmbedded ? "embedded" : plan.baseUrl,
     data: flags.data ? path.resolve(flags.data) : null,
@@ -99,8 +106,11 @@ export async function runEvalCommand(benchmarkName: string, flags: EvalFlags, se
   };
   const directory = flags.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
+  // One request before the run: a dead endpoint fails here in a second, naming the URL, instead of after the retries.
+  if (scriptedAgent === undefined && !plan.isEmbedded && flags.backend !== "tinker") await preflight(plan, flags.cache !== undefined || process.env.RLLM_CACHE === "1");
 
-  const endpoint = flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);
+  const endpoint =
+    scriptedAgent !== undefined ? noModelEndpoint(`agent ${scriptedAgent}`) : flags.backend === "tinker" ? await openTinkerEndpoint(flags) : await openEndpoint(plan);
   try {
     if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
     const paths = openRunDirectory(directory, config, flags.resume);
@@ -129,7 +139,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
   const progress = cell ? undefined : new ProgressBar(benchmarkName);
   const report = (force = false) => (cell ? cell.report(counts) : progress!.update(counts, force));
   // In an eval set the set prints how to resume it, and each message names its cell.
-  const resumeHint = cell ? "" : `\nfinish with: rllm eval ${benchmarkName} --out ${paths.directory} --resume (same flags)`;
+  const resumeHint = cell ? "" : `\nfinish with: ${resumeCommand(process.argv.slice(2), paths.directory)}`;
   const say = (message: string) => console.error(`rllm: ${cell ? `${cell.label}: ` : ""}${message}`);
   const limiter = services.limiterFor(endpoint.baseUrl);
   const { client, cacheCounters } = buildModelCallPipeline({
@@ -145,7 +155,12 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     ...(services.cache ? { cache: services.cache } : {}),
   });
 
-  const interrupt = cell ? { signal: cell.signal, release: () => {} } : interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  const ctrlC = cell ? { signal: cell.signal, release: () => {} } : interruptOnCtrlC("rllm: stopping (finished episodes are kept; Ctrl-C again to quit at once)");
+  // When the last episodes all failed the same way, the endpoint is down: stop instead of spending the retry budget.
+  const failures = createInfraFailureWatch(Math.min(8, counts.total));
+  const earlyStop = new AbortController();
+  let earlyStopCause: string | undefined;
+  const interrupt = { signal: AbortSignal.any([ctrlC.signal, earlyStop.signal]), release: ctrlC.release };
   let reranker: EvalReranker | undefined;
   try {
     // The interrupt stops a tournament in progress too; its task keeps no record and --resume reranks it.
@@ -157,7 +172,7 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
           sampling,
           judgeKind: cookbookJudgeKind(cookbook.name),
           seed: flags.seed,
-          file: path.join(paths.directory, "tournaments.jsonl"),
+          file: paths.tournaments,
           signal: interrupt.signal,
           ...(price ? { price } : {}),
         })
@@ -182,6 +197,11 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
         if (price) counts.spent = spent;
         if (limiter) counts.limiter = limiter.stats();
         if (cacheCounters) counts.cacheHits = cacheCounters.hits;
+        const sharedCause = failures.record(episode);
+        if (sharedCause !== undefined && earlyStopCause === undefined && done < total) {
+          earlyStopCause = sharedCause;
+          earlyStop.abort();
+        }
         if (episode.errorClass === "infra_error") counts.infraErrors += 1;
         else {
           // Unscored episodes stay out of the running accuracy, as they stay out of summary.json's.
@@ -201,12 +221,26 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
     console.log(`\n${benchmarkName} · ${cookbook.name} · ${endpoint.model}  →  ${paths.directory}`);
     console.log(formatSummary(result.summary));
     for (const [method, rerank] of Object.entries(result.summary.rerank ?? {})) console.error(`rerank ${formatRerankMethod(method, rerank, "tasks")}`);
+    if (earlyStopCause !== undefined) {
+      const window = Math.min(8, counts.total);
+      say(`stopped early: the last ${window} episodes all failed at ${endpoint.baseUrl} (model ${endpoint.model}): ${earlyStopCause}${resumeHint.replace("\n", "; once it answers, ")}`);
+      return 1;
+    }
     if (result.cancelled) {
       say(`interrupted${resumeHint.replace("\n", "; ")}`);
       return 1;
     }
+    const infraRate = summaryInfraRate(result.summary);
+    if (infraRate > infraErrorWarningRate) {
+      say(
+        `warning: ${(100 * infraRate).toFixed(1)}% of the episodes are infrastructure errors (${cookbook.name}'s flow and verifier), above ` +
+          `${100 * infraErrorWarningRate}%: the accuracy leaves them out, so it may not be the model's`,
+      );
+    }
     if (result.summary.errors.infra > 0) {
-      say(`${result.summary.errors.infra} episodes could not be run (infra errors, not scored); --resume retries them`);
+      const common = failures.mostCommon();
+      const cause = common ? `; most common cause (${common.count}×): ${common.cause}` : "";
+      say(`${result.summary.errors.infra} episodes could not be run (infra errors, not scored${cause}); --resume retries them`);
       return 1;
     }
     if (result.status === "incomplete") {
@@ -226,5 +260,18 @@ async function runWithProgress({ benchmarkName, tasks, cookbook, endpoint, flags
   } finally {
     interrupt.release();
     reranker?.close();
+  }
+}
+
+/**
+ * The pre-flight check; with the response cache on, an endpoint that does not answer is a warning instead, so a run
+ * whose replies are all cached still runs offline (the early stop still ends it if uncached requests fail).
+ */
+async function preflight(plan: { baseUrl: string; model: string; apiKey?: string }, isCached: boolean): Promise<void> {
+  try {
+    await assertEndpointAnswers(plan);
+  } catch (error) {
+    if (!(isCached && error instanceof EndpointUnavailableError)) throw error;
+    console.error(`rllm: warning: ${error.message}; going on with the response cache`);
   }
 }

@@ -22,10 +22,14 @@ export const exportCommand = defineCommand<typeof ExportFlagsSchema, [string]>({
   name: "export",
   description:
     "Export a run's episodes (<run-dir>/episodes.jsonl) as training rows built from the sampler's token ids:\n" +
-    "  jsonl          one sequence per line: tokens, lossMask, samplerLogprobs, reward, advantage\n" +
-    "  verl-parquet   verl RL rows (data_source, prompt, ability, reward_model, extra_info) + uid, prompt_ids,\n" +
-    "                 response_ids, response_mask, rollout_log_probs, advantage, reward\n" +
-    "  tinker-datums  one Tinker Datum per line (model_input, loss_fn_inputs: target_tokens, logprobs, advantages, mask)\n" +
+    // The table's lines fit 80 columns: commander wraps a longer one without its indent.
+    "  jsonl          one sequence per line: tokens, lossMask, samplerLogprobs,\n" +
+    "                 reward, advantage\n" +
+    "  verl-parquet   verl RL rows (data_source, prompt, ability, reward_model,\n" +
+    "                 extra_info) + uid, prompt_ids, response_ids, response_mask,\n" +
+    "                 rollout_log_probs, advantage, reward\n" +
+    "  tinker-datums  one Tinker Datum per line (model_input, loss_fn_inputs:\n" +
+    "                 target_tokens, logprobs, advantages, mask)\n" +
     "Trajectories without token ids, unscored ones and too-small groups are dropped and counted.",
   arguments: [{ name: "<run-dir>", description: "run directory written by rllm eval or rllm train" }],
   flags: ExportFlagsSchema,

@@ -22,7 +22,7 @@ export async function exportAction(flags: ExportFlags, [runDirectory]: [string])
     format: flags.format,
     file,
     transform: { merge: flags.merge, minGroupSize: flags.minGroupSize, dropUniformGroups: flags.dropUniform },
-    advantages: { estimator: flags.estimator, byRole: {}, roleWeights: {} },
+    advantages: { estimator: flags.estimator, byRole: {}, roleWeights: {}, convention: "verl" },
     dataSource: runDataSource(runDirectory),
     split: runSplit(runDirectory),
   });

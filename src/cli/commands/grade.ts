@@ -8,6 +8,7 @@ import { rllmHome } from "../../core/rllm-home.js";
 import { readUserConfig } from "../../core/user-config.js";
 import { parseSandboxUrls } from "../../../verifiers/code/open-program-grader.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
+import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
 import type { GradeFlags } from "./grade-command.js";
@@ -70,8 +71,9 @@ function remoteSandboxFlags(flag: string | undefined): Record<string, unknown> {
 }
 
 /**
- * "accuracy 87.2% (436/500 scored) | unscored 3 | timed out 2 | infra errors 0": only scored rows are in the
- * accuracy; an unscored row with the signal infraError is an infrastructure error, any other unscored row is unscored.
+ * "accuracy 87.2% (436/500 scored) | unscored 3 | timed out 2 | infra errors 0 (0.0%)": only scored rows are in the
+ * accuracy; an unscored row with the signal infraError is an infrastructure error, any other unscored row is unscored;
+ * the verifier's infra-error rate is over all rows.
  */
 export function summarize(scores: readonly Score[]): string {
   const scored = scores.filter((score) => score.status === "scored");
@@ -80,20 +82,25 @@ export function summarize(scores: readonly Score[]): string {
   const correct = scored.filter((score) => score.isCorrect).length;
   const timedOut = scores.filter((score) => score.signals.timedOut === 1).length;
   const accuracy = scored.length > 0 ? `${((100 * correct) / scored.length).toFixed(1)}%` : "-";
-  return `accuracy ${accuracy} (${correct}/${scored.length} scored) | unscored ${unscored} | timed out ${timedOut} | infra errors ${infraErrors}`;
+  const infraRate = `${(100 * infraErrorRate(infraErrors, scores.length)).toFixed(1)}%`;
+  return `accuracy ${accuracy} (${correct}/${scored.length} scored) | unscored ${unscored} | timed out ${timedOut} | infra errors ${infraErrors} (${infraRate})`;
 }
 
 /** A `graded n/total` line on stderr: redrawn on a terminal, one line per 10% elsewhere. */
 function progressLine(total: number): (done: number, total: number, isFinal?: boolean) => void {
   let lastTenth = -1;
+  let lastWritten = -1;
   return (done, _total, isFinal = false) => {
     if (process.stderr.isTTY) {
       process.stderr.write(`\r\x1b[2Kgraded ${done}/${total}${isFinal ? "\n" : ""}`);
       return;
     }
+    // The final line always comes unless it was just written: rows a verifier skips (an empty ground truth) report
+    // no progress, so the verifier's own count can stop short of the total.
     const tenth = Math.floor((done / Math.max(1, total)) * 10);
-    if (tenth > lastTenth && !isFinal) {
+    if ((tenth > lastTenth && !isFinal) || (isFinal && lastWritten !== done)) {
       lastTenth = tenth;
+      lastWritten = done;
       process.stderr.write(`graded ${done}/${total}\n`);
     }
   };

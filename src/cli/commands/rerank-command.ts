@@ -14,6 +14,7 @@ export const RerankFlagsSchema = z.object({
     .describe(`selection method(s), comma list of ${SelectionMethodSchema.options.join(", ")}`)
     .meta({ value: "list" }),
   budget: z.coerce.number().positive().default(2).describe("judge calls as a multiple of the candidate count (V1's B = m·N)").meta({ value: "m" }),
+  maxCalls: z.coerce.number().int().nonnegative().optional().describe("judge calls per row, instead of --budget (a row's own maxCalls wins)").meta({ value: "count" }),
   judgeKind: z.enum(["math", "code"]).default("math").describe("judge prompt: math (final answer only) or code (correct and robust)").meta({ value: "kind" }),
   slots: SlotPolicySchema.default("scheduled").describe("slot A: scheduled (V1's order), random, or both (two calls per pair)").meta({ value: "policy" }),
   knockoutK: z.coerce.number().int().positive().default(1).describe("comparisons per knockout match").meta({ value: "k" }),
@@ -30,9 +31,10 @@ export type RerankFlags = z.infer<typeof RerankFlagsSchema>;
 export const rerankCommand = defineCommand({
   name: "rerank",
   description:
-    "Rerank candidates produced elsewhere: rows {id, problem, candidates: [text | {text, isCorrect?, answer?}]} → one line per row\n" +
+    "Rerank candidates produced elsewhere: rows {id, problem, candidates: [text | {text, isCorrect?, answer?}], maxCalls?} → one line per row\n" +
     "and method {id, method, chosenIndex, scores, judgeCalls[, isCorrect]}. With isCorrect labels, prints pass@1, pass@N and rerank@1.\n" +
-    "The judge is the model at --base-url (the embedded tiny model without it).",
+    "The judge is the model at --base-url (the embedded tiny model without it). --method majority votes on each candidate's answer,\n" +
+    "else on the final answer the math normaliser extracts from its text (code candidates need an answer); it starts no judge.",
   flags: RerankFlagsSchema,
   loadAction: async () => (await import("./rerank.js")).rerankAction,
 });

@@ -1,8 +1,11 @@
 /** `rllm rerank`'s action: picks the best of each row's candidates with a judge tournament; writes the pick and scores per row. */
 import { writeFileSync } from "node:fs";
 import { createOpenAiClient } from "../../llm/openai-client.js";
+import type { Judge } from "../../tournament/judge.js";
 import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { rerankCandidates } from "../../tournament/rerank-candidates.js";
+import { assertEndpointAnswers } from "../../evaluation/assert-endpoint-answers.js";
+import { majorityAnswers } from "../../tournament/majority-answers.js";
 import { candidateText, readRerankRows } from "../../tournament/rerank-input.js";
 import { rerankMetrics, rerankOutcome, type RerankOutcome } from "../../tournament/rerank-metrics.js";
 import { defaultSelectionConfig } from "../../tournament/selection-methods.js";
@@ -18,17 +21,24 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
   if (flags.records) assertWritableOutput("--records", flags.records);
   const rows = readRerankRows(flags.input);
   // Checked before the judge's server starts: it keeps the process alive until closed.
-  const endpoint = await openEndpoint(planEndpoint(flags));
-  if (endpoint.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
+  const answers = flags.method.includes("majority") ? majorityAnswers(flags.input, rows, flags.judgeKind) : undefined;
+  // Majority vote never calls the judge: with no other method, no endpoint is opened (nor the embedded model started).
+  const needsJudge = flags.method.some((method) => method !== "majority");
+  const plan = needsJudge ? planEndpoint(flags) : undefined;
+  // One request before any judging: a dead endpoint fails here, naming the URL, instead of after the retries.
+  if (plan && !plan.isEmbedded) await assertEndpointAnswers(plan);
+  const endpoint = plan ? await openEndpoint(plan) : undefined;
+  if (endpoint?.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
   try {
-    const client = createOpenAiClient({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey });
-    const judge = createLlmJudge({
-      client,
-      kind: flags.judgeKind,
-      sampling: { temperature: flags.temperature, maxTokens: flags.maxTokens },
-      seed: flags.seed,
-      concurrency: flags.concurrency,
-    });
+    const judge = endpoint
+      ? createLlmJudge({
+          client: createOpenAiClient({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: endpoint.apiKey }),
+          kind: flags.judgeKind,
+          sampling: { temperature: flags.temperature, maxTokens: flags.maxTokens },
+          seed: flags.seed,
+          concurrency: flags.concurrency,
+        })
+      : noJudge;
     const lines: string[] = [];
     const records: string[] = [];
     const outcomes: RerankOutcome[] = [];
@@ -49,9 +59,9 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
           candidates: row.candidates.map(candidateText),
           judge,
           method,
-          config: { ...defaultSelectionConfig(Math.round(flags.budget * row.candidates.length)), slots: flags.slots, knockoutK: flags.knockoutK },
+          config: { ...defaultSelectionConfig(row.maxCalls ?? flags.maxCalls ?? Math.round(flags.budget * row.candidates.length)), slots: flags.slots, knockoutK: flags.knockoutK },
           seed: flags.seed + rowIndex,
-          answers: row.candidates.map((candidate) => (typeof candidate === "string" ? undefined : candidate.answer)),
+          answers: answers?.[rowIndex],
         });
         const isCorrect = isLabelled ? labels[record.chosenIndex] : undefined;
         lines.push(JSON.stringify({ id: row.id, method, chosenIndex: record.chosenIndex, scores: record.scores, judgeCalls: record.judgeCalls, isCorrect }));
@@ -73,6 +83,12 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    await endpoint.close();
+    await endpoint?.close();
   }
 }
+
+// The judge of a majority-only run, which never calls it.
+const noJudge: Judge = {
+  compare: () => Promise.reject(new Error("majority vote called the judge")),
+  score: () => Promise.reject(new Error("majority vote called the judge")),
+};

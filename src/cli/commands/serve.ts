@@ -1,11 +1,16 @@
 /** `rllm serve`'s action: OpenAI-compatible servers; `--rerank <method> --upstream URL` answers each request with the tournament winner of n upstream samples. */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
+import { waitForStop } from "../wait-for-stop.js";
 import type { ServeFlags } from "./serve-command.js";
 
-/** Serves the tiny model or the rerank server, as the flags say, until Ctrl-C. */
+const announceParentExit = (parentPid: number) => console.error(`rllm: the process that started this server (pid ${parentPid}) is gone: stopping`);
+
+/** Serves the tiny model or the rerank server, as the flags say, until Ctrl-C, SIGTERM or its parent's exit. */
 export async function serveAction(flags: ServeFlags): Promise<void> {
   if (flags.tinker) return serveTinker(flags);
   if (flags.rerank === undefined && flags.model === "tiny") return serveTiny(flags);
@@ -13,18 +18,19 @@ export async function serveAction(flags: ServeFlags): Promise<void> {
   await serveRerank(flags, flags.rerank);
 }
 
-/** Serves the embedded tiny model (OpenAI-compatible, vLLM extensions) until Ctrl-C. */
+/** Serves the embedded tiny model (OpenAI-compatible, vLLM extensions) until Ctrl-C, SIGTERM or its parent's exit. */
 async function serveTiny(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
+  if (flags.checkpoint) warnIfTrainedOnTest(flags.checkpoint);
   // Imported here, not at the top: the tiny model brings TensorFlow, which `rllm serve --help` must not load.
   const { startTinyServer } = await import("../../models/tiny/server.js");
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
-  await new Promise<void>((resolve) => process.once("SIGINT", resolve));
+  await waitForStop(announceParentExit);
   await server.close();
 }
 
-/** Serves the local Tinker server (a development tool) until Ctrl-C. */
+/** Serves the local Tinker server (a development tool) until Ctrl-C, SIGTERM or its parent's exit. */
 async function serveTinker(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../tinker-server/local-tinker-server.js");
@@ -43,13 +49,15 @@ async function serveTinker(flags: ServeFlags): Promise<void> {
     maxChunkDatums: flags.maxChunkDatums,
     maxChunkBytes: flags.maxChunkBytes,
     compress: flags.zstd,
+    // Set in the server's environment, TINKER_API_KEY is the one key it accepts (as the service accepts only yours).
+    apiKey: process.env.TINKER_API_KEY || undefined,
   });
   console.error(`rllm: local Tinker server (development tool) at ${server.url}, model "${LOCAL_TINKER_MODEL}"; rllm train <cookbook> --backend tinker --base-url ${server.url}`);
-  await new Promise<void>((resolve) => process.once("SIGINT", resolve));
+  await waitForStop(announceParentExit);
   await server.close();
 }
 
-/** Runs the rerank server until Ctrl-C. */
+/** Runs the rerank server until Ctrl-C, SIGTERM or its parent's exit. */
 async function serveRerank(flags: ServeFlags, method: SelectionMethod): Promise<void> {
   if (!flags.upstream) throw new InputError("--rerank needs --upstream <url> (the endpoint that generates and judges)");
   if (!flags.model) throw new InputError("--rerank needs --model <name> (the model the upstream serves)");
@@ -66,6 +74,18 @@ async function serveRerank(flags: ServeFlags, method: SelectionMethod): Promise<
     seed: flags.seed,
   });
   console.error(`rllm: reranking server at ${server.url} (${method}, n ${flags.n}, budget ${flags.budget}×n, upstream ${flags.upstream})`);
-  await new Promise<void>((resolve) => process.once("SIGINT", resolve));
+  await waitForStop(announceParentExit);
   await server.close();
+}
+
+// A checkpoint of `rllm sft` on rows from a test-split eval: its run's config.json (two folders up) says so.
+function warnIfTrainedOnTest(checkpoint: string): void {
+  const configFile = path.join(checkpoint, "..", "..", "config.json");
+  if (!existsSync(configFile)) return;
+  const trainedOn = (JSON.parse(readFileSync(configFile, "utf8")) as { trainedOn?: { benchmark: string | null; splits: string[] } }).trainedOn;
+  if (!trainedOn) return;
+  console.error(
+    `rllm: warning: this checkpoint was trained on rows from the ${trainedOn.splits.join(", ")} split of ${trainedOn.benchmark ?? "its benchmark"}: ` +
+      "an rllm eval of it on that split is contaminated",
+  );
 }

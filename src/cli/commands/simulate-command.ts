@@ -10,7 +10,7 @@ export const SimulateFlagsSchema = z.object({
     .prefault("v1,random,pointwise")
     .describe(`comma list of ${SelectionMethodSchema.options.join(", ")}`)
     .meta({ value: "list" }),
-  n: z.coerce.number().int().min(1).default(16).describe("candidates per problem").meta({ value: "count" }),
+  n: commaList(z.coerce.number().int().min(1)).prefault("16").describe("candidates per problem; comma list").meta({ value: "list" }),
   correctProb: z.coerce.number().min(0).max(1).default(0.3).describe("each candidate is correct with this probability").meta({ value: "p" }),
   correctCount: z.coerce.number().int().nonnegative().optional().describe("exactly c candidates are correct (overrides --correct-prob)").meta({ value: "c" }),
   judgeAccuracy: commaList(z.coerce.number().min(0).max(1))
@@ -23,6 +23,13 @@ export const SimulateFlagsSchema = z.object({
   saturation: z.coerce.number().min(0).max(1).default(0.05).describe("ratings model: chance a call rates both 10").meta({ value: "s" }),
   qualitySpread: z.coerce.number().nonnegative().default(0.35).describe("σ_q of latent quality (plausible wrong answers the judge misranks every time)").meta({ value: "s" }),
   pointwiseInflation: z.coerce.number().default(3).describe("pointwise judge self-bias added to every rating (3: most correct ones get 10/10)").meta({ value: "g" }),
+  answers: z
+    .enum(["clustered", "distinct"])
+    .default("clustered")
+    .describe("clustered: correct candidates share an answer, wrong ones draw from 3 (math); distinct: every answer differs (code)")
+    .meta({ value: "kind" }),
+  clusters: z.enum(["on", "off"]).default("on").describe("adaptive-duel: judge equal answers as one arm (on) or each candidate alone (off)").meta({ value: "on|off" }),
+  confidence: z.coerce.number().min(0.5).max(1).default(0.95).describe("adaptive-duel: stop once the leader is best with this posterior probability").meta({ value: "p" }),
   budgets: commaList(z.coerce.number().positive()).prefault("1,2,3").describe("judge budgets as multiples of n, comma list").meta({ value: "list" }),
   knockoutK: z.coerce.number().int().positive().default(1).describe("comparisons per knockout match").meta({ value: "k" }),
   slots: SlotPolicySchema.default("scheduled").describe("slot A: scheduled (V1's order), random, or both (two calls per pair)").meta({ value: "policy" }),

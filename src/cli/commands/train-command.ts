@@ -16,6 +16,13 @@ export const TrainFlagsSchema = z.object({
     )
     .meta({ value: "train.json" }),
   steps: z.coerce.number().int().positive().optional().describe("policy updates (overrides the config)").meta({ value: "n" }),
+  maxInfraErrorRate: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe("stop when more than this share of a step's rollouts are infrastructure errors (overrides the config; default 0.05)")
+    .meta({ value: "rate" }),
   out: outFlag.describe("run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)"),
   checkpoint: z.string().optional().describe("starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)").meta({ value: "dir" }),
   resume: z.boolean().default(false).describe("continue the run in --out from its last checkpoint; refuses if the config differs"),

@@ -1,5 +1,5 @@
 /** `rllm train <cookbook> --backend local --config train.json`'s action: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { packagePath } from "../../core/package-root.js";
@@ -19,6 +19,8 @@ import { assertCheckpointDirectory, assertInputFile } from "../../core/check-pat
 import type { TrainFlags } from "./train-command.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
+import { serveCommand } from "../serve-command-line.js";
+import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Runs `rllm train <cookbook>`. */
 export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): Promise<void> {
@@ -33,7 +35,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
   const configFile = trainConfigFile(flags.config, cookbookName);
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
-  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out });
+  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out, maxInfraErrorRate: flags.maxInfraErrorRate });
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
   assertBackendFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
@@ -44,11 +46,19 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
   const benchmark = await resolveBenchmark(benchmarkName, rllmHome());
   const trainTasks = await benchmark.loadTasks({ split: config.trainSplit, home: rllmHome() });
   const testTasks = await benchmark.loadTasks({ split: config.validation.split, home: rllmHome() });
+  if (config.trainSplit === config.validation.split) {
+    console.error(
+      `rllm: warning: trainSplit and validation.split are both "${config.trainSplit}": validation (and a later eval on that split) measures tasks the policy trained on`,
+    );
+  }
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const remote = flags.backend === "tinker" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
-  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined };
+  // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
+  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined, maxInfraErrorRate: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
+  // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
+  if (flags.baseUrl) await assertServiceReachable(flags.baseUrl, flags.model ?? "(default)");
   const createTrainingBackend = await trainingBackends.load(flags.backend);
   const { runTraining } = await import("../../training/loop/run-training.js");
   const { backend, baseModel } = await createTrainingBackend(checkpoint, {
@@ -82,9 +92,19 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
       signal: interrupt.signal,
       ...progress,
     });
+    console.log(finalLine(directory, config.steps, flags.backend));
   } finally {
     interrupt.release();
   }
+}
+
+/** Where the run ended: its last checkpoint and, for the tiny model, the command that serves it. */
+function finalLine(directory: string, steps: number, backend: string): string {
+  const stateFile = path.join(directory, "state.json");
+  const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { step: number; checkpoint: string }) : undefined;
+  if (!state) return `train: no checkpoint saved in ${directory}`;
+  const checkpoint = path.join(directory, state.checkpoint);
+  return `train: ${state.step}/${steps} steps; checkpoint ${checkpoint}${backend === "local" ? `; serve it: ${serveCommand(checkpoint)}` : ""}`;
 }
 
 /** The config's loss, aggregation and merge checked against the backend, as a usage error naming the config file. */
@@ -109,12 +129,49 @@ function assertConfigSupported(capabilities: BackendCapabilities, config: TrainC
  * Progress callbacks for runTraining. On a terminal the phase line is redrawn in place; elsewhere (CI logs, files)
  * phases are left out and each record is one plain line, so no carriage returns or escape codes reach the log.
  */
-export function trainProgress(stream: Pick<NodeJS.WriteStream, "write" | "isTTY">, config: TrainConfig): Pick<TrainingOptions, "onPhase" | "onRecord"> {
-  if (!stream.isTTY) return { onRecord: (record) => stream.write(`${formatRecord(record, config)}\n`) };
+export function trainProgress(
+  stream: Pick<NodeJS.WriteStream, "write" | "isTTY">,
+  config: TrainConfig,
+  now: () => number = Date.now,
+): Pick<TrainingOptions, "onPhase" | "onRecord" | "onValidationProgress"> {
+  // The ETA: the wall time per step so far (validations included, as they recur) times the steps left.
+  const started = now();
+  let stepsRun = 0;
+  const line = (record: TrainRecord) => {
+    if (record.kind !== "train") return formatRecord(record, config);
+    stepsRun += 1;
+    const left = config.steps - record.step;
+    return `${formatRecord(record, config)}${left > 0 ? ` · eta ${formatDuration(((now() - started) / stepsRun) * left)}` : ""}`;
+  };
+  const validationLine = (step: number, done: number, total: number) => `validation after ${step} steps: ${done}/${total} episodes`;
+  if (!stream.isTTY) {
+    // A validation can take a minute: a plain line at each quarter of its episodes says it is moving.
+    let lastQuarter = 0;
+    return {
+      onRecord: (record) => stream.write(`${line(record)}\n`),
+      onValidationProgress: (step, done, total) => {
+        const quarter = Math.floor((4 * done) / total);
+        if (done === 1) lastQuarter = 0;
+        if (quarter > lastQuarter && done < total) {
+          lastQuarter = quarter;
+          stream.write(`${validationLine(step, done, total)}\n`);
+        }
+      },
+    };
+  }
   return {
     onPhase: (phase) => stream.write(`\r\x1b[K${phase}`),
-    onRecord: (record) => stream.write(`\r\x1b[K${formatRecord(record, config)}\n`),
+    onRecord: (record) => stream.write(`\r\x1b[K${line(record)}\n`),
+    onValidationProgress: (step, done, total) => stream.write(`\r\x1b[K${validationLine(step, done, total)}`),
   };
+}
+
+// 75 s → "1m15s", 3700 s → "1h01m".
+function formatDuration(milliseconds: number): string {
+  const seconds = Math.round(milliseconds / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")}m`;
 }
 
 /** The config to read: `--config` when given, else the built-in cookbook's shipped `train.json` if it has one. */
@@ -126,7 +183,7 @@ export function trainConfigFile(explicit: string | undefined, cookbookName: stri
 }
 
 /** The config file (or the defaults) with the command-line overrides applied. */
-function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string }): TrainConfig {
+function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string; maxInfraErrorRate?: number }): TrainConfig {
   let raw: Record<string, unknown> = {};
   if (file) {
     assertInputFile("--config", file);
@@ -141,6 +198,7 @@ function readTrainConfig(file: string | undefined, overrides: { steps?: number; 
     ...raw,
     ...(overrides.steps !== undefined ? { steps: overrides.steps } : {}),
     ...(overrides.out !== undefined ? { out: overrides.out } : {}),
+    ...(overrides.maxInfraErrorRate !== undefined ? { maxInfraErrorRate: overrides.maxInfraErrorRate } : {}),
   });
   if (!parsed.success) throw new InputError(describeIssues(file ?? "train config", undefined, parsed.error));
   return parsed.data;

@@ -1,7 +1,7 @@
 /** `rllm verl launch | status | logs | stop`'s actions: the Ray Jobs REST API, with log streaming and status exit codes. */
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { parseJsonFile } from "../../core/parse-json-file.js";
-import { isTerminal, RayJobsClient, RayJobsError, type RayJobStatus } from "../../training/backends/verl/ray-jobs-client.js";
+import { isTerminal, RayDashboardUnreachableError, RayJobsClient, RayJobsError, type RayJobStatus } from "../../training/backends/verl/ray-jobs-client.js";
 import { verlLaunchRequest } from "../../training/backends/verl/verl-launch-request.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { assertInputFile } from "../../core/check-paths.js";
@@ -89,11 +89,12 @@ function exitByStatus(jobId: string, status: RayJobStatus): void {
   if (status === "FAILED" || status === "STOPPED") throw new Error(`job ${jobId} ${status}`);
 }
 
-// An unknown job or a refused token is the caller's mistake: a usage error (exit 2).
+// An unknown job, a refused token or an address where no dashboard answers is the caller's mistake: a usage error (exit 2).
 async function usage<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
+    if (error instanceof RayDashboardUnreachableError) throw new InputError(error.message);
     if (error instanceof RayJobsError && [401, 403, 404].includes(error.status)) throw new InputError(error.message);
     throw error;
   }

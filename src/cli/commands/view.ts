@@ -2,15 +2,18 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
-import { readRunDirectory } from "../../view/read-run-directory.js";
+import { assertRunDirectoryExists, readRunDirectory } from "../../view/read-run-directory.js";
 import { isSetDirectory, readSetDirectory } from "../../view/read-set-directory.js";
 import { renderReport, reportAssets } from "../../view/render-report.js";
 import { serveRunReport } from "../../view/serve-report.js";
 import { assertWritableOutput } from "../../core/check-paths.js";
+import { waitForStop } from "../wait-for-stop.js";
 import type { ViewFlags } from "./view-command.js";
 
 /** Writes the report (and with --serve serves it until Ctrl-C or SIGTERM); an eval set folder gets its table and every cell's report. */
 export async function viewAction(flags: ViewFlags, [runDirectory]: [string]): Promise<void> {
+  // Before the output check, which would otherwise report the missing folder as an unwritable report path.
+  assertRunDirectoryExists(runDirectory);
   if (isSetDirectory(runDirectory)) {
     writeSetReports(flags, runDirectory);
     return;
@@ -26,10 +29,7 @@ export async function viewAction(flags: ViewFlags, [runDirectory]: [string]): Pr
   if (!flags.serve) return;
   const server = await serveRunReport(runDirectory, { host: flags.host, port: flags.port });
   console.log(`rllm view on ${server.origin}/ (following ${runDirectory}; Ctrl-C to stop)`);
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await waitForStop((parentPid) => console.error(`rllm: the process that started this report server (pid ${parentPid}) is gone: stopping`));
   await server.close();
 }
 

@@ -13,6 +13,7 @@ import {
   assertBatchSupported,
   type BackendCapabilities,
   type BatchSequence,
+  LossAggregationSchema,
   type OpenRequest,
   type PolicyRef,
   type SampleRequest,
@@ -70,7 +71,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
   const capabilities: BackendCapabilities = {
     name: "local",
     losses: LOCAL_LOSSES,
-    lossAggregations: ["sum", "token-mean", "seq-mean-token-mean"],
+    lossAggregations: LossAggregationSchema.options,
     merges: ["prefix", "per_call"],
     sampling: "openai",
     fullFineTune: true,

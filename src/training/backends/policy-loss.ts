@@ -81,14 +81,18 @@ export function lowVarianceKl(learnerLogprobs: tf.Tensor2D, referenceLogprobs: t
   return tf.exp(logRatio).sub(logRatio).sub(1).clipByValue(-10, 10) as tf.Tensor2D;
 }
 
-/** Sum, mean over all trained tokens, or mean over sequences of their per-token mean (empty rows left out). */
+/**
+ * verl's agg_loss on one batch: sum, mean over all trained tokens, or mean over sequences (empty rows left out) of
+ * their per-token mean or sum; `-norm` then divides by the mask's width (verl's default loss_scale_factor, the horizon).
+ */
 function aggregate(perToken: tf.Tensor2D, mask: tf.Tensor2D, aggregation: LossAggregation, denominator?: number): tf.Scalar {
   if (aggregation === "sum") return perToken.sum();
   if (aggregation === "token-mean") return perToken.sum().div(denominator ?? tf.maximum(mask.sum(), 1));
   const tokensPerRow = mask.sum(1);
-  const rowMeans = perToken.sum(1).div(tf.maximum(tokensPerRow, 1));
   const hasTokens = tokensPerRow.greater(0).toFloat();
-  return rowMeans.mul(hasTokens).sum().div(denominator ?? tf.maximum(hasTokens.sum(), 1));
+  const rowLosses = aggregation === "seq-mean-token-mean" ? perToken.sum(1).div(tf.maximum(tokensPerRow, 1)) : perToken.sum(1);
+  const sequenceMean: tf.Scalar = rowLosses.mul(hasTokens).sum().div(denominator ?? tf.maximum(hasTokens.sum(), 1));
+  return aggregation === "seq-mean-token-sum-norm" ? sequenceMean.div(mask.shape[1]) : sequenceMean;
 }
 
 /** The whole batch's denominator for `aggregation` (see `policyLoss`): trained tokens, rows with tokens, or 1 for sum. */

@@ -22,11 +22,15 @@ export interface RolloutOptions {
   signal: AbortSignal;
   /** Session ids are `<prefix>/<episode id>`, so steps and validation runs never share a session. */
   sessionPrefix: string;
+  /** Called as each episode finishes, with the count done and the batch's size (a validation's progress line). */
+  onEpisodeDone?: (done: number, total: number) => void;
 }
 
 /** The scored episodes of every (task, attempt), in task then attempt order. */
 export async function rolloutEpisodes(tasks: readonly Task[], options: RolloutOptions): Promise<Episode[]> {
   const limit = pLimit(options.concurrency);
+  const total = tasks.length * options.attempts;
+  let done = 0;
   const jobs = tasks.flatMap((task) =>
     Array.from({ length: options.attempts }, (_, attempt) =>
       limit(async () => {
@@ -45,7 +49,10 @@ export async function rolloutEpisodes(tasks: readonly Task[], options: RolloutOp
             timeoutMs: options.timeoutMs,
             runSignal: options.signal,
           });
-          return attachGatewaySteps(episode, options.gateway.steps(sessionId));
+          const attached = attachGatewaySteps(episode, options.gateway.steps(sessionId));
+          done += 1;
+          options.onEpisodeDone?.(done, total);
+          return attached;
         } finally {
           options.gateway.deleteSession(sessionId);
         }

@@ -2,13 +2,17 @@
  * The training loop: sample tasks → rollouts with the current policy (traced by the gateway) → score → (joint) judge
  * its own solutions → transform → advantages → backend update → publish; validation, checkpoints and resume around it.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
 import { appendEpisode } from "../../runs/episode-log.js";
-import { writeJsonAtomically } from "../../runs/run-directory.js";
+import { infraErrorRate } from "../../metrics/infra-error-rate.js";
+import { InfraErrorRateError } from "../errors/infra-error-rate-error.js";
+import { JsonlAppender } from "../../runs/append-only-jsonl.js";
+import { runPaths } from "../../runs/run-directory.js";
+import { keepMetricsUpTo, readTrainState, trainingRunPaths, trainingStepDirectory, writeTrainState } from "../../runs/training-run-files.js";
 import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../core/random.js";
 import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
@@ -22,9 +26,10 @@ import { judgeRollouts, type JudgeRolloutResult } from "./judge-rollouts.js";
 import { pairedGain } from "./paired-gain.js";
 import { rolloutEpisodes } from "./rollout-episodes.js";
 import { sampleTasks } from "./sample-tasks.js";
-import type { TrainRecord, TrainStepRecord, ValidationRecord } from "./train-records.js";
+import { TrainRecordLineSchema, type TrainRecord, type TrainStepRecord, type ValidationRecord } from "./train-records.js";
 import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
 import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
+import { checkpointFolder } from "../checkpoint-folder.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -40,25 +45,20 @@ export interface TrainingOptions {
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
-}
-
-/** Saved after every checkpoint; --resume starts from it. */
-interface TrainState {
-  step: number;
-  checkpoint: string;
+  /** Called as each validation episode finishes: the step validated, the episodes done and their count. */
+  onValidationProgress?: (step: number, done: number, total: number) => void;
 }
 
 /** Runs the loop to `config.steps` updates; returns every record written. */
 export async function runTraining(options: TrainingOptions): Promise<TrainRecord[]> {
   const { config, backend, directory } = options;
-  const files = {
-    metrics: path.join(directory, "metrics.jsonl"),
-    state: path.join(directory, "state.json"),
-  };
+  const files = trainingRunPaths(directory);
   const records: TrainRecord[] = [];
+  // Opened once the file holds what this invocation continues from (below); one write per line.
+  let metrics: JsonlAppender<TrainRecord> | undefined;
   const emit = (record: TrainRecord) => {
     records.push(record);
-    appendFileSync(files.metrics, JSON.stringify(record) + "\n");
+    metrics!.append(record);
     options.onRecord?.(record);
   };
   let policy = await backend.open({ baseModel: options.baseModel, seed: config.seed });
@@ -69,14 +69,15 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
     let startStep = 0;
     // The step-0 validation: later ones report their pass@1 gain over it (paired by task) and re-judge its pairs.
     let baseline: ValidationRecord | undefined;
-    if (options.resume && existsSync(files.state)) {
-      const state = JSON.parse(readFileSync(files.state, "utf8")) as TrainState;
+    const state = options.resume ? readTrainState(files.state) : undefined;
+    if (state) {
       policy = await backend.restore(path.join(directory, state.checkpoint));
       startStep = state.step;
-      baseline = keepRecordsUpTo(files.metrics, startStep);
+      baseline = keepMetricsUpTo(files.metrics, startStep, TrainRecordLineSchema).find(isStartValidation);
     } else {
       writeFileSync(files.metrics, "");
     }
+    metrics = new JsonlAppender<TrainRecord>(files.metrics);
     const validate = async (step: number) => {
       options.onPhase?.(`validation after ${step} steps`);
       const record = await runValidation(options, gateway, policy, step, baseline);
@@ -91,12 +92,13 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       emit(record.record);
       if (step % config.validation.every === 0 || step === config.steps) await validate(step);
       if (step % config.checkpointEvery === 0 || step === config.steps) {
-        const checkpoint = path.join("checkpoints", `step-${String(step).padStart(4, "0")}`);
+        const checkpoint = path.join("checkpoints", checkpointFolder(step));
         await backend.checkpoint(path.join(directory, checkpoint));
-        writeJsonAtomically(files.state, { step, checkpoint } satisfies TrainState);
+        writeTrainState(files.state, { step, checkpoint });
       }
     }
   } finally {
+    metrics?.close();
     await gateway.close();
     await backend.close();
   }
@@ -146,6 +148,8 @@ async function trainStep(
   }
   const episodes = [...solverEpisodes, ...(judged?.episodes ?? [])];
   saveStepEpisodes(options.directory, step, episodes);
+  // After the episodes are saved, so that the failures can be read in steps/<n>/episodes.jsonl.
+  assertInfraErrorRate(step, solverEpisodes, config.maxInfraErrorRate);
   const rolloutSeconds = (performance.now() - started) / 1000;
 
   options.onPhase?.(`${stepLabel}: update`);
@@ -227,6 +231,7 @@ async function runValidation(
     random: createRng(config.seed + 17),
     signal: options.signal,
     sessionPrefix: `validation-${step}`,
+    onEpisodeDone: (done, total) => options.onValidationProgress?.(step, done, total),
     ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),
   });
   return {
@@ -260,24 +265,25 @@ function judgeOnStartPairs(step: number, result: ValidationResult, baseline: Val
 
 /** Each step's episodes in `<out>/steps/<n>/episodes.jsonl`, a run directory `rllm export` reads. */
 function saveStepEpisodes(directory: string, step: number, episodes: readonly Episode[]): void {
-  const stepDirectory = path.join(directory, "steps", String(step).padStart(4, "0"));
+  const stepDirectory = trainingStepDirectory(directory, step);
   mkdirSync(stepDirectory, { recursive: true });
-  const file = path.join(stepDirectory, "episodes.jsonl");
+  const file = runPaths(stepDirectory).episodes;
   writeFileSync(file, "");
   for (const episode of episodes) appendEpisode(file, episode);
 }
 
-/** On resume, drops metrics lines of steps after the checkpoint (they are run again); returns the step-0 validation. */
-function keepRecordsUpTo(file: string, step: number): ValidationRecord | undefined {
-  if (!existsSync(file)) return undefined;
-  const kept = readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "" && (JSON.parse(line) as TrainRecord).step <= step);
-  writeFileSync(file, kept.map((line) => line + "\n").join(""));
-  const before = kept.map((line) => JSON.parse(line) as TrainRecord).find((record) => record.kind === "validation" && record.step === 0);
-  return before?.kind === "validation" ? before : undefined;
+/** The validation before training (step 0), which later validations compare with. */
+function isStartValidation(record: TrainRecord): record is ValidationRecord {
+  return record.kind === "validation" && record.step === 0;
 }
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** Stops training when more than `threshold` of the step's rollouts are infrastructure errors. */
+function assertInfraErrorRate(step: number, episodes: readonly Episode[], threshold: number): void {
+  const failed = episodes.filter((episode) => episode.errorClass === "infra_error");
+  if (infraErrorRate(failed.length, episodes.length) <= threshold) return;
+  throw new InfraErrorRateError(step, failed.length, episodes.length, threshold, failed.slice(0, 3).map((episode) => `${episode.id}: ${(episode.error ?? "").slice(0, 200)}`));
 }

@@ -1,4 +1,6 @@
 /** The lines of `<out>/metrics.jsonl`: one `train` record per policy update and one `validation` record per evaluation. */
+import { z } from "zod";
+import { MetricsLineHeadSchema } from "../../runs/training-run-files.js";
 import type { AdvantageStatistics } from "../advantages/index.js";
 import type { TransformMetrics } from "../transforms/index.js";
 import type { AccuracyStats } from "../../metrics/accuracy.js";
@@ -55,3 +57,14 @@ export interface ValidationRecord {
 }
 
 export type TrainRecord = TrainStepRecord | ValidationRecord;
+
+const TrainRecordHeadSchema = MetricsLineHeadSchema.extend({ kind: z.enum(["train", "validation"]) });
+
+/**
+ * A metrics.jsonl line as --resume reads it: its head (kind, step) is checked, and the rest is this loop's own record,
+ * trusted as written (the viewer's charts read the fields they plot and tolerate the rest).
+ */
+export const TrainRecordLineSchema = z.custom<TrainRecord>((value) => TrainRecordHeadSchema.safeParse(value).success, {
+  message: 'expected a metrics record: "kind" train or validation and a whole "step" of at least 0',
+});
+

@@ -67,7 +67,8 @@
         if (message) return view.contentText(message.content);
       }
     }
-    return "";
+    // A scripted agent (terminal oracle, nop) makes no model call: its episode keeps the task's instruction instead.
+    return view.contentText(episode.artifacts?.instruction ?? "");
   };
 
   /** The answer the grader took, else the solver's last reply (as episodeAnswer in src/core). */

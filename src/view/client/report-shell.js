@@ -28,7 +28,11 @@
             ]),
             ["mean reward", view.number(metrics.reward.mean)],
             ["episodes", `${summary.counts.episodes} (${summary.counts.scored} scored, ${summary.counts.unscored} unscored) over ${summary.counts.tasks} tasks`],
-            ["errors", `${summary.errors.infra} infra (not scored), ${summary.errors.model} model (scored wrong)`],
+            [
+              "errors",
+              // infraRate is absent from summary.json files written before it existed: computed from the counts then.
+              `${summary.errors.infra} infra (${view.percent(summary.errors.infraRate ?? (summary.counts.episodes > 0 ? summary.errors.infra / summary.counts.episodes : 0))} of episodes, not scored), ${summary.errors.model} model (scored wrong)`,
+            ],
             ["tokens", `${summary.tokens.prompt} prompt + ${summary.tokens.completion} completion`],
             ["latency", `p50 ${(summary.latency.p50Ms / 1000).toFixed(2)} s · p95 ${(summary.latency.p95Ms / 1000).toFixed(2)} s`],
             ...Object.entries(metrics.signals ?? {}).map(([name, value]) => [`signal ${name}`, view.number(value)]),
@@ -93,7 +97,7 @@
   const liveBadge = payload.live ? element("span", { class: "badge live", id: "live-badge", text: "live" }) : null;
   app.append(
     element("header", {}, [
-      element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? config.backend ?? ""}`, liveBadge]),
+      element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? (config.agent ? `agent ${config.agent}` : (config.backend ?? ""))}`, liveBadge]),
       element("div", { class: "muted", text: run.directory }),
       element("nav", {}, tabs.map(([key, label]) => element("button", { "data-tab": key, text: label, onclick: () => show(key) }))),
     ]),

@@ -40,6 +40,12 @@
     };
   };
 
+  // Unsorted rows read in a fixed order, not the order episodes completed in: step, then task id (numbers inside ids
+  // compared as numbers, so task-2 comes before task-10), then attempt.
+  const naturalOrder = new Intl.Collator("en", { numeric: true });
+  const byTaskAndAttempt = (first, second) =>
+    (first.episode.step ?? 0) - (second.episode.step ?? 0) || naturalOrder.compare(first.episode.taskId, second.episode.taskId) || first.episode.attempt - second.episode.attempt;
+
   /** Re-applies the filters, search and sort, and redraws the rows in view. */
   const refresh = () => {
     const search = state.search.trim().toLowerCase();
@@ -72,7 +78,9 @@
       const cells = parts.visibleColumns.map((column) => {
         const value = column.value(row);
         const text = column.key === "value" ? view.number(value) : String(value);
-        return element("span", { class: `cell ${column.key === "status" ? `status-${row.status}` : ""}`, title: text.length > 40 ? text.slice(0, 400) : null, text: text.slice(0, 200) });
+        // The id column is narrow and cut with an ellipsis, so its cells always carry the whole id as a tooltip.
+        const title = column.key === "id" || text.length > 40 ? text.slice(0, 400) : null;
+        return element("span", { class: `cell ${column.key === "status" ? `status-${row.status}` : ""}`, title, text: text.slice(0, 200) });
       });
       nodes.push(
         element(
@@ -104,7 +112,7 @@
 
   /** Builds the tasks tab in `panel` over `episodes`. */
   view.renderTasks = (panel, episodes, isTraining) => {
-    state.rows = episodes.map(toRow);
+    state.rows = episodes.map(toRow).sort(byTaskAndAttempt);
     const visibleColumns = columns.filter((column) => !column.trainingOnly || isTraining);
     const template = visibleColumns.map((column) => column.width).join(" ");
     const signalNames = [...new Set(state.rows.flatMap((row) => Object.keys(row.signals)))].sort();
@@ -150,7 +158,7 @@
   /** Takes the episodes of a live run again (appended or replaced ones), keeping filters, sort and selection. */
   view.updateTasks = (episodes) => {
     if (!parts) return;
-    state.rows = episodes.map(toRow);
+    state.rows = episodes.map(toRow).sort(byTaskAndAttempt);
     refresh();
   };
 })();

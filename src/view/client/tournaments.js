@@ -1,5 +1,6 @@
-// The tournaments tab: per method the judge's slot-A win rate (position bias), then each task's candidates with
-// their scores (μ), the judged pairs with both ratings, and a graph of the pairs.
+// The tournaments tab: per method rerank@1, judge calls per task, a paired McNemar test against v1 on the same tasks
+// and the judge's slot-A win rate (position bias), then each task's candidates with their scores (μ), the judged
+// pairs with both ratings, and a graph of the pairs.
 (() => {
   const view = globalThis.rllmView;
   const { element, svgElement } = view;
@@ -19,6 +20,30 @@
       }
     }
     return { slotA, slotB, ties, parseErrors, winRate: slotA + slotB > 0 ? slotA / (slotA + slotB) : null };
+  };
+
+  /**
+   * Exact McNemar test of `method` against `reference` over the tasks both reranked: b tasks only the reference got
+   * right, c only the method; p is the two-sided binomial tail of min(b, c) in b + c fair coin flips.
+   */
+  const mcnemar = (lines, reference, method) => {
+    const referenceByTask = new Map(lines.filter((line) => line.method === reference).map((line) => [line.taskId, line.isCorrect]));
+    let onlyReference = 0;
+    let onlyMethod = 0;
+    for (const line of lines) {
+      if (line.method !== method || !referenceByTask.has(line.taskId)) continue;
+      const referenceCorrect = referenceByTask.get(line.taskId);
+      if (referenceCorrect && !line.isCorrect) onlyReference += 1;
+      if (!referenceCorrect && line.isCorrect) onlyMethod += 1;
+    }
+    const discordant = onlyReference + onlyMethod;
+    let tail = 0;
+    let term = 0.5 ** discordant; // C(d, 0) / 2^d, then each next C(d, k) / 2^d by the ratio (d − k + 1) / k
+    for (let k = 0; k <= Math.min(onlyReference, onlyMethod); k += 1) {
+      if (k > 0) term = (term * (discordant - k + 1)) / k;
+      tail += term;
+    }
+    return { onlyReference, onlyMethod, p: discordant === 0 ? 1 : Math.min(1, 2 * tail) };
   };
 
   // Candidates are the task's episodes without infra errors, in attempt order (as the reranker built them).
@@ -109,11 +134,15 @@
     const methodRows = methods.map((method) => {
       const lines = run.tournaments.filter((line) => line.method === method);
       const statistics = slotStatistics(lines);
+      const judgeCalls = lines.reduce((sum, line) => sum + line.judgeCalls, 0);
+      const paired = methods.includes("v1") && method !== "v1" ? mcnemar(run.tournaments, "v1", method) : null;
       return [
         method,
         String(lines.length),
         view.percent(rerank[method]?.["rerank@1"] ?? lines.filter((line) => line.isCorrect).length / lines.length),
-        String(lines.reduce((sum, line) => sum + line.judgeCalls, 0)),
+        String(judgeCalls),
+        view.number(judgeCalls / lines.length, 1),
+        paired ? `${paired.onlyReference} / ${paired.onlyMethod} · p ${view.number(paired.p, 3)}` : "",
         `${view.percent(statistics.winRate)} (${statistics.slotA} A / ${statistics.slotB} B)`,
         String(statistics.ties),
         String(statistics.parseErrors),
@@ -131,8 +160,13 @@
     );
     panel.replaceChildren(
       element("h2", { text: "Methods" }),
-      view.table(["method", "tasks", "rerank@1", "judge calls", "slot-A win rate", "ties", "unreadable"], methodRows, { id: "tournament-methods" }),
-      element("p", { class: "muted", text: "Slot-A win rate: share of decisive verdicts won by the candidate shown first. Far from 50% means the judge favours a position." }),
+      view.table(["method", "tasks", "rerank@1", "judge calls", "calls per task", "vs v1: only v1 / only this · McNemar p", "slot-A win rate", "ties", "unreadable"], methodRows, { id: "tournament-methods" }),
+      element("p", {
+        class: "muted",
+        text:
+          "vs v1: on the tasks both reranked, how many only v1 picked correctly and how many only this method did; p is the exact McNemar test (small p: the difference is not chance). " +
+          "Slot-A win rate: share of decisive verdicts won by the candidate shown first. Far from 50% means the judge favours a position.",
+      }),
       element("div", { class: "tournament-split" }, [
         element("div", { class: "tournament-list" }, element("table", { class: "grid" }, [element("thead", {}, element("tr", {}, ["task", "method", "candidates", "pick", "pick is", "judge calls"].map((label) => element("th", { text: label })))), element("tbody", {}, taskRows)])),
         detail,

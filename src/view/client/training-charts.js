@@ -4,6 +4,39 @@
   const { element } = view;
   const colors = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2"];
 
+  // Tick labels of a value axis, with as many decimals as the step between ticks needs: uPlot's default prints at most
+  // three, so a logprob mismatch of 1e-7 read "0" on every tick. Tiny or huge values go to exponent notation.
+  view.tickLabels = (splits) => {
+    const finite = splits.filter((value) => Number.isFinite(value));
+    const largest = Math.max(0, ...finite.map(Math.abs));
+    const step = finite.length > 1 ? Math.abs(finite[1] - finite[0]) : largest;
+    if (largest !== 0 && (largest < 1e-3 || largest >= 1e6)) {
+      const digits = step > 0 ? Math.max(0, Math.min(6, Math.ceil(Math.log10(largest / step)))) : 1;
+      return splits.map((value) => (Number.isFinite(value) ? (value === 0 ? "0" : value.toExponential(digits)) : ""));
+    }
+    const decimals = step > 0 ? Math.max(0, Math.min(8, -Math.floor(Math.log10(step) + 1e-9))) : 3;
+    return splits.map((value) => (Number.isFinite(value) ? (Object.is(value, -0) ? 0 : value).toFixed(decimals) : ""));
+  };
+
+  // A value axis as wide as its longest label: with uPlot's fixed 50 px the leading minus of "-0.005" was cut off.
+  const measure = document.createElement("canvas").getContext("2d");
+  const valueAxis = (target) => ({
+    values: (_plot, splits) => {
+      const labels = view.tickLabels(splits);
+      target.dataset.yTicks = labels.join(" ");
+      return labels;
+    },
+    size: (plot, values) => {
+      // uPlot keeps the axis font scaled by the device pixel ratio; the size it asks for is in CSS pixels.
+      measure.font = plot.axes[1].font?.[0] ?? "12px sans-serif";
+      const widest = Math.max(0, ...(values ?? []).map((label) => measure.measureText(label).width)) / (globalThis.devicePixelRatio || 1);
+      // Tick length (10) and the gap between tick and label (5) on the label's left, a few pixels of air on its right.
+      const size = Math.ceil(widest) + 20;
+      target.dataset.yAxisSize = String(size);
+      return Math.max(40, size);
+    },
+  });
+
   // Each chart: a title, the x values and named series (null where a step has no value); skipped when all are null.
   const chart = (container, id, title, steps, series, options = {}) => {
     const shown = series.filter((entry) => entry.values.some((value) => value !== null && value !== undefined));
@@ -18,7 +51,7 @@
         scales: { x: { time: false } },
         series: [{ label: "step" }, ...shown.map((entry, index) => ({ label: entry.label, stroke: entry.color ?? colors[index % colors.length], width: 2, dash: entry.dash, points: { show: steps.length < 60 }, spanGaps: true }))],
         // Whole steps on the x axis: uPlot would otherwise tick at 1.2, 1.4...
-        axes: [{ label: "step", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, {}],
+        axes: [{ label: "step", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, valueAxis(target)],
         bands: options.band ? [{ series: [shown.findIndex((entry) => entry.label === options.band[0]) + 1, shown.findIndex((entry) => entry.label === options.band[1]) + 1], fill: "rgba(37,99,235,0.12)" }] : undefined,
       },
       [steps, ...shown.map((entry) => entry.values.map((value) => (value === undefined ? null : value)))],
@@ -34,9 +67,12 @@
     panel.replaceChildren(element("p", { class: "muted", text: `${train.length} training steps, ${validation.length} validations` }), grid);
     const steps = train.map((record) => record.step);
     const field = (path) => train.map((record) => path.reduce((value, key) => (value === null || value === undefined ? null : value[key]), record) ?? null);
+    // With 0/1 rewards the reward is the accuracy: one line says so, where two would hide one under the other.
+    const reward = field(["reward"]);
+    const accuracy = field(["accuracy"]);
+    const isSameLine = reward.every((value, index) => value === accuracy[index]);
     chart(grid, "chart-reward", "Reward and accuracy", steps, [
-      { label: "reward", values: field(["reward"]) },
-      { label: "accuracy", values: field(["accuracy"]) },
+      ...(isSameLine ? [{ label: "reward = accuracy", values: reward }] : [{ label: "reward", values: reward }, { label: "accuracy", values: accuracy, dash: [6, 4] }]),
       { label: "judge accuracy", values: field(["judgeAccuracy"]) },
     ]);
     const validationSteps = validation.map((record) => record.step);

@@ -131,6 +131,32 @@ describe("TableStore refusals", () => {
     expect(await store.query(revenue, query)).toEqual(expect.any(Array));
   });
 
+  it("refuses pragma and other table-valued functions in the query process, however they are quoted (issue #29)", async () => {
+    // Reaching past the guard on purpose: the compiled program, not the text, decides.
+    const pool = new SqlQueryPool({ size: 1 });
+    const scratch = new Database(":memory:");
+    scratch.exec("CREATE TABLE kept (a); INSERT INTO kept VALUES (1)");
+    const databaseId = pool.register(scratch.serialize());
+    scratch.close();
+    const limits = { timeoutMs: 30_000, maxRows: 10, maxCharacters: 1000 };
+    const refusal = { kind: "refused", message: expect.stringMatching(/^table-valued functions .* are not allowed/) };
+    try {
+      for (const statement of [
+        "SELECT name FROM [pragma_database_list]",
+        "SELECT name FROM 'pragma_database_list'",
+        'SELECT name FROM "PRAGMA_Database_List"',
+        "SELECT name FROM `pragma_database_list`",
+        "SELECT a FROM kept WHERE a IN (SELECT cid FROM pragma_table_info('kept'))",
+        "SELECT value FROM json_each('[1, 2]')",
+      ]) {
+        expect(await pool.run(databaseId, statement, limits), statement).toEqual(refusal);
+      }
+      expect(await pool.run(databaseId, "SELECT a FROM kept WHERE a = 1", limits)).toEqual({ kind: "rows", rows: [{ a: 1 }] });
+    } finally {
+      pool.close();
+    }
+  });
+
   it("refuses writes in the query process even when the text guard is bypassed", async () => {
     // Reaching past the guard on purpose: the query process must refuse on its own.
     const pool = new SqlQueryPool({ size: 1 });

@@ -80,6 +80,7 @@ describe("tiny model server with the openai client", () => {
   it("completes a token-id prompt like the chat endpoint completes its template", async () => {
     const tokenized = (await (await fetch(`${server.url}/tokenize`, {
       method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ messages: [{ role: "user", content: question }] }),
     })).json()) as { tokens: number[] };
     const chat = await client.chat.completions.create({ model: "tiny", messages: [{ role: "user", content: question }], temperature: 0, max_tokens: 30 });
@@ -100,9 +101,9 @@ describe("tiny model server with the openai client", () => {
   it("round-trips text through /tokenize and /detokenize", async () => {
     const base = server.url;
     const text = "7*3=21 12+21=33 \\boxed{33}";
-    const { tokens } = (await (await fetch(`${base}/tokenize`, { method: "POST", body: JSON.stringify({ prompt: text }) })).json()) as { tokens: number[] };
+    const { tokens } = (await (await fetch(`${base}/tokenize`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ prompt: text }) })).json()) as { tokens: number[] };
     expect(tokens.length).toBeLessThan(text.length);
-    const { prompt } = (await (await fetch(`${base}/detokenize`, { method: "POST", body: JSON.stringify({ tokens }) })).json()) as { prompt: string };
+    const { prompt } = (await (await fetch(`${base}/detokenize`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tokens }) })).json()) as { prompt: string };
     expect(prompt).toBe(text);
   });
 
@@ -121,7 +122,7 @@ describe("tiny model server with the openai client", () => {
     }
     const unknownModel = await client.chat.completions.create({ model: "gpt-9", messages: [{ role: "user", content: "hi" }] }).catch((caught: unknown) => caught);
     expect(unknownModel).toBeInstanceOf(OpenAI.NotFoundError);
-    const malformed = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: "{not json" });
+    const malformed = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { error: { message: string } }).error.message).toMatch(/Malformed JSON/);
     const models = await client.models.list();

@@ -15,9 +15,15 @@ describe("REINFORCE with a batch-mean baseline", () => {
 });
 
 describe("REINFORCE++", () => {
-  it("whitens by the batch mean and population std", () => {
+  it("whitens over trained tokens under verl's convention: a trajectory weighs its token count", () => {
+    // tokens: reward 1 ×3, reward 0 ×1 → mean 0.75, Bessel variance 0.25 = 0.1875·4/3
+    const [[long, short]] = reinforcePlusPlusAdvantages([[1, 0]], [[3, 1]]) as [number[]];
+    expect(long).toBeCloseTo(0.25 / Math.sqrt(0.25 + 1e-8), 7);
+    expect(short).toBeCloseTo(-0.75 / Math.sqrt(0.25 + 1e-8), 7);
+  });
+  it("whitens by the batch mean and population std under the population convention", () => {
     // mean 0.75, std sqrt(0.1875) = 0.4330
-    const [first, second] = reinforcePlusPlusAdvantages([[1, 0], [1, 1]]);
+    const [first, second] = reinforcePlusPlusAdvantages([[1, 0], [1, 1]], undefined, "population");
     expect(first![0]).toBeCloseTo(0.57735, 4);
     expect(first![1]).toBeCloseTo(-1.73205, 4);
     expect(second![1]).toBeCloseTo(0.57735, 4);

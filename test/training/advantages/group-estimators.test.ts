@@ -10,7 +10,9 @@ interface GroupCase {
   rloo: number[];
 }
 
-// Hand-computed values (population std, eps 1e-6 on the std), kept in data so cases are added without new code.
+// Hand-computed values under the population convention (population std, eps 1e-6 on the std, a group of one gets 0),
+// kept in data so cases are added without new code. The verl convention is checked against verl itself in
+// verl-parity.e2e.test.ts.
 const cases = JSON.parse(
   readFileSync(new URL("./group-estimator-cases.json", import.meta.url), "utf8"),
 ) as GroupCase[];
@@ -22,19 +24,30 @@ function expectClose(actual: number[], expected: number[], digits: number): void
 
 describe.each(cases)("group estimators on $name", (testCase) => {
   it("GRPO divides the centred reward by the population std", () => {
-    expectClose(grpoAdvantages(testCase.rewards), testCase.grpo, 4);
+    expectClose(grpoAdvantages(testCase.rewards, "population"), testCase.grpo, 4);
   });
   it("Dr.GRPO only centres", () => {
-    expectClose(drGrpoAdvantages(testCase.rewards), testCase.dr_grpo, 4);
+    expectClose(drGrpoAdvantages(testCase.rewards, "population"), testCase.dr_grpo, 4);
   });
   it("RLOO compares with the mean of the others", () => {
     expectClose(rlooAdvantages(testCase.rewards), testCase.rloo, 3);
   });
 });
 
+describe("GRPO under verl's convention (the default)", () => {
+  it("divides by the Bessel-corrected std, as torch.std", () => {
+    // mean 1/3, sample std sqrt(1/3)
+    expect(grpoAdvantages([1, 0, 0])[0]).toBeCloseTo((2 / 3) / (Math.sqrt(1 / 3) + 1e-6), 12);
+  });
+  it("measures a group of one against 0 with std 1", () => {
+    expect(grpoAdvantages([1])).toEqual([1 / (1 + 1e-6)]);
+    expect(drGrpoAdvantages([0.25])).toEqual([0.25]);
+  });
+});
+
 describe("GRPO epsilon", () => {
   it("adds 1e-6 to the std, so [1,0,0,1] gives slightly less than ±1", () => {
-    const [first] = grpoAdvantages([1, 0, 0, 1]);
+    const [first] = grpoAdvantages([1, 0, 0, 1], "population");
     expect(first).toBeLessThan(1);
     expect(first).toBeCloseTo(0.5 / (0.5 + 1e-6), 12);
   });

@@ -36,8 +36,9 @@ describe("export", () => {
     const [right, wrong] = readLines("rows.jsonl");
     expect(right.tokens).toEqual([1, 2, 3, 4, 5, 6]);
     expect(right.lossMask).toEqual([0, 0, 1, 1, 0, 1]);
-    expect(right.advantage).toBeCloseTo(1, 5);
-    expect(wrong.advantage).toBeCloseTo(-1, 5);
+    // GRPO under verl's convention on rewards [1, 0]: ±0.5 over the Bessel-corrected std sqrt(0.5)
+    expect(right.advantage).toBeCloseTo(Math.SQRT1_2, 5);
+    expect(wrong.advantage).toBeCloseTo(-Math.SQRT1_2, 5);
     expect(right.groupKey).toBe("t:solver");
   });
 
@@ -51,7 +52,7 @@ describe("export", () => {
     expect(inputs.logprobs.data).toEqual([0, -0.1, -0.2, 0, -0.3]);
     // advantage only where the target token was sampled
     expect(inputs.advantages.data[0]).toBe(0);
-    expect(inputs.advantages.data[1]).toBeCloseTo(1, 5);
+    expect(inputs.advantages.data[1]).toBeCloseTo(Math.SQRT1_2, 5);
     expect(inputs.advantages.data[3]).toBe(0);
   });
 });

@@ -5,6 +5,8 @@ import path from "node:path";
 import type { Cookbook } from "../../../src/core/cookbook.js";
 import type { Task } from "../../../src/core/task.js";
 import { scored } from "../../../src/core/score.js";
+import { InfraError } from "../../../src/core/errors/infra-error.js";
+import { InfraErrorRateError } from "../../../src/training/errors/infra-error-rate-error.js";
 import { stepFromChat } from "../../../src/llm/step-from-chat.js";
 import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.js";
 import { runTraining } from "../../../src/training/loop/run-training.js";
@@ -130,6 +132,37 @@ describe("runTraining", () => {
     ]);
     await upstream.close();
   });
+  it("stops at a step whose infra-error rate passes maxInfraErrorRate instead of training on the rest, and trains below it", async () => {
+    const upstream = await startFakeVllm();
+    // Task t0's rollouts are infrastructure errors (its evaluator cannot run): 1 task of 3 is a third of the rollouts.
+    const flaky: Cookbook = {
+      ...cookbook,
+      evaluate(task, episode) {
+        if (task.id === "t0") throw new InfraError("the grader's sandbox is down");
+        return cookbook.evaluate(task, episode);
+      },
+    };
+    const threeTasks = tasks.slice(0, 3);
+    const run = (maxInfraErrorRate: number) => {
+      const { backend, batches } = recordingBackend(upstream.baseUrl);
+      const config = TrainConfigSchema.parse({ steps: 1, tasksPerStep: 3, groupSize: 2, validation: { every: 100, tasks: 1 }, concurrency: 2, maxInfraErrorRate });
+      const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-infra-"));
+      const done = runTraining({ config, cookbook: flaky, trainTasks: threeTasks, testTasks: threeTasks, backend, baseModel: "fake", directory, resume: false, signal: new AbortController().signal });
+      return { done, batches, directory };
+    };
+    const stopped = run(0.05);
+    await expect(stopped.done).rejects.toThrow(InfraErrorRateError);
+    await expect(stopped.done).rejects.toThrow(/step 1: 2 of 6 rollouts \(33\.3%\) are infrastructure errors, above maxInfraErrorRate 0\.05.*the grader's sandbox is down/);
+    expect(stopped.batches).toHaveLength(0);
+    // The failures stay readable in the step's episodes.
+    expect(existsSync(path.join(stopped.directory, "steps", "0001", "episodes.jsonl"))).toBe(true);
+    const tolerant = run(0.5);
+    await expect(tolerant.done).resolves.toBeDefined();
+    expect(tolerant.batches).toHaveLength(1);
+    expect(TrainConfigSchema.parse({}).maxInfraErrorRate).toBe(0.05);
+    await upstream.close();
+  });
+
   it("judges each validation pair judgeSamples times and pairs the step-0 comparison by pair", async () => {
     const upstream = await startFakeVllm();
     const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-samples-"));

@@ -7,6 +7,8 @@ import { extractMathAnswer, gradeMathBatch, MathWorkerPool } from "../../../veri
 // other jobs take a few ms.
 const factorials = Array.from({ length: 200 }, (_, index) => `${4800 + index}!`).join("+");
 const limitMs = 100;
+// A grading thread that exits on cue (test/fixtures/math/dying-math-worker.ts).
+const dyingWorker = new URL("../../fixtures/math/dying-math-worker.js", import.meta.url);
 const pathological = { response: `\\boxed{\\frac{\\sqrt{2}}{${factorials}}}`, groundTruth: "\\frac{\\sqrt{3}}{4900!}" };
 
 describe("gradeMathBatch", () => {
@@ -52,6 +54,33 @@ describe("MathWorkerPool", () => {
       expect(invalid).toMatchObject({ correct: false, reward: 0, infraError: true });
       expect(invalid.reason).toMatch(/^grader error: .*minSignificantDigits/s);
       expect(await pool.grade({ response: "\\boxed{1}", groundTruth: "1" })).toMatchObject({ correct: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("scores a job whose grading thread died as a 0 (unparseable) when a control check passes right after", async () => {
+    const pool = new MathWorkerPool({ size: 1, timeoutMs: 5000, workerModule: dyingWorker });
+    try {
+      const [killer, next] = await Promise.all([
+        pool.grade({ response: "\\boxed{kill-the-thread}", groundTruth: "1" }),
+        pool.grade({ response: "\\boxed{1}", groundTruth: "1" }),
+      ]);
+      expect(killer).toMatchObject({ correct: false, reward: 0 });
+      expect(killer.infraError).toBeUndefined();
+      expect(killer.reason).toMatch(/^unparseable: the grading thread died on this answer/);
+      expect(next).toMatchObject({ correct: true });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("reports a thread death as an infrastructure error only when the control check fails too", async () => {
+    const pool = new MathWorkerPool({ size: 1, timeoutMs: 5000, workerModule: new URL(`${dyingWorker.href}?always`) });
+    try {
+      const verdict = await pool.grade({ response: "\\boxed{1}", groundTruth: "1" });
+      expect(verdict).toMatchObject({ correct: false, reward: 0, infraError: true });
+      expect(verdict.reason).toMatch(/grader worker exited, and a control check failed right after/);
     } finally {
       await pool.close();
     }

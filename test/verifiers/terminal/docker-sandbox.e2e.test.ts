@@ -157,11 +157,15 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     expect(run.status).toBe(1);
   });
 
-  it("grades nothing a root agent planted for the verifier, and no agent process outlives killAll", async () => {
+  it("grades nothing a root agent planted for the verifier, gives the verifier a home of its own, and no agent process outlives killAll", async () => {
     await sandbox.exec("mkdir -p /logs/verifier /tests && echo 1 > /logs/verifier/reward.txt && echo planted > /tests/conftest.py && (sh -c 'sleep 0.5; echo 1 > /logs/verifier/reward.txt' > /dev/null 2>&1 &)");
+    // Issue #29: a usercustomize.py in the agent's home, and one where the verifier's home will be.
+    await sandbox.exec('mkdir -p "$HOME/.local" /run/rllm-verifier && echo planted > "$HOME/.local/usercustomize.py" && echo planted > /run/rllm-verifier/usercustomize.py');
     await sandbox.killAll();
     const verifier = await sandbox.exec("ls -A /tests /logs/verifier; id -u", { role: "verifier" });
     expect(verifier.stdout).toBe("/logs/verifier:\n\n/tests:\n0\n");
+    const home = await sandbox.exec('echo "$HOME $TMPDIR $PYTHONNOUSERSITE"; ls -A "$HOME"', { role: "verifier" });
+    expect(home.stdout).toBe("/run/rllm-verifier /run/rllm-verifier 1\n");
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(await sandbox.readText("/logs/verifier/reward.txt")).toBeUndefined();
     expect((await sandbox.exec("cat note.txt")).stdout).toBe("kept\n"); // the restart kept the files

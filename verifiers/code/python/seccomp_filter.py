@@ -1,5 +1,9 @@
 """The seccomp filter every sandboxed program runs under: no new processes, no reach into other processes, no state that outlives it.
 
+A process under the filter can signal only itself and its own process group, and cannot leave that group: joining
+another group (setpgid) or making one (setsid) would put the trusted checker or the fork server within reach of
+kill(0, …), and an I/O owner (fcntl F_SETOWN, ioctl FIOSETOWN) would have the kernel send SIGIO to any process.
+
 Installed by trusted code after fork and before the untrusted program loads (prctl PR_SET_NO_NEW_PRIVS, then
 PR_SET_SECCOMP with a classic BPF program assembled here). A denied call kills the whole process (SIGSYS), so a
 program cannot catch the refusal and carry on. clone3 answers ENOSYS instead: its flags sit behind a pointer the
@@ -10,7 +14,7 @@ import os
 import struct
 
 # struct seccomp_data: nr (u32) at 0, arch (u32) at 4, instruction pointer (u64) at 8, args (6 × u64) from 16.
-_NR_OFFSET, _ARCH_OFFSET, _ARG0_LOW_OFFSET = 0, 4, 16
+_NR_OFFSET, _ARCH_OFFSET, _ARG0_LOW_OFFSET, _ARG1_LOW_OFFSET = 0, 4, 16, 24
 _LOAD_WORD, _JUMP_EQUAL, _JUMP_SET, _JUMP_GREATER_EQUAL, _RETURN = 0x20, 0x15, 0x45, 0x35, 0x06
 _ALLOW, _KILL_PROCESS, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
 _ENOSYS = 38
@@ -22,7 +26,9 @@ _PR_SET_DUMPABLE, _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 
 _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open",
            "pidfd_getfd", "pidfd_send_signal", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "tkill", "add_key", "request_key",
            "keyctl", "shmget", "semget", "msgget", "mq_open", "unshare", "setns", "mount", "bpf", "perf_event_open",
-           "io_uring_setup", "io_uring_enter", "io_uring_register")
+           "io_uring_setup", "io_uring_enter", "io_uring_register", "setsid")
+# fcntl commands and ioctl requests that name a process or group to receive SIGIO/SIGURG (asm-generic/fcntl.h, sockios.h).
+_F_SETOWN, _F_SETOWN_EX, _FIOSETOWN, _SIOCSPGRP = 8, 15, 0x8901, 0x8902
 
 # System call numbers (Linux uapi: asm/unistd_64.h for x86-64, asm-generic/unistd.h for aarch64) and AUDIT_ARCH_*.
 _ARCHITECTURES = {
@@ -32,7 +38,7 @@ _ARCHITECTURES = {
         "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297,
         "add_key": 248, "request_key": 249, "keyctl": 250, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240,
         "unshare": 272, "setns": 308, "mount": 165, "bpf": 321, "perf_event_open": 298, "io_uring_setup": 425,
-        "io_uring_enter": 426, "io_uring_register": 427,
+        "io_uring_enter": 426, "io_uring_register": 427, "setpgid": 109, "setsid": 112, "fcntl": 72, "ioctl": 16,
     }),
     "aarch64": (0xC00000B7, {
         "clone": 220, "clone3": 435, "execve": 221, "execveat": 281, "ptrace": 117, "kill": 129, "tkill": 130,
@@ -40,7 +46,7 @@ _ARCHITECTURES = {
         "pidfd_open": 434, "pidfd_getfd": 438, "pidfd_send_signal": 424, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240,
         "add_key": 217, "request_key": 218, "keyctl": 219, "shmget": 194, "semget": 190, "msgget": 186, "mq_open": 180,
         "unshare": 97, "setns": 268, "mount": 40, "bpf": 280, "perf_event_open": 241, "io_uring_setup": 425,
-        "io_uring_enter": 426, "io_uring_register": 427,
+        "io_uring_enter": 426, "io_uring_register": 427, "setpgid": 154, "setsid": 157, "fcntl": 25, "ioctl": 29,
     }),
 }
 # x86-64 also accepts x32 system calls: numbers with this bit set. The filter kills them all.
@@ -83,12 +89,21 @@ def build_filter(machine, pid):
         (_JUMP_EQUAL, numbers["kill"], "self_or_group", None),
         (_JUMP_EQUAL, numbers["prlimit64"], "self_or_group", None),
         (_JUMP_EQUAL, numbers["tgkill"], "self", None),
+        (_JUMP_EQUAL, numbers["setpgid"], "own_group", None),
+        (_JUMP_EQUAL, numbers["fcntl"], "fcntl", None),
+        (_JUMP_EQUAL, numbers["ioctl"], "ioctl", None),
         (_RETURN, _ALLOW, None, None),
         # clone: only with CLONE_THREAD (a thread of this process); the flags are the first argument on both arches.
         "clone", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_SET, _CLONE_THREAD, "allow", "kill"),
         # kill / prlimit64: pid 0 (own group; the program is its group's only process) or its own pid.
         "self_or_group", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "allow", None), (_JUMP_EQUAL, pid, "allow", "kill"),
         "self", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, pid, "allow", "kill"),
+        # setpgid: only this process (0 or its pid) into its own group (0 or its pid), which it already leads.
+        "own_group", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "own_group_target", None), (_JUMP_EQUAL, pid, "own_group_target", "kill"),
+        "own_group_target", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "allow", None), (_JUMP_EQUAL, pid, "allow", "kill"),
+        # fcntl / ioctl: every command except those that set a SIGIO owner (the command is the second argument).
+        "fcntl", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, _F_SETOWN, "kill", None), (_JUMP_EQUAL, _F_SETOWN_EX, "kill", "allow"),
+        "ioctl", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, _FIOSETOWN, "kill", None), (_JUMP_EQUAL, _SIOCSPGRP, "kill", "allow"),
         "allow", (_RETURN, _ALLOW, None, None),
         "kill", (_RETURN, _KILL_PROCESS, None, None),
         "enosys", (_RETURN, _ERRNO | _ENOSYS, None, None),

@@ -50,14 +50,55 @@ def _send(message, payload=b""):
 
 
 def _wipe(directory):
-    """Empties `directory`, whatever modes the run left on what it wrote."""
-    for entry in os.scandir(directory):
-        if entry.is_dir(follow_symlinks=False):
-            os.chmod(entry.path, 0o700)
-            _wipe(entry.path)
-            os.rmdir(entry.path)
-        else:
-            os.unlink(entry.path)
+    """Empties `directory`, whatever the run left there (any depth, any modes); never raises, so no verdict is lost to it.
+
+    Walks by chdir, one level at a time, keeping only the names on the way down: paths never grow past PATH_MAX and
+    there is no recursion, so a 1,500-deep tree is as easy as a flat one. The program is dead, so nothing moves meanwhile.
+    """
+    home = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            os.chmod(directory, 0o700)  # a run may have taken its own rights away; a root-owned /tmp is not ours to change
+        except OSError:
+            pass
+        os.chdir(directory)
+        trail = []  # (name of the directory we are in, names in its parent that could not be removed)
+        stuck = set()
+        while True:
+            below = None
+            with os.scandir(".") as entries:
+                for entry in entries:
+                    if entry.name in stuck:
+                        continue
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            below = entry.name
+                            break
+                        os.unlink(entry.name)
+                    except OSError:
+                        stuck.add(entry.name)
+            if below is not None:
+                try:
+                    os.chmod(below, 0o700)
+                    os.chdir(below)
+                    trail.append((below, stuck))
+                    stuck = set()
+                except OSError:
+                    stuck.add(below)
+                continue
+            if not trail:
+                return
+            name, stuck = trail.pop()
+            os.chdir("..")
+            try:
+                os.rmdir(name)
+            except OSError:
+                stuck.add(name)
+    except OSError as error:
+        os.write(2, ("rllm-sandbox: scratch wipe: %s\n" % error).encode())
+    finally:
+        os.fchdir(home)
+        os.close(home)
 
 
 def _become(fds, cpu_seconds, memory_bytes):
@@ -145,6 +186,25 @@ class _Checker:
 _checker = None
 
 
+def _hand_over(job_id, calls_write, replies_read):
+    """Gives the job's call pipes to a live checker, forking a new one when there is none or the handover fails."""
+    global _checker
+    for attempt in (1, 2):
+        if _checker is not None and not _checker.is_alive():
+            _checker.close()
+            _checker = None
+        if _checker is None:
+            _checker = _Checker()
+        try:
+            _checker.hand_over(job_id, calls_write, replies_read)
+            return
+        except OSError:
+            if attempt == 2:
+                raise  # a fresh checker that cannot take a job: the sandbox is broken, before the program ran
+            _checker.close()
+            _checker = None
+
+
 class _Job:
     def __init__(self, job):
         self.job = job
@@ -156,7 +216,6 @@ class _Job:
         self.program = None
 
     def start(self):
-        global _checker
         job = self.job
         is_call = job["mode"] != "stdio"
         stdout_read, stdout_write = os.pipe()
@@ -168,11 +227,13 @@ class _Job:
         calls_read, calls_write = os.pipe() if is_call else (None, None)
         replies_read, replies_write = os.pipe() if is_call else (None, None)
         fds = [stdin, stdout_write, stderr_write] + ([calls_read, replies_write] if is_call else [])
-        if is_call and _checker is not None and not _checker.is_alive():
-            _checker.close()  # killed between jobs (the kernel's OOM killer during a stdin run picks any process of the sandbox)
-            _checker = None
-        if is_call and _checker is None:
-            _checker = _Checker()
+        if is_call:
+            # The checker gets its job before the program exists: a checker found dead here (the kernel's OOM killer
+            # during a stdin run picks any process of the sandbox; a kill still in flight passes is_alive) is replaced
+            # before any candidate code runs, so its death can never be put down to the program.
+            _hand_over(job["id"], calls_write, replies_read)
+            os.close(calls_write)
+            os.close(replies_read)
         self.program = os.fork()
         if self.program == 0:
             _run_child(fds, job["cpu_seconds"], CONFIG["memory_bytes"], lambda: program_host.run(job))
@@ -180,9 +241,6 @@ class _Job:
             os.close(fd)
         self.streams = {stdout_read: "stdout", stderr_read: "stderr"}
         if is_call:
-            _checker.hand_over(job["id"], calls_write, replies_read)
-            os.close(calls_write)
-            os.close(replies_read)
             self.streams.update({_checker.records: "records", _checker.stderr: "checker_stderr"})
 
     def relay(self):

@@ -42,6 +42,8 @@ export interface ProcessOutcome {
   memoryCapHit: boolean;
   wallMs: number;
   checkerStderr: string;
+  /** Why the sandbox itself ended during the job (its fork server's last words), or null when it answered. */
+  sandboxFailure: string | null;
 }
 
 const ReadySchema = z.object({ type: z.literal("ready"), python: z.string(), error: z.string().nullable() });
@@ -74,6 +76,7 @@ export class SandboxSlot {
   private pendingDone: z.infer<typeof DoneSchema> | undefined;
   private listener: ((message: Message, payload?: Buffer) => void) | undefined;
   private exitListener: ((reason: string) => void) | undefined;
+  private faultListener: ((error: Error) => void) | undefined;
   private stderrTail = "";
   private nextJobId = 0;
 
@@ -89,12 +92,13 @@ export class SandboxSlot {
     this.nextJobId += 1;
     const id = this.nextJobId;
     const oomBefore = this.cgroup?.oomKills() ?? 0;
-    return new Promise<ProcessOutcome>((resolve) => {
+    return new Promise<ProcessOutcome>((resolve, reject) => {
       let stopped = false;
       const settle = (outcome: Omit<ProcessOutcome, "memoryCapHit">): void => {
         clearTimeout(backstop);
         this.listener = undefined;
         this.exitListener = undefined;
+        this.faultListener = undefined;
         const memoryCapHit = (this.cgroup?.oomKills() ?? 0) > oomBefore;
         resolve({ ...outcome, memoryCapHit });
       };
@@ -103,6 +107,10 @@ export class SandboxSlot {
         settle(failedOutcome("the sandbox stopped answering", true, job.deadlineMs + backstopSlackMs));
       }, job.deadlineMs + backstopSlackMs);
       this.exitListener = (reason) => settle(failedOutcome(reason, false, 0));
+      this.faultListener = (error) => {
+        clearTimeout(backstop);
+        reject(error);
+      };
       this.listener = (message, payload) => {
         if (message.type === "record") {
           if (!stopped && onRecord?.(message.line) === "stop") {
@@ -122,6 +130,7 @@ export class SandboxSlot {
           stoppedEarly: message.stopped,
           wallMs: message.wall_ms,
           checkerStderr: message.checker_stderr,
+          sandboxFailure: null,
         });
       };
       const fields = { id, mode: job.mode, program: job.program, stdin: job.stdin ?? "", idle_ms: job.idleMs, deadline_ms: job.deadlineMs, cpu_seconds: Math.max(1, Math.ceil(job.cpuSeconds)), output_bytes: job.outputBytes, stderr_bytes: job.stderrBytes };
@@ -182,9 +191,10 @@ export class SandboxSlot {
         clearTimeout(startTimer);
         reject(new SandboxUnavailableError(`the sandbox failed to start: ${reason}`));
       };
-      child.on("error", (error) => this.died(`cannot start ${this.command.file}: ${error.message}`));
-      child.on("exit", (code, signal) => this.died(`the sandbox exited (${signal ?? `exit code ${code}`})`));
-      child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk));
+      // A sandbox given up on (a protocol fault) may still speak or exit after its replacement started: only the current one counts.
+      child.on("error", (error) => this.child === child && this.died(`cannot start ${this.command.file}: ${error.message}`));
+      child.on("exit", (code, signal) => this.child === child && this.died(`the sandbox exited (${signal ?? `exit code ${code}`})`));
+      child.stdout!.on("data", (chunk: Buffer) => this.child === child && this.receive(chunk));
       child.stderr!.on("data", (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-8192);
       });
@@ -200,6 +210,7 @@ export class SandboxSlot {
     const listener = this.exitListener;
     this.exitListener = undefined;
     this.listener = undefined;
+    this.faultListener = undefined;
     listener?.(`${reason}${this.stderrTail.trim() ? `: ${this.stderrTail.trim().slice(-300)}` : ""}`);
   }
 
@@ -231,10 +242,32 @@ export class SandboxSlot {
       const newline = all.indexOf(10);
       this.keep(newline === -1 ? all : all.subarray(newline + 1));
       if (newline === -1) return;
-      const message = MessageSchema.parse(JSON.parse(all.subarray(0, newline).toString("utf8")));
+      const message = parseMessage(all.subarray(0, newline).toString("utf8"));
+      if (typeof message === "string") {
+        this.fault(message);
+        return;
+      }
       if (message.type === "done") this.pendingDone = message;
       else this.listener?.(message);
     }
+  }
+
+  /**
+   * The fork server broke its protocol. Only trusted code writes that channel (a program's descriptors are closed
+   * before it loads), so no program can have caused it: the job ends as the infrastructure's failure, and the sandbox
+   * is killed so that the next job starts a fresh one.
+   */
+  private fault(reason: string): void {
+    const listener = this.faultListener;
+    this.listener = undefined;
+    this.exitListener = undefined;
+    this.faultListener = undefined;
+    this.keep(Buffer.alloc(0));
+    this.pendingDone = undefined;
+    this.kill();
+    this.child = undefined;
+    this.ready = undefined;
+    listener?.(new Error(`the code sandbox's fork server ${reason}`));
   }
 
   private take(): Buffer {
@@ -247,6 +280,18 @@ export class SandboxSlot {
   }
 }
 
+/** A message from the fork server, or why its line is not one. */
+function parseMessage(line: string): Message | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return `sent a line that is not JSON: ${line.slice(0, 200)}`;
+  }
+  const parsed = MessageSchema.safeParse(value);
+  return parsed.success ? parsed.data : `sent a malformed message (${parsed.error.issues[0]?.message ?? "invalid"}): ${line.slice(0, 200)}`;
+}
+
 function failedOutcome(reason: string, timedOut: boolean, wallMs: number): Omit<ProcessOutcome, "memoryCapHit"> {
-  return { exitCode: null, signal: "SIGKILL", stdout: Buffer.alloc(0), stderr: reason, timedOut, outputLimitExceeded: false, stoppedEarly: false, wallMs, checkerStderr: "" };
+  return { exitCode: null, signal: "SIGKILL", stdout: Buffer.alloc(0), stderr: reason, timedOut, outputLimitExceeded: false, stoppedEarly: false, wallMs, checkerStderr: "", sandboxFailure: reason };
 }

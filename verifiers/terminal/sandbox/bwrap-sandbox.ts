@@ -5,7 +5,8 @@
  * command in its own process group: files and processes persist between commands (a background server, a tmux
  * session), and `killAll` / `close` end the pid namespace, so nothing outlives them. The verifier runs in a fresh
  * bubblewrap after the agent's is torn down, with /tests and /logs/verifier mounted: no agent process is alive to touch
- * the tests or write the reward file.
+ * the tests or write the reward file. Its /tmp (also its HOME) is a fresh empty folder, so nothing the agent planted
+ * there (a `usercustomize.py` in the user site, a shell rc file) runs inside the grader.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +39,10 @@ const fixedMounts: Record<string, string> = {
 };
 // Mounted only while the verifier runs: the agent never sees the tests, and cannot plant files there or write the reward.
 const verifierOnly = new Set(["/tests", "/logs/verifier"]);
+// The verifier's own /tmp and HOME, emptied before each verifier command: the agent's /tmp is its HOME too.
+const verifierTmp = "verifier-tmp";
+// Added to the verifier's environment: Python ignores the user site even if a task points HOME elsewhere.
+const verifierVariables = { PYTHONNOUSERSITE: "1" };
 const systemEntries = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"];
 const basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 // Joins the cgroups named in $RLLM_CGROUP_PROCS before starting bubblewrap, so every process of the command is counted.
@@ -114,7 +119,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
         created.add(parent);
         args.push("--perms", "0755", "--dir", parent);
       }
-      args.push("--bind", path.join(root, folder), destination);
+      args.push("--bind", path.join(root, role === "verifier" && destination === "/tmp" ? verifierTmp : folder), destination);
     }
     args.push("--remount-ro", "/", "--chdir", cwd);
     return args;
@@ -170,7 +175,13 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     const timeoutMs = options.timeoutMs ?? spec.commandTimeoutMs;
     const started = performance.now();
     const inner = [bashPath, "-c", `${ulimits}exec ${bashPath} -c "$0"`, command];
-    const child = spawn("/bin/sh", launch("verifier", commandVariables(options.env ?? {}), options.cwd ?? spec.workdir, inner), {
+    const freshTmp = path.join(root, verifierTmp);
+    rmSync(freshTmp, { recursive: true, force: true });
+    mkdirSync(freshTmp);
+    chmodSync(freshTmp, 0o1777);
+    if (isRoot) chownSync(freshTmp, sandboxUid, sandboxUid);
+    const variables = { ...commandVariables(options.env ?? {}), ...verifierVariables };
+    const child = spawn("/bin/sh", launch("verifier", variables, options.cwd ?? spec.workdir, inner), {
       env: launchEnv,
       stdio: ["ignore", "pipe", "pipe"],
       // Its own process group, so a timeout kills bubblewrap and, with it, the command's pid namespace.

@@ -18,6 +18,10 @@ import { dockerOutput, runDocker } from "./docker/run-docker.js";
 import { startContainer, verifierFolders, type StartedContainer } from "./docker/start-container.js";
 import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxSpec } from "./sandbox.js";
 
+// The verifier's own HOME and TMPDIR, root-only and emptied when verification starts: the agent's home (a planted
+// usercustomize.py, shell rc files) and /tmp are not the grader's. Python ignores the user site in any case.
+const verifierHome = "/run/rllm-verifier";
+const verifierVariables = { HOME: verifierHome, TMPDIR: verifierHome, PYTHONNOUSERSITE: "1" };
 // Set in every command's environment; /proc/<pid>/environ keeps it, so the command's processes can be found and killed.
 const commandTagVariable = "RLLM_SANDBOX_COMMAND";
 // After the kill, how long the command may take to end before the container is restarted.
@@ -58,7 +62,8 @@ export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
   const enterVerification = (): Promise<void> => {
     verification ??= (async () => {
       if (hasAgentRun) await killAll();
-      await asRoot(`rm -rf ${verifierFolders.join(" ")} && mkdir -p ${verifierFolders.join(" ")} && chmod 700 ${verifierFolders.join(" ")}`);
+      const folders = [...verifierFolders, verifierHome].join(" ");
+      await asRoot(`rm -rf ${folders} && mkdir -p ${folders} && chmod 700 ${folders}`);
     })();
     return verification;
   };
@@ -75,7 +80,8 @@ export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
     const timeoutMs = options.timeoutMs ?? spec.commandTimeoutMs;
     const tag = randomUUID();
     const user = isVerifier ? ["-u", "0"] : [];
-    const env = Object.entries({ ...spec.env, ...options.env, [commandTagVariable]: tag }).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
+    const variables = { ...spec.env, ...options.env, ...(isVerifier ? verifierVariables : {}), [commandTagVariable]: tag };
+    const env = Object.entries(variables).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
     const begin = performance.now();
     const child = spawn(docker, ["exec", ...user, ...env, "-w", options.cwd ?? spec.workdir, name, started.shell, "-c", command], { stdio: ["ignore", "pipe", "pipe"] });
     const stdout = collectOutput(child.stdout, spec.outputBytes);

@@ -5,7 +5,9 @@
  * (c > 0), cross_entropy −(c·w)·log p, dro −(p·cA − ½·(cβ)·(p − q)²). So
  * - sum: c = 1;
  * - token-mean: c = 1 / (trained tokens in the step), the same for every row;
- * - seq-mean-token-mean: c_i = 1 / (trained tokens of row i × rows with trained tokens).
+ * - seq-mean-token-mean: c_i = 1 / (trained tokens of row i × rows with trained tokens);
+ * - seq-mean-token-sum: c = 1 / (rows with trained tokens); -norm also divides by the widest row's predicted positions
+ *   (the padded width verl's agg_loss divides by).
  * DRO's β is one number per request, so DRO takes only a c shared by all rows (sum or token-mean).
  */
 import type { BatchSequence, LossAggregation, LossConfig } from "../../backend.js";
@@ -21,7 +23,9 @@ export function aggregationScales(sequences: readonly Pick<BatchSequence, "lossM
     return trained.map(() => 1 / Math.max(1, total));
   }
   const rows = trained.filter((count) => count > 0).length;
-  return trained.map((count) => (count > 0 ? 1 / (count * rows) : 0));
+  if (aggregation === "seq-mean-token-mean") return trained.map((count) => (count > 0 ? 1 / (count * rows) : 0));
+  const width = aggregation === "seq-mean-token-sum-norm" ? Math.max(1, ...sequences.map((sequence) => sequence.lossMask.length - 1)) : 1;
+  return trained.map((count) => (count > 0 ? 1 / (rows * width) : 0));
 }
 
 /** The loss_fn_config Tinker reads: ratio clip bounds for ppo/cispo, β (times the shared scale) for dro. */

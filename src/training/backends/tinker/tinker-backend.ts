@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import {
   assertBatchSupported,
+  LossAggregationSchema,
   type BackendCapabilities,
   type OpenRequest,
   type PolicyRef,
@@ -55,7 +56,7 @@ const InfoReplySchema = z.object({ model_data: z.object({ tokenizer_id: z.string
 export const TINKER_CAPABILITIES: BackendCapabilities = {
   name: "tinker",
   losses: ["importance_sampling", "ppo", "cispo", "dro", "cross_entropy"],
-  lossAggregations: ["sum", "token-mean", "seq-mean-token-mean"],
+  lossAggregations: LossAggregationSchema.options,
   merges: ["prefix", "per_call"],
   sampling: "native",
   fullFineTune: false,
@@ -97,7 +98,7 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
 
   async function saveForSampler(name: string): Promise<string> {
     const { modelId } = opened();
-    return PathReplySchema.parse(await future("save_weights_for_sampler", { model_id: modelId, path: name, seq_id: nextSeqId(), type: "save_weights_for_sampler" })).path;
+    return PathReplySchema.parse(await future("save_weights_for_sampler", { model_id: modelId, path: name, kind: "snapshot", seq_id: nextSeqId(), type: "save_weights_for_sampler" })).path;
   }
 
   return {
@@ -122,6 +123,8 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
             model_seq_id: 0,
             base_model: baseModel,
             lora_config: { rank: loraRank, ...(request.seed !== undefined ? { seed: request.seed } : {}), train_unembed: true, train_mlp: true, train_attn: true },
+            // The SDK's CreateModelRequest defaults the optimizer to AdamW and sends it (checked by integrations/tinker).
+            optimizer_config: { type: "adamw" },
             type: "create_model",
           }),
         );
@@ -190,7 +193,7 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
     async checkpoint(directory: string): Promise<{ path: string; statePath: string; samplerPath: string }> {
       const current = opened();
       const name = path.basename(directory);
-      const saved = PathReplySchema.parse(await future("save_weights", { model_id: current.modelId, path: name, seq_id: nextSeqId(), type: "save_weights" }));
+      const saved = PathReplySchema.parse(await future("save_weights", { model_id: current.modelId, path: name, seq_id: nextSeqId(), overwrite: false, type: "save_weights" }));
       // Trained since the last publish (SFT never publishes): sampler weights of this checkpoint, under its name, so
       // that `rllm eval --backend tinker --model <samplerPath>` samples exactly these weights.
       currentSamplerPath ??= await saveForSampler(name);
@@ -224,6 +227,8 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       state = undefined;
       current.session.close();
       await current.chat.close();
+      // A lost service has nothing to unload, and the run's error already said so.
+      if (client.isLost) return;
       await awaitFuture(client, () => submitJson(client, "unload_model", { model_id: current.modelId, type: "unload_model" }), { poll: options.poll }).catch(
         (error: unknown) => notify(`Tinker: unload_model failed: ${(error as Error).message}`),
       );

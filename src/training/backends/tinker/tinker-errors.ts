@@ -31,3 +31,11 @@ export class TinkerUnreachableError extends Error {
     this.name = "TinkerUnreachableError";
   }
 }
+
+/** The service answered before, then stopped (it closed, crashed or dropped off the network) for every retry. */
+export class TinkerConnectionLostError extends Error {
+  constructor(readonly baseUrl: string, readonly path: string, readonly detail: string, readonly attempts: number) {
+    super(`lost the Tinker service at ${baseUrl}: ${path} got no answer after ${attempts} attempt${attempts === 1 ? "" : "s"} (${detail}); once it is back, rerun with --resume`);
+    this.name = "TinkerConnectionLostError";
+  }
+}

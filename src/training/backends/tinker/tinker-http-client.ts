@@ -5,7 +5,7 @@
  */
 import { Zstd } from "@hpcc-js/wasm-zstd";
 import type { CredentialSource } from "./tinker-credentials.js";
-import { TinkerAuthError, TinkerHttpError, TinkerUnreachableError } from "./tinker-errors.js";
+import { TinkerAuthError, TinkerConnectionLostError, TinkerHttpError, TinkerUnreachableError } from "./tinker-errors.js";
 import { isRetryableStatus } from "../../../llm/retry-policy.js";
 import { backoffDelay, TINKER_RETRY_DEFAULTS, type BackoffOptions } from "./retry-policy.js";
 
@@ -56,6 +56,8 @@ export class TinkerHttpClient {
   private readonly sleep: (milliseconds: number) => Promise<void>;
   /** Whether the service has answered any request of this client. */
   private answered = false;
+  /** Why the service was lost (a request's retries all failed to connect); later requests fail at once until it answers. */
+  private lostDetail: string | undefined;
 
   constructor(private readonly options: TinkerHttpOptions) {
     this.retry = options.retry ?? TINKER_RETRY_DEFAULTS;
@@ -64,6 +66,11 @@ export class TinkerHttpClient {
 
   get baseUrl(): string {
     return this.options.baseUrl;
+  }
+
+  /** Whether the service stopped answering (see TinkerConnectionLostError). */
+  get isLost(): boolean {
+    return this.lostDetail !== undefined;
   }
 
   /** Sends `body` to `/api/v1/<path>` with retries; a 401 throws TinkerAuthError, other refusals TinkerHttpError. */
@@ -91,11 +98,17 @@ export class TinkerHttpClient {
       } catch (error) {
         // A service that has never answered is down or misaddressed, not flaky: say so now instead of retrying for a minute.
         if (!this.answered) throw new TinkerUnreachableError(this.options.baseUrl, connectionFailure(error));
-        if (retries >= this.retry.maxRetries) throw new TinkerHttpError(path, 0, `connection failed: ${(error as Error).message}`, attempt);
+        // Once one request has spent its retries on a dead connection, the rest (heartbeats, unload_model on close)
+        // fail at once: one error, not another minute of retries per request.
+        if (this.lostDetail !== undefined || retries >= this.retry.maxRetries) {
+          this.lostDetail = connectionFailure(error);
+          throw new TinkerConnectionLostError(this.options.baseUrl, path, this.lostDetail, attempt);
+        }
         await this.sleep(backoffDelay(this.retry, retries++));
         continue;
       }
       this.answered = true;
+      this.lostDetail = undefined;
       const status = response.status;
       if (response.ok || options.passStatuses?.includes(status)) return readReply(response);
       const detail = await response.text();

@@ -82,6 +82,10 @@ export function encodeForwardBackwardRequest(request: Omit<ForwardBackwardInput,
     writer.uint32(0x2a).fork().uint32(0x0a).string(key).uint32(0x11).double(value).ldelim();
   }
   if (request.forwardOnly) writer.uint32(0x30).bool(true);
+  // Field 7, loss_fn_config_v2: the same numbers as LossConfigValue.number, as tinker 0.38's request_conv.py dual-writes.
+  for (const [key, value] of Object.entries(sortedEntries(request.lossFnConfig ?? {}))) {
+    writer.uint32(0x3a).fork().uint32(0x0a).string(key).uint32(0x12).fork().uint32(0x09).double(value).ldelim().ldelim();
+  }
   return writer.finish();
 }
 
@@ -206,7 +210,7 @@ export function decodeSampleResponse(bytes: Uint8Array): { sequences: SampledSeq
 }
 
 /** SampleResponse bytes (the local server's reply). */
-export function encodeSampleResponse(sequences: readonly SampledSequence[]): Uint8Array {
+export function encodeSampleResponse(sequences: readonly SampledSequence[], promptLogprobs?: readonly (number | null)[]): Uint8Array {
   return messageType("SampleResponse")
     .encode({
       sequences: sequences.map((sequence) => ({
@@ -214,6 +218,8 @@ export function encodeSampleResponse(sequences: readonly SampledSequence[]): Uin
         tokens: int32Bytes(sequence.tokens),
         logprobs: tensorBytes(sequence.logprobs, "float32"),
       })),
+      // float32 per prompt token, NaN where none was computed (the first token; those before prompt_logprobs_last_n).
+      ...(promptLogprobs ? { promptLogprobs: tensorBytes(promptLogprobs.map((logprob) => logprob ?? Number.NaN), "float32") } : {}),
     })
     .finish();
 }

@@ -66,6 +66,10 @@ export async function createTinkerSampler(
           ...(parameters.seed !== undefined ? { seed: parameters.seed } : {}),
           ...(parameters.stopTokenIds?.length ? { stop: parameters.stopTokenIds } : {}),
         },
+        // SampleRequest's defaults, which the SDK sends (model_dump with exclude_unset=False).
+        topk_prompt_logprobs: 0,
+        topk_sample_logprobs: 0,
+        prompt_alt_tokens_k: 0,
         type: "sample",
       };
       const result = await awaitFuture(client, () => submitJson(client, "asample", body), {

@@ -40,7 +40,7 @@ export async function openSession(client: TinkerHttpClient, options: SessionOpti
     beats: { ok: 0, failed: 0 },
     async beat() {
       try {
-        await client.request("session_heartbeat", { json: { session_id: reply.session_id } });
+        await client.request("session_heartbeat", { json: { session_id: reply.session_id, type: "session_heartbeat" } });
         session.beats.ok += 1;
         lastSuccess = now();
         warned = false;

@@ -5,13 +5,14 @@ import { VerlTrainingBackend } from "./verl-backend.js";
 import { verlBackendSettings } from "./verl-backend-settings.js";
 
 /** The verl backend from RLLM_VERL_* settings; a starting checkpoint is the job's model path, not ours to pick. */
-export const createVerlTrainingBackend: CreateTrainingBackend = async (checkpoint) => {
+export const createVerlTrainingBackend: CreateTrainingBackend = async (checkpoint, flags) => {
   if (checkpoint !== undefined) {
     throw new InputError(`--checkpoint is not supported with --backend verl: set actor_rollout_ref.model.path in the verl job (rllm verl launch --set)`);
   }
   try {
     // The model is the verl job's; the trainer names it when it registers.
-    return { backend: new VerlTrainingBackend(verlBackendSettings(process.env)), baseModel: "verl-job" };
+    const settings = verlBackendSettings(process.env);
+    return { backend: new VerlTrainingBackend({ ...settings, ...(flags?.notify ? { onProgress: flags.notify } : {}) }), baseModel: "verl-job" };
   } catch (error) {
     throw new InputError((error as Error).message);
   }

@@ -3,6 +3,8 @@
  * cluster/running-applications/job-submission/rest): submit, status, logs and stop, with an optional bearer token.
  * Only the reply fields used are parsed.
  */
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { z } from "zod";
 
 /** A job's status as Ray reports it. */
@@ -47,6 +49,17 @@ export class RayJobsError extends Error {
   }
 }
 
+/** Nothing answered at the dashboard's address (refused, unresolvable, or no reply within the time limit). */
+export class RayDashboardUnreachableError extends Error {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`Ray dashboard ${address} does not answer (${reason}): is \`ray start --head\` running there? Check --address or RAY_ADDRESS`);
+    this.name = "RayDashboardUnreachableError";
+  }
+}
+
 export interface RayJobsClientOptions {
   /** The dashboard's address, e.g. http://head:8265 ("http://" is added when missing). */
   address: string;
@@ -86,18 +99,28 @@ export class RayJobsClient {
     return StopReplySchema.parse(await this.request("POST", `/api/jobs/${encodeURIComponent(jobId)}/stop`)).stopped;
   }
 
+  // node:http, not fetch: undici's fetch always sends Sec-Fetch-Mode, and Ray's dashboard refuses any request with a
+  // Sec-Fetch-* header as browser traffic (405, ray/dashboard/optional_utils.py is_browser_request).
   private async request(method: string, route: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { accept: "application/json" };
-    if (body !== undefined) headers["content-type"] = "application/json";
+    const payload = body !== undefined ? JSON.stringify(body) : undefined;
+    if (payload !== undefined) headers["content-type"] = "application/json";
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    const reply = await fetch(this.address + route, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+    const url = new URL(this.address + route);
+    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+      const outgoing = send(url, { method, headers, timeout: this.options.timeoutMs ?? 30_000 }, (reply) => {
+        let received = "";
+        reply.setEncoding("utf8");
+        reply.on("data", (chunk: string) => (received += chunk));
+        reply.on("end", () => resolve({ status: reply.statusCode ?? 0, text: received }));
+        reply.on("error", reject);
+      });
+      outgoing.on("timeout", () => outgoing.destroy(Object.assign(new Error("no reply in time"), { code: "no reply in time" })));
+      outgoing.on("error", (error: NodeJS.ErrnoException) => reject(new RayDashboardUnreachableError(this.address, error.code ?? error.message)));
+      outgoing.end(payload);
     });
-    const text = await reply.text();
-    if (!reply.ok) throw new RayJobsError(this.address, reply.status, text);
+    if (status < 200 || status >= 300) throw new RayJobsError(this.address, status, text);
     return JSON.parse(text) as unknown;
   }
 }

@@ -28,6 +28,8 @@ export interface RolloutRouter {
   setServers(serverAddresses: readonly string[]): void;
   /** Requests each server has answered, by address. */
   served(): Record<string, number>;
+  /** Rollout requests under way on all servers now. */
+  inFlight(): number;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startRolloutRouter(options: RolloutRouterOptions): Promise
       servers = serverAddresses.map(toServer);
     },
     served: () => Object.fromEntries(servers.map((entry) => [entry.origin, entry.served])),
+    inFlight: () => servers.reduce((sum, entry) => sum + entry.inFlight, 0),
     async close() {
       requester.close();
       await server.close();

@@ -28,7 +28,7 @@ const ROWS: readonly SettingRow[] = [
   { setting: "lossMode", option: "loss.kind", hydra: "actor_rollout_ref.actor.policy_loss.loss_mode", value: () => "vanilla" },
   { setting: "clipRatioLow", option: "loss.clipLow", hydra: "actor_rollout_ref.actor.clip_ratio_low", value: (options) => options.loss.clipLow },
   { setting: "clipRatioHigh", option: "loss.clipHigh", hydra: "actor_rollout_ref.actor.clip_ratio_high", value: (options) => options.loss.clipHigh },
-  { setting: "lossAggMode", option: "lossAggregation", hydra: "actor_rollout_ref.actor.loss_agg_mode", value: (options) => options.lossAggregation },
+  { setting: "lossAggMode", option: "lossAggregation", hydra: "actor_rollout_ref.actor.loss_agg_mode", value: (options) => verlLossAggMode(options.lossAggregation) },
   // verl's use_kl_loss with low_var_kl is the k3 estimator the local backend's klCoef uses.
   { setting: "useKlLoss", option: "loss.klCoef", hydra: "actor_rollout_ref.actor.use_kl_loss", value: (options) => options.loss.klCoef > 0 },
   {
@@ -49,6 +49,11 @@ const ROWS: readonly SettingRow[] = [
   // One pass over each batch: substeps is fixed at 1 (the backend's capabilities), so ppo_epochs is 1.
   { setting: "ppoEpochs", option: "substeps", hydra: "actor_rollout_ref.actor.ppo_epochs", value: () => 1 },
 ];
+
+/** verl's name for a loss aggregation: the same names, except that verl calls the plain sum "token-sum". */
+export function verlLossAggMode(aggregation: ActorOptions["lossAggregation"]): string {
+  return aggregation === "sum" ? "token-sum" : aggregation;
+}
 
 /** The Hydra overrides (`key=value`) that make a verl job's actor match `options`. */
 export function actorOverrides(options: ActorOptions): string[] {

@@ -15,6 +15,9 @@ export const VerlEnvironmentSchema = z.object({
   /** verl pauses its rollout servers for the update and the weight sync. */
   RLLM_VERL_PAUSE_TOLERANCE: seconds(1800),
   RLLM_VERL_MAX_CONTEXT: z.coerce.number().int().positive().default(32768),
+  /** The Ray dashboard `rllm verl` talks to; with it the backend watches the trainer's job and says when it dies. */
+  RAY_ADDRESS: z.string().min(1).optional(),
+  RAY_JOBS_TOKEN: z.string().min(1).optional(),
 });
 
 /** The backend's options from `environment`; a bad value is an error naming the variable. */
@@ -32,5 +35,7 @@ export function verlBackendSettings(environment: Record<string, string | undefin
     registerTimeoutMs: values.RLLM_VERL_REGISTER_TIMEOUT * 1000,
     pauseToleranceMs: values.RLLM_VERL_PAUSE_TOLERANCE * 1000,
     maxContext: values.RLLM_VERL_MAX_CONTEXT,
+    ...(values.RAY_ADDRESS ? { rayAddress: values.RAY_ADDRESS } : {}),
+    ...(values.RAY_JOBS_TOKEN ? { rayToken: values.RAY_JOBS_TOKEN } : {}),
   };
 }

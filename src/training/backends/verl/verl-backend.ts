@@ -9,6 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import {
   assertBatchSupported,
+  LossAggregationSchema,
   type BackendCapabilities,
   type PolicyRef,
   type SampleResult,
@@ -18,6 +19,7 @@ import {
 } from "../../backend.js";
 import { UnsupportedRequestError } from "../../errors/unsupported-request-error.js";
 import { startRolloutRouter, type RolloutRouter } from "./rollout-router.js";
+import { isTerminal, RayJobsClient } from "./ray-jobs-client.js";
 import { toBridgeRows } from "./to-bridge-rows.js";
 import { assertMatchesActor } from "./verl-actor-settings.js";
 import { startVerlBatchService, type VerlBatchService } from "./verl-batch-service.js";
@@ -37,6 +39,13 @@ export interface VerlBackendOptions {
   maxContext: number;
   /** How long `close` waits for the trainer to take the stop request. */
   stopTimeoutMs?: number;
+  /** The Ray dashboard (RAY_ADDRESS): the trainer's job is watched there while a step waits. */
+  rayAddress?: string;
+  rayToken?: string;
+  /** One line at a time about what the backend waits for (the CLI prints them). */
+  onProgress?: (line: string) => void;
+  /** Least time between two progress lines (and job checks) while a step waits; default 15 s. */
+  progressEveryMs?: number;
 }
 
 /** Written by `checkpoint` beside the run's checkpoints; `restore` reads it. */
@@ -50,8 +59,9 @@ export class VerlTrainingBackend implements TrainingBackend {
   private router: RolloutRouter | undefined;
   private trainer: RegisterRequest | undefined;
   private version = 0;
-  private readonly steps = new Map<string, { result?: WorkResult; droppedOverlong: number }>();
+  private readonly steps = new Map<string, StepEntry>();
   private stepCount = 0;
+  private lastProgress = 0;
 
   constructor(private readonly options: VerlBackendOptions) {}
 
@@ -60,7 +70,8 @@ export class VerlTrainingBackend implements TrainingBackend {
       name: this.name,
       // verl's "vanilla" clipped surrogate; its other loss modes have no rllm-ts counterpart tested here.
       losses: ["ppo"],
-      lossAggregations: ["token-mean", "seq-mean-token-mean"],
+      // Every agg_loss mode of verl 0.9 ("sum" is its token-sum).
+      lossAggregations: LossAggregationSchema.options,
       merges: ["prefix", "per_call"],
       sampling: "openai",
       fullFineTune: true,
@@ -103,7 +114,8 @@ export class VerlTrainingBackend implements TrainingBackend {
     const { rows, droppedOverlong } = toBridgeRows(batch.sequences, trainer);
     this.stepCount += 1;
     const stepId = `step-${this.stepCount}`;
-    const entry: { result?: WorkResult; droppedOverlong: number } = { droppedOverlong };
+    const entry: StepEntry = { droppedOverlong, step: this.stepCount, reward: meanReward(rows) };
+    this.progress(`step ${this.stepCount}: ${rows.length} rows sent to ${this.jobLabel(trainer)} (mean reward ${entry.reward.toFixed(3)})`);
     this.steps.set(stepId, entry);
     void this.service!.enqueue({ kind: "train", policyVersion: this.version, rows }).then((result) => {
       entry.result = result;
@@ -114,7 +126,7 @@ export class VerlTrainingBackend implements TrainingBackend {
   async status(stepId: string): Promise<StepStatus> {
     const entry = this.steps.get(stepId);
     if (!entry) return { state: "failed", metrics: {}, error: `no step ${stepId}` };
-    const result = entry.result;
+    const result = entry.result ?? (await this.watchJob(entry));
     if (!result) return { state: "running", metrics: {} };
     if (result.state === "failed") return { state: "failed", metrics: result.metrics, error: result.error ?? "the verl trainer gave no reason" };
     const metrics = TrainMetricsSchema.safeParse(result.metrics);
@@ -164,17 +176,63 @@ export class VerlTrainingBackend implements TrainingBackend {
 
   // The current trainer; after a restart (new instance) the router follows its new rollout servers.
   private async connectTrainer(): Promise<RegisterRequest> {
+    if (!this.service!.trainer()) {
+      this.progress(`waiting up to ${this.options.registerTimeoutMs / 1000} s for a trainer to register at ${this.service!.url} (start one with rllm verl launch --bridge-url …)`);
+    }
     const trainer = await this.service!.waitForTrainer(this.options.registerTimeoutMs);
     if (trainer !== this.trainer) {
       // One router URL for the whole run (the gateway keeps it), pointed at the current job's servers.
       if (this.router) this.router.setServers(trainer.serverAddresses);
       else this.router = await startRolloutRouter({ serverAddresses: trainer.serverAddresses, pauseToleranceMs: this.options.pauseToleranceMs });
       this.trainer = trainer;
+      this.progress(`trainer registered: ${this.jobLabel(trainer)}, verl ${trainer.verlVersion ?? "unknown"}, model ${trainer.servedModel}, ${trainer.serverAddresses.length} rollout servers`);
     }
     return trainer;
+  }
+
+  // While a step waits: a progress line, and the Ray job's state when RAY_ADDRESS names its dashboard; a job that
+  // ended fails the step with its status and message instead of leaving the run waiting on a trainer that is gone.
+  private async watchJob(entry: StepEntry): Promise<WorkResult | undefined> {
+    const now = Date.now();
+    if (now - this.lastProgress < (this.options.progressEveryMs ?? 15_000)) return undefined;
+    this.lastProgress = now;
+    const jobId = this.trainer?.rayJobId;
+    let jobState = "";
+    if (jobId && this.options.rayAddress) {
+      const client = new RayJobsClient({ address: this.options.rayAddress, ...(this.options.rayToken ? { token: this.options.rayToken } : {}), timeoutMs: 10_000 });
+      const job = await client.status(jobId).catch((error: Error) => ({ status: undefined, message: error.message }));
+      if (job.status && isTerminal(job.status)) {
+        const error = `the Ray job ${jobId} on ${client.address} is ${job.status}${job.message ? `: ${job.message}` : ""} (its log: rllm verl logs ${jobId} --address ${client.address})`;
+        return { instanceId: this.trainer!.instanceId, state: "failed", globalStep: this.trainer!.globalStep, metrics: {}, error };
+      }
+      jobState = job.status ? `, job ${job.status}` : `, job state unknown (${job.message})`;
+    }
+    this.progress(`step ${entry.step}: waiting for ${this.jobLabel(this.trainer!)}${jobState}; ${this.router?.inFlight() ?? 0} rollouts in flight; last reward ${entry.reward.toFixed(3)}`);
+    return undefined;
+  }
+
+  private jobLabel(trainer: RegisterRequest): string {
+    const where = this.options.rayAddress ?? "the Ray cluster (set RAY_ADDRESS to watch the job)";
+    return `the verl trainer (Ray job ${trainer.rayJobId ?? "unknown"} on ${where}, global step ${trainer.globalStep})`;
+  }
+
+  private progress(line: string): void {
+    this.options.onProgress?.(`verl: ${line}`);
   }
 
   private policy(): PolicyRef {
     return { backend: this.name, modelId: this.trainer!.servedModel, version: this.version, openaiBaseUrl: this.router!.baseUrl };
   }
+}
+
+/** A submitted step: the trainer's result once it came, and what the progress lines show while it waits. */
+interface StepEntry {
+  result?: WorkResult;
+  droppedOverlong: number;
+  step: number;
+  reward: number;
+}
+
+function meanReward(rows: readonly { reward: number }[]): number {
+  return rows.length === 0 ? 0 : rows.reduce((sum, row) => sum + row.reward, 0) / rows.length;
 }

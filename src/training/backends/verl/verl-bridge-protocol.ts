@@ -38,6 +38,8 @@ export const RegisterRequestSchema = z.object({
   globalStep: z.number().int().nonnegative(),
   settings: TrainerSettingsSchema,
   verlVersion: z.string().optional(),
+  /** The submission id of the Ray job the trainer runs in (absent outside a Ray job). */
+  rayJobId: z.string().optional(),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 

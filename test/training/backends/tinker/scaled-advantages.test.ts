@@ -19,6 +19,11 @@ describe("aggregation as client-side scales", () => {
     expect(aggregationScales(rows, "seq-mean-token-mean")).toEqual([1 / 4, 1 / 6, 0]);
   });
 
+  it("seq-mean-token-sum divides by the rows that train, and its -norm also by the widest row's positions", () => {
+    expect(aggregationScales(rows, "seq-mean-token-sum")).toEqual([1 / 2, 1 / 2, 0]);
+    expect(aggregationScales(rows, "seq-mean-token-sum-norm")).toEqual([1 / 6, 1 / 6, 0]);
+  });
+
   it("scales DRO's beta with a shared scale and refuses per-row scales", () => {
     const dro = LossConfigSchema.parse({ kind: "dro", beta: 0.1 });
     expect(lossFnConfig(dro, [0.5, 0.5]).beta).toBeCloseTo(0.05, 12);

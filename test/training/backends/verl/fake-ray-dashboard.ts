@@ -35,6 +35,8 @@ export async function startFakeRayDashboard(token: string): Promise<FakeRayDashb
         response.writeHead(code, { "content-type": "application/json" });
         response.end(typeof body === "string" ? body : JSON.stringify(body));
       };
+      // As Ray's dashboard (optional_utils.is_browser_request): a Sec-Fetch-* header is browser traffic, refused.
+      if (Object.keys(request.headers).some((name) => name.startsWith("sec-fetch-"))) return send(405, `'${request.method}' method not allowed for browser traffic.`);
       if (request.headers.authorization !== `Bearer ${token}`) return send(401, "Unauthorized: missing or invalid token");
       const route = (request.url ?? "/").split("?")[0]!;
       if (request.method === "POST" && route === "/api/jobs/") {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Partial credit: the share of the 15 lines that are right, written to reward.json (read before reward.txt).
-python3 - <<'PY'
+# -I: a json.py the agent leaves in the working directory is not imported.
+python3 -I - <<'PY'
 import json
 expected = ["FizzBuzz" if i % 15 == 0 else "Fizz" if i % 3 == 0 else "Buzz" if i % 5 == 0 else str(i) for i in range(1, 16)]
 try:
