@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 locks="$root/integrations/python"
 cache="${RLLM_PYTHON_ENVS:-$HOME/.cache/rllm-ts/python}"
 # The environments that npm test uses; the bench-only ones are built by their bench scripts.
-test_envs=(ml)
+test_envs=(ml parity)
 
 find_python312() {
   local candidate

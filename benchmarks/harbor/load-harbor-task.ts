@@ -17,7 +17,18 @@ const TaskTomlSchema = z
     schema_version: z.string().optional(),
     version: z.string().optional(),
     source: z.string().nullable().optional(),
-    task: z.object({ name: z.string().optional(), description: z.string().optional() }).passthrough().optional(),
+    // Harbor's ORG_NAME_PATTERN (harbor/constants.py), and no "..".
+    task: z
+      .object({
+        name: z
+          .string()
+          .regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]*\/[a-zA-Z0-9][a-zA-Z0-9._-]*$/, "expected an 'org/name' task name (letters, digits, '.', '_', '-')")
+          .refine((name) => !name.includes(".."), "a task name may not contain '..'")
+          .optional(),
+        description: z.string().optional(),
+      })
+      .passthrough()
+      .optional(),
     metadata: z.record(z.string(), z.unknown()).default({}),
     agent: z.object({ timeout_sec: z.number().positive().nullable().optional(), user: userField }).passthrough().default({}),
     verifier: z.object({ timeout_sec: z.number().positive().default(600), env: stringMap, user: userField }).passthrough().default({ timeout_sec: 600, env: {} }),
@@ -30,13 +41,16 @@ const TaskTomlSchema = z
         memory: z.string().optional(),
         storage_mb: z.number().nullable().optional(),
         gpus: z.number().int().nullable().optional(),
-        allow_internet: z.boolean().default(true),
+        // Harbor ≥ 0.25: network_mode; the deprecated allow_internet counts only when network_mode is not set.
+        network_mode: z.enum(["public", "no-network", "allowlist"]).optional(),
+        allowed_hosts: z.array(z.string()).optional(),
+        allow_internet: z.boolean().optional(),
         env: stringMap,
         workdir: z.string().optional(),
         os: z.string().optional(),
       })
       .passthrough()
-      .default({ allow_internet: true, env: {} }),
+      .default({ env: {} }),
     solution: z.object({ env: stringMap }).passthrough().default({ env: {} }),
   })
   .passthrough();
@@ -47,7 +61,7 @@ const knownKeys: Record<string, string[]> = {
   task: ["name", "description", "authors", "keywords", "version"],
   agent: ["timeout_sec", "user"],
   verifier: ["timeout_sec", "env", "user"],
-  environment: ["build_timeout_sec", "docker_image", "cpus", "memory_mb", "memory", "storage_mb", "gpus", "allow_internet", "env", "workdir", "os"],
+  environment: ["build_timeout_sec", "docker_image", "cpus", "memory_mb", "memory", "storage_mb", "gpus", "network_mode", "allowed_hosts", "allow_internet", "env", "workdir", "os"],
   solution: ["env"],
 };
 
@@ -79,6 +93,8 @@ export function loadHarborTask(taskDir: string): Task {
   }
   const composeWarning = composeFileWarning(path.join(directory, "environment"));
   if (composeWarning) warnings.push(composeWarning);
+  const networkMode = environment.network_mode ?? (environment.allow_internet === false ? "no-network" : "public");
+  if (networkMode === "allowlist") warnings.push(`${tomlFile}: [environment].network_mode = allowlist (${(environment.allowed_hosts ?? []).join(", ")}): single hosts cannot be allowed, so the sandbox gets no network`);
   if (environment.os && environment.os !== "linux") warnings.push(`${tomlFile}: [environment].os = ${environment.os}: only linux runs`);
   const name = config.task?.name ?? path.basename(directory);
   if (dockerfileText !== undefined && /^\s*(RUN|COPY|ADD)\s/im.test(dockerfileText)) warnings.push(`${directory}: the Dockerfile's RUN/COPY/ADD steps are applied only by the docker backend; bwrap runs over the host's system`);
@@ -88,14 +104,15 @@ export function loadHarborTask(taskDir: string): Task {
     agentTimeoutSec: config.agent.timeout_sec ?? null,
     verifierTimeoutSec: config.verifier.timeout_sec,
     workdir: environment.workdir ?? lastWorkdir(dockerfileText) ?? "/app",
-    allowInternet: environment.allow_internet,
+    allowInternet: networkMode === "public",
     ...(environment.cpus ? { cpus: environment.cpus } : {}),
     ...(environment.memory_mb ? { memoryMb: environment.memory_mb } : environment.memory ? { memoryMb: memoryStringMb(environment.memory) } : {}),
     env: environment.env,
     verifierEnv: config.verifier.env,
     solutionEnv: config.solution.env,
     ...(environment.docker_image ? { image: environment.docker_image } : {}),
-    ...(environment.build_timeout_sec ? { buildTimeoutSec: environment.build_timeout_sec } : {}),
+    // Harbor's default build timeout (EnvironmentConfig.build_timeout_sec).
+    buildTimeoutSec: environment.build_timeout_sec ?? 600,
     hasDockerfile: dockerfileText !== undefined,
     testScript,
     ...(existsSync(path.join(directory, "solution", "solve.sh")) ? { solutionScript: "solution/solve.sh" } : {}),

@@ -39,16 +39,15 @@ export function terminalTaskOf(task: Task): TerminalTask {
   return parsed.data;
 }
 
-/** Harbor's rule: leading lines that are HTML or # comments mentioning "canary", and the blank lines after them, are dropped. */
+/**
+ * Harbor's strip_canary (harbor/models/task/task.py): the leading lines that are a one-line HTML comment or a # comment
+ * mentioning "canary", then the blank lines after that block.
+ */
 export function stripCanary(instruction: string): string {
   const lines = instruction.split("\n");
+  const isCanary = (line: string) => /^(<!--.*canary.*-->|#.*canary.*)$/i.test(line.trim());
   let start = 0;
-  while (start < lines.length) {
-    const line = lines[start]!.trim();
-    const isCanary = /canary/i.test(line) && (line.startsWith("#") || line.startsWith("<!--"));
-    if (!isCanary) break;
-    start++;
-    while (start < lines.length && lines[start]!.trim() === "") start++;
-  }
+  while (start < lines.length && isCanary(lines[start]!)) start++;
+  while (start < lines.length && lines[start]!.trim() === "") start++;
   return lines.slice(start).join("\n");
 }

@@ -39,7 +39,7 @@ export function createFrozenLakeAgent(task: Task): EnvironmentAgent<FrozenLakeOb
 export const frozenLakeCookbook: Cookbook = {
   name: "frozenlake",
   description: "FrozenLake: one move per turn (Up/Down/Left/Right in the last ``` block) for up to max_steps turns; reward 1 when the goal is reached.",
-  flow: environmentFlow({ createEnvironment: createFrozenLakeEnvironment, createAgent: createFrozenLakeAgent, maxTurns: frozenLakeTurns }),
+  flow: environmentFlow({ createEnvironment: () => createFrozenLakeEnvironment(), createAgent: createFrozenLakeAgent, maxTurns: frozenLakeTurns }),
   evaluate: (_task, episode) => scoreEnvironmentEpisode(episode),
 };
 

