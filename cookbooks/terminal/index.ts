@@ -1,6 +1,7 @@
 /**
  * The `terminal` cookbook: an agent works on a Harbor / Terminal-Bench task in a per-episode sandbox, then the task's
- * tests grade what it left (reward file; a grading error is unscored). Agents: oracle, nop, bash (one function tool),
+ * tests grade what it left (reward file; no reward after the agent acted is a scored 0, on an untouched task a
+ * grading error, unscored). Agents: oracle, nop, bash (one function tool),
  * terminus-2 (JSON protocol), llm-in-sandbox (execute_bash, str_replace_editor, submit).
  */
 import { z } from "zod";

@@ -37,11 +37,14 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
   let terminal: TerminalTask | undefined;
   let keystrokeTerminal: KeystrokeTerminal | undefined;
   let isGrading = false;
+  // Whether any agent command reached the sandbox: after that, a verifier failure may be the agent's doing.
+  let agentActed = false;
   // The agent's commands go through this gate: a step cut off by the agent's time limit may still be running (a
   // keystroke batch's next command), and none of its commands may start once grading has begun.
   const agentExec: Pick<Sandbox, "exec"> = {
     exec(command, execOptions) {
       if (isGrading) return Promise.reject(new Error("the agent's time is over: its sandbox is being graded"));
+      agentActed = true;
       return sandbox!.exec(command, execOptions);
     },
   };
@@ -50,6 +53,7 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
     if (action.kind === "solution") {
       if (!terminalTask.solutionScript) throw new Error(`task ${terminalTask.taskDir}: no solution script for the oracle`);
       const script = path.join(terminalTask.taskDir, terminalTask.solutionScript);
+      agentActed = true;
       await current.upload(path.dirname(script), "/solution");
       const result = await agentExec.exec(`bash /solution/${path.basename(script)}`, {
         env: { DEBIAN_FRONTEND: "noninteractive", ...terminalTask.solutionEnv },
@@ -68,6 +72,7 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
   return {
     async reset(task: Task) {
       terminal = terminalTaskOf(task);
+      agentActed = false;
       sandbox = options.createSandbox({
         workdir: terminal.workdir,
         allowNetwork: options.allowNetwork && terminal.allowInternet,
@@ -112,12 +117,13 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
         timeoutSec: terminal.verifierTimeoutSec,
         env: terminal.verifierEnv,
         workdir: terminal.workdir,
+        agentActed,
       });
       return {
         reward: grade.reward,
         isCorrect: grade.isCorrect,
         ...(grade.gradingError !== undefined ? { gradingError: grade.gradingError } : {}),
-        info: { signals: grade.signals, testOutput: grade.testOutput },
+        info: { signals: grade.signals, testOutput: grade.testOutput, ...(grade.verifierFailure !== undefined ? { verifierFailure: grade.verifierFailure } : {}) },
       };
     },
     async close() {

@@ -9,11 +9,15 @@ export interface EnvironmentStep<Observation> {
   info: Record<string, unknown>;
 }
 
-/** The reward an environment gives when the episode ends (a terminal task's tests); `gradingError` when nothing could grade it. */
+/** The reward an environment gives when the episode ends (a terminal task's tests); `gradingError` when nothing could grade it, through no act of the agent. */
 export interface EnvironmentOutcome {
   reward: number;
   isCorrect: boolean;
-  /** Why the work could not be graded (no reward file, verifier timeout); such an outcome is unscored, never a 0. */
+  /**
+   * Why nothing could grade the episode independently of the agent (the sandbox never started, the verifier failed on
+   * an environment the agent never touched): unscored, never a 0. A failure the agent may have caused is a 0 instead,
+   * with its reason in `info.verifierFailure`.
+   */
   gradingError?: string;
   info: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 /** Per-test and per-program verdicts of the code verifier. */
 import { z } from "zod";
 
-/** not_run: skipped after an earlier failure (first-failure stop); unsupported: the test needs more of the program than the trusted checker exposes. */
+/** not_run: skipped after an earlier failure (first-failure stop); unsupported: the test passes a value of its own the trusted checker's call channel cannot carry (no program can cause it). */
 export const TestVerdictKindSchema = z.enum(["accepted", "wrong_answer", "time_limit", "memory_limit", "runtime_error", "unsupported", "not_run"]);
 export type TestVerdictKind = z.infer<typeof TestVerdictKindSchema>;
 

@@ -1,7 +1,8 @@
 /**
  * Reads the verifier's reward in one order: /logs/verifier/reward.json (its `reward` key, else the mean of its
  * `rewards` values), then /logs/verifier/reward.txt (one number), as Harbor ≥ 0.9 and rLLM do. The test script's exit
- * code is never consulted. A missing, empty or unparsable file is a grading error, not a 0.
+ * code is never consulted. A missing, empty or unparsable file is an error here; verifyTerminalTask decides whose
+(a scored 0 once the agent has acted, else a grading error).
  */
 
 /** The reward and any other numbers the file held, or the grading error. */

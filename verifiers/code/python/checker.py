@@ -4,18 +4,27 @@ Function-call tests call the program's function through the call channel and rep
 compares it outside the sandbox). Assert tests (HumanEval `check(candidate)`) run here, in a namespace where each of
 the program's functions is a proxy: arguments go over the channel, a plain-data result comes back. The program cannot
 patch this process's builtins, walk its frames or write its records: fd 5, the record channel, exists only here.
-A test that needs more of the program than calling its functions is reported "unsupported", never passed. Program
-names that shadow builtins stay hidden from the tests, so a program cannot redefine abs() or isinstance() for them.
+Program names that shadow builtins stay hidden from the tests, so a program cannot redefine abs() or isinstance() for them.
+A name the program binds to a module is bound here to the checker's own import of that module (standard library or the
+sandbox's site-packages, never the program's object), and a small plain-data global to a decoded copy, so tests that
+use `math.isclose` or a constant from the prompt work. Any other use of the program than calling its functions (reading
+an attribute of one, using a value the channel cannot copy, passing one of them back to the program) is the program's
+failure, a scored runtime_error with the reason: the program decides what its names are, so "unsupported" there would
+let a wrong program leave a failing test unscored. "unsupported" is left only for a test that passes a value of its
+own making the call channel cannot carry (a lambda, an object of a test-defined class): no program can cause that.
 
 One checker serves a slot's jobs one after another (the zygote forks it once and again after it dies): fd 3 carries
 the checkers' parts of the jobs ("<length>\\n<json>"), fd 4 is a socket on which the zygote hands over each job's
 id and the two pipes to that job's program, fd 5 takes the records. Each job's tests run in a fresh namespace.
 """
 import builtins
+import importlib
+import importlib.util
 import json
 import os
 import random
 import socket
+import sys
 
 import plain_data
 
@@ -69,6 +78,8 @@ class _Channel:
         try:
             line = plain_data.encode(("call", name, list(arguments), dict(keywords)))
         except plain_data.NotPlainData as error:
+            if _holds_program_object((arguments, keywords)):
+                self.state.breach("runtime_error", "trusted-checker policy: the test passes one of the program's own names to %s, which the call channel cannot carry" % name)
             self.state.breach("unsupported", "trusted-checker policy: the test passes a value the call channel cannot carry to %s (%s)" % (name, error))
         try:
             self.requests.write(line + "\n")
@@ -111,17 +122,17 @@ class ProgramFunction:
         return self._channel.call(self._name, arguments, keywords)
 
     def __getattr__(self, attribute):
-        self._channel.state.breach("unsupported", "trusted-checker policy: the test reads %s.%s; only calls reach the program" % (self._name, attribute))
+        self._channel.state.breach("runtime_error", "trusted-checker policy: the test reads %s.%s, but %s is a function or class of the program and only calls reach it" % (self._name, attribute, self._name))
 
     def __repr__(self):
         return "<program function %s>" % self._name
 
 
 def _opaque_type(state):
-    """A stand-in for the program's non-function globals: any use of one is unsupported in trusted-checker mode."""
+    """A stand-in for the program's globals that are neither functions, modules nor small plain data: any use fails."""
 
     def refuse(self, *_arguments, **_keywords):
-        state.breach("unsupported", "trusted-checker policy: the test uses %s, a value in the program's namespace; only calls reach the program" % object.__getattribute__(self, "_name"))
+        state.breach("runtime_error", "trusted-checker policy: the test uses %s, a value in the program's namespace that is not a function, a module or plain data" % object.__getattribute__(self, "_name"))
 
     def not_callable(self, *_arguments, **_keywords):
         # The program defined this name as something other than a function: calling it fails as it would in-process.
@@ -133,6 +144,43 @@ def _opaque_type(state):
                  "__truediv__", "__floordiv__", "__mod__", "__neg__", "__abs__", "__int__", "__float__", "__index__", "__str__", "__format__"):
         members[name] = refuse
     return type("ProgramValue", (), members)
+
+
+def _holds_program_object(value, depth=0):
+    """Whether `value` (the arguments of a call) holds a stand-in for one of the program's names."""
+    if isinstance(value, ProgramFunction) or type(value).__name__ == "ProgramValue":
+        return True
+    if depth < 50 and type(value) in (list, tuple, set, frozenset):
+        return any(_holds_program_object(item, depth + 1) for item in value)
+    if depth < 50 and type(value) is dict:
+        return any(_holds_program_object(item, depth + 1) for pair in value.items() for item in pair)
+    return False
+
+
+# The checker's sys.path (zygote.py, python -I): this directory, the standard library, the sandbox's site-packages;
+# none of them is writable by the program, and this directory's modules are never handed to the tests.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# Standard modules whose import does more than define names (opens a browser, prints, starts a GUI).
+_NEVER_IMPORTED = frozenset(("antigravity", "this", "__main__", "__hello__", "__phello__", "idlelib", "tkinter", "turtle", "turtledemo"))
+
+
+def _trusted_module(name):
+    """The checker's own import of module `name`, or None unless it is a standard or site-packages module."""
+    if type(name) is not str or not all(part.isidentifier() for part in name.split(".")):
+        return None
+    top = name.split(".")[0]
+    if top in _NEVER_IMPORTED:
+        return None
+    try:
+        if top not in sys.stdlib_module_names:
+            spec = importlib.util.find_spec(top)
+            origin = getattr(spec, "origin", None) or ""
+            locations = list(getattr(spec, "submodule_search_locations", None) or [])
+            if spec is None or not (origin or locations) or any(os.path.abspath(path).startswith(_HERE + os.sep) for path in [origin, *locations] if path):
+                return None
+        return importlib.import_module(name)
+    except BaseException:
+        return None
 
 
 def _tagged(value):
@@ -217,10 +265,18 @@ def _run_tests(part, channel, report):
     namespace = {"__name__": "__check__", "__builtins__": builtins}
     for name, kind in names.items():
         # A program name never shadows a builtin the tests use (a program-defined abs() would answer every tolerance check).
-        if type(name) is str and name.isidentifier() and not hasattr(builtins, name):
-            namespace[name] = ProgramFunction(name, channel) if kind == "function" else opaque.__new__(opaque)
-            if kind != "function":
-                object.__setattr__(namespace[name], "_name", name)
+        if type(name) is not str or not name.isidentifier() or hasattr(builtins, name):
+            continue
+        module = _trusted_module(kind[1]) if type(kind) is tuple and len(kind) == 2 and kind[0] == "module" else None
+        if kind == "function":
+            namespace[name] = ProgramFunction(name, channel)
+        elif module is not None:
+            namespace[name] = module  # the checker's own import: the program's module object never reaches the tests
+        elif type(kind) is tuple and len(kind) == 2 and kind[0] == "plain":
+            namespace[name] = kind[1]  # a copy decoded by plain_data: only exact plain types, nothing of the program's
+        else:
+            namespace[name] = opaque.__new__(opaque)
+            object.__setattr__(namespace[name], "_name", name)
     tests = part["inputs"] if part["mode"] == "functional" else part["asserts"]
     for index, test in enumerate(tests):
         state.failure, error, value = None, None, None

@@ -1,7 +1,8 @@
 """Runs the untrusted program in its own forked process, after the zygote has installed its limits and seccomp filter.
 
 stdio mode: the program runs as __main__ on the test's stdin. Call mode: the program loads as module `solution`,
-reports its top-level names on fd 4 ("names", {name: "function" | "value"}) and then answers each call read from fd 3
+reports its top-level names on fd 4 ("names", {name: kind}, kind "function", ("module", module name), ("plain", a
+copy of a plain-data value) or "value") and then answers each call read from fd 3
 ("call", name, [arguments], {keywords}) with one line, ("value", result) or ("error", type name, message), all in plain_data form. Nothing else is reachable from here: the checker, its test
 code and the grader's result channel live in other processes.
 """
@@ -72,8 +73,29 @@ def _answer(line, namespace, solution_methods):
         return plain_data.encode(("error", "$notplain", str(error)[:500]))
 
 
+# A plain-data global is copied to the checker (assert tests may read it) only when it is this small.
+_PLAIN_COPY_BYTES = 64 * 1024
+
+
+def _kind(value, copy_plain):
+    """What the checker may know of one top-level name: a module by name, a small plain-data value by copy, else its kind."""
+    if isinstance(value, type(sys)):
+        name = getattr(value, "__name__", None)
+        return ("module", name) if type(name) is str else "value"
+    if callable(value):
+        return "function"
+    if copy_plain and not (hasattr(value, "__len__") and type(value) in (list, tuple, dict, set, frozenset, str, bytes) and len(value) > 4096):
+        try:
+            if len(plain_data.encode(value)) <= _PLAIN_COPY_BYTES:
+                return ("plain", value)
+        except BaseException:
+            pass
+    return "value"
+
+
 def _serve(namespace, solution_methods):
-    names = {name: ("function" if callable(value) else "value") for name, value in list(namespace.items()) if not name.startswith("__")}
+    # solution_methods marks function-call jobs, whose checker never reads the program's names.
+    names = {name: _kind(value, not solution_methods) for name, value in list(namespace.items()) if not name.startswith("__")}
     replies = os.fdopen(4, "w", encoding="utf-8", errors="surrogatepass")
     replies.write(plain_data.encode(("names", names)) + "\n")
     replies.flush()
