@@ -134,7 +134,7 @@ describe("runEval through a 429 storm", () => {
     });
     const result = await runEval(options(freshRun(), { client, seed: 7, concurrency: 4 }));
     expect(result).toMatchObject({ status: "complete", ran: 12 });
-    expect(result.summary.errors).toEqual({ infra: 0, model: 0 });
+    expect(result.summary.errors).toEqual({ infra: 0, model: 0, infraRate: 0 });
     expect(result.summary.metrics.accuracy.mean).toBe(0.5);
     expect(server.requests).toHaveLength(36);
     expect(sleeps).toHaveLength(24);
