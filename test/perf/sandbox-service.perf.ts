@@ -12,6 +12,7 @@ import { CodeGrader } from "../../verifiers/code/code-grader.js";
 import { normalizeTests } from "../../verifiers/code/normalize-tests.js";
 import type { CodeProblem, ProgramGrader } from "../../verifiers/code/program-grader.js";
 import { RemoteCodeGrader } from "../../verifiers/code/remote/remote-code-grader.js";
+import { sandboxServiceOrigin } from "../helpers/sandbox-service-origin.js";
 
 const cores = os.availableParallelism();
 const bin = fileURLToPath(new URL("../../bin/rllm.js", import.meta.url));
@@ -37,16 +38,7 @@ async function startService(index: number, slots: number): Promise<{ origin: str
   const cpus = Array.from({ length: slots }, (_, offset) => (index * slots + offset) % cores).join(",");
   const args = [bin, "sandbox", "serve", "--port", "0", "--concurrency", String(slots)];
   const child = hasTaskset ? spawn("taskset", ["-c", cpus, process.execPath, ...args]) : spawn(process.execPath, args);
-  let output = "";
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      output += chunk;
-      const match = /rllm sandbox on (http:\/\/[^/\s]+)\/run_code/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`rllm sandbox serve exited ${code}: ${output}`)));
-  });
-  return { origin, child };
+  return { origin: await sandboxServiceOrigin(child), child };
 }
 
 console.log(`${problems.length} passing stdin/function-call programs; ${cores} cores; taskset ${hasTaskset ? "pins each service" : "not available"}; load ${os.loadavg()[0]!.toFixed(2)}`);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonEnv } from "../helpers/python-env.js";
 import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { sandboxServiceOrigin } from "../helpers/sandbox-service-origin.js";
 
 const folder = mkdtempSync(path.join(tmpdir(), "rllm-sandbox-service-"));
 const services: ChildProcess[] = [];
@@ -16,17 +17,7 @@ const services: ChildProcess[] = [];
 async function serve(flags: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ origin: string; child: ChildProcess }> {
   const child = spawnCli(["sandbox", "serve", "--port", "0", ...flags], environment);
   services.push(child);
-  let output = "";
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (chunk) => {
-      output += chunk;
-      const match = /rllm sandbox on (http:\/\/[^/\s]+)\/run_code/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr!.on("data", (chunk) => (output += chunk));
-    child.once("exit", (code) => reject(new Error(`rllm sandbox serve exited ${code}: ${output}`)));
-  });
-  return { origin, child };
+  return { origin: await sandboxServiceOrigin(child), child };
 }
 
 // Every 8th case of the code suite: stdin, function-call and assert tests, time-outs, denied system calls.
