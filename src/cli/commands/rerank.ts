@@ -21,7 +21,11 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
   if (flags.records) assertWritableOutput("--records", flags.records);
   const rows = readRerankRows(flags.input);
   // Checked before the judge's server starts: it keeps the process alive until closed.
-  const answers = flags.method.includes("majority") ? majorityAnswers(flags.input, rows, flags.judgeKind) : undefined;
+  // Majority vote needs an answer per candidate (extracted when absent); adaptive-duel groups candidates by their
+  // `answer` labels when given, so equal answers are never judged against each other.
+  const answers = flags.method.includes("majority")
+    ? majorityAnswers(flags.input, rows, flags.judgeKind)
+    : rows.map((row) => row.candidates.map((candidate) => (typeof candidate === "string" ? undefined : candidate.answer)));
   // Majority vote never calls the judge: with no other method, no endpoint is opened (nor the embedded model started).
   const needsJudge = flags.method.some((method) => method !== "majority");
   const plan = needsJudge ? planEndpoint(flags) : undefined;
