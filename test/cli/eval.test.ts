@@ -38,7 +38,7 @@ describe("rllm eval qa", () => {
     const summary = JSON.parse(readFileSync(path.join(out, "summary.json"), "utf8"));
     expect(summary.counts.tasks).toBe(20);
     expect(summary.counts.episodes).toBe(40);
-    expect(summary.errors).toEqual({ infra: 0, model: 0 });
+    expect(summary.errors).toEqual({ infra: 0, model: 0, infraRate: 0 });
     expect(summary.metrics.accuracy.mean).toBe(0.5);
     expect(summary.metrics.accuracy.ci95).toHaveLength(2);
     expect(summary.metrics.accuracy.stderr).toBeGreaterThan(0);

@@ -30,7 +30,10 @@ export async function startRayHead(python: string, environment: NodeJS.ProcessEn
   // Short: Ray puts unix sockets under it, and their paths are limited to 107 bytes.
   const temp = mkdtempSync("/tmp/rt-");
   const [gcs, dashboard, client, nodeManager, objectManager, agentListen, agentGrpc, metrics, runtimeEnvAgent] = (await Promise.all(Array.from({ length: 9 }, freePort))) as [number, number, number, number, number, number, number, number, number];
-  const env = { ...process.env, ...environment, PATH: `${bin}:${process.env.PATH}`, RAY_USAGE_STATS_ENABLED: "0" };
+  // RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0: Ray then takes 127.0.0.1 as every process's node address
+  // (ray/_private/services.py get_node_ip_address); otherwise its client server and agents talk over the machine's
+  // own network address despite --node-ip-address, and tests may only use loopback.
+  const env = { ...process.env, ...environment, PATH: `${bin}:${process.env.PATH}`, RAY_USAGE_STATS_ENABLED: "0", RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER: "0" };
   const args = [
     "start", "--head", "--node-ip-address", "127.0.0.1", "--port", String(gcs),
     "--include-dashboard", "true", "--dashboard-host", "127.0.0.1", "--dashboard-port", String(dashboard),
