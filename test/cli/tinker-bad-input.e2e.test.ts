@@ -96,7 +96,7 @@ describe("bad input against a Tinker service", () => {
     expect(resumed.stderr).toContain(`resuming after step ${killedAt}`);
     const state = JSON.parse(readFileSync(stateFile, "utf8"));
     expect(state.step).toBe(12);
-    expect(state.statePath).toMatch(/^tinker:\/\/.+\/weights\/step-12$/);
+    expect(state.statePath).toMatch(/^tinker:\/\/.+\/weights\/step-0012$/);
     const trainSteps = readFileSync(path.join(out, "metrics.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line)).filter((line) => line.kind === "train").map((line) => line.step);
     // Every step after the saved one ran once more after the kill, and the run reached its end.
     expect(trainSteps.at(-1)).toBe(12);
