@@ -10,16 +10,26 @@ import { HttpError } from "./http-error.js";
 const loopbackHosts = ["127.0.0.1", "localhost", "[::1]"];
 
 /**
- * The `Host` values a server bound to `boundHost:port` answers to: every loopback spelling with the port (or none)
- * when bound to loopback, the bound address itself otherwise; undefined for a wildcard bind (0.0.0.0, ::), which
- * the operator exposed on purpose under names this process cannot know.
+ * The host names (`Host` without its port) a server bound to `boundHost` answers to: every loopback spelling when
+ * bound to loopback, the bound address itself otherwise; undefined for a wildcard bind (0.0.0.0, ::), which the
+ * operator exposed on purpose under names this process cannot know. The port is not checked: DNS rebinding shows in
+ * the name, while a port differs legitimately behind an SSH tunnel or a local proxy.
  */
-export function allowedHosts(boundHost: string, port: number): Set<string> | undefined {
+export function allowedHosts(boundHost: string): Set<string> | undefined {
   const bare = boundHost.replace(/^\[|\]$/g, "");
   if (bare === "0.0.0.0" || bare === "::" || bare === "") return undefined;
   const isLoopback = bare === "localhost" || bare === "::1" || /^127\./.test(bare);
   const names = isLoopback ? [...loopbackHosts, ...(bare.startsWith("127.") ? [bare] : [])] : [bare.includes(":") ? `[${bare}]` : bare];
-  return new Set(names.flatMap((name) => [name, `${name}:${port}`].map((host) => host.toLowerCase())));
+  return new Set(names.map((name) => name.toLowerCase()));
+}
+
+/** The name part of a `Host` header ("[::1]:8080" → "[::1]"), or undefined when it is not a host. */
+function hostName(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -28,7 +38,8 @@ export function allowedHosts(boundHost: string, port: number): Set<string> | und
  */
 export function checkRequestOrigin(request: IncomingMessage, hosts: Set<string> | undefined): void {
   const host = (request.headers.host ?? "").toLowerCase();
-  if (hosts !== undefined && !hosts.has(host)) {
+  const name = hostName(host);
+  if (hosts !== undefined && (name === undefined || !hosts.has(name))) {
     throw new HttpError(403, `Host "${request.headers.host ?? ""}" is not this server's address; it answers to ${[...hosts].join(", ")}`);
   }
   const origin = request.headers.origin;

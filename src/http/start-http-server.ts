@@ -40,7 +40,7 @@ export async function startHttpServer(handler: RequestHandler, options: { host: 
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  hosts = allowedHosts(options.host, address.port);
+  hosts = allowedHosts(options.host);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     origin: `http://${host}:${address.port}`,
