@@ -44,7 +44,9 @@ runScoreContract({
     cpSync(path.join(sample, "hello-file"), folder, { recursive: true });
     writeFileSync(path.join(folder, "tests", "test.sh"), "#!/bin/bash\necho 'tests ran, but wrote no reward'\n");
     const [task] = loadTerminalTasks(folder);
-    return scoreFlow(createTerminalCookbook({ agent: "oracle" }), task!, noModel);
+    // The nop agent leaves the environment untouched, so a missing reward is the task's fault: ungradable. After an
+    // agent acted, it would be a scored 0 (issue 29: the agent may have broken the tests).
+    return scoreFlow(createTerminalCookbook({ agent: "nop" }), task!, noModel);
   },
   timeoutMs: 30_000,
 });
