@@ -1,13 +1,25 @@
-/** One sandboxed CodeGrader per process for the cookbook's evaluator, created on first use with the default options. */
-import { CodeGrader } from "../../verifiers/code/code-grader.js";
+/**
+ * One code grader per process for the cookbook's evaluator, created on first use with the default options: the local
+ * sandbox, or the sandbox services that `$RLLM_HOME/config.json`'s `sandbox.urls` names (docs/code-sandbox.md).
+ */
+import { rllmHome } from "../../src/core/rllm-home.js";
+import { readUserConfig } from "../../src/core/user-config.js";
+import { openProgramGrader } from "../../verifiers/code/open-program-grader.js";
+import type { ProgramGrader } from "../../verifiers/code/program-grader.js";
 
-let grader: Promise<CodeGrader> | undefined;
+let grader: Promise<ProgramGrader> | undefined;
 
-/** The process-wide grader (all cores, 6 s per test, stop at the first failure); the sandbox is probed once. */
-export function sharedCodeGrader(): Promise<CodeGrader> {
-  grader ??= CodeGrader.create().catch((error: unknown) => {
+/** The process-wide grader (6 s per test, stop at the first failure); a local sandbox is probed once. */
+export function sharedCodeGrader(): Promise<ProgramGrader> {
+  grader ??= openConfiguredGrader().catch((error: unknown) => {
     grader = undefined;
     throw error;
   });
   return grader;
+}
+
+function openConfiguredGrader(): Promise<ProgramGrader> {
+  const services = readUserConfig(rllmHome()).sandbox;
+  if (!services) return openProgramGrader({});
+  return openProgramGrader({}, { urls: services.urls, apiKey: process.env[services.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"] });
 }

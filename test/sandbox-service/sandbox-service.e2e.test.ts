@@ -2,13 +2,14 @@
 // sandbox_fusion reward (verl 0.9.1) call it, `rllm grade --sandbox-url` against two of them gives the local verdicts,
 // a service killed mid-run loses no verdict, and bad requests get clear errors.
 import { spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonEnv } from "../helpers/python-env.js";
 import { runCli, spawnCli } from "../helpers/run-cli.js";
 import { sandboxServiceOrigin } from "../helpers/sandbox-service-origin.js";
+import { lastUserText, startScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const folder = mkdtempSync(path.join(tmpdir(), "rllm-sandbox-service-"));
 const services: ChildProcess[] = [];
@@ -115,6 +116,32 @@ print(json.dumps([right[0], wrong[0]]))
     // With --output the summary line goes to stdout.
     expect(result.stdout).toMatch(/infra errors 0/);
   }, 600_000);
+
+  it("grades rllm eval deepcoder on the services that $RLLM_HOME/config.json names", async () => {
+    const home = path.join(folder, "home");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, "config.json"), JSON.stringify({ sandbox: { urls: [first.origin] } }));
+    const sample = readFileSync(new URL("../../benchmarks/deepcoder/sample.jsonl", import.meta.url), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { question: string; reference_solution: string });
+    const model = await startScriptedServer((body) => {
+      const problem = sample.find((row) => lastUserText(body).includes(row.question));
+      return { text: `\`\`\`python\n${problem?.reference_solution ?? "print(0)"}\n\`\`\`` };
+    });
+    const served = async () => Number(/rllm_sandbox_requests_total (\d+)/.exec(await (await fetch(`${first.origin}/metrics`)).text())?.[1] ?? 0);
+    try {
+      const before = await served();
+      const output = path.join(folder, "deepcoder-run");
+      const result = await runCli(["eval", "deepcoder", "--base-url", model.url, "--model", "scripted", "--limit", "2", "--out", output], { RLLM_HOME: home });
+      expect(result.code, result.stderr).toBe(0);
+      const episodes = readFileSync(path.join(output, "episodes.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+      expect(episodes.map((episode) => episode.score.value)).toEqual([1, 1]);
+      expect(await served()).toBeGreaterThan(before);
+    } finally {
+      await model.close();
+    }
+  }, 300_000);
 
   it("refuses oversized code, an unknown language, files, a wrong key and work past its queue, naming what is wrong", async () => {
     const key = "test-key-123";
