@@ -68,7 +68,7 @@ async function gradeControl(context: RunContext): Promise<string | undefined> {
 
 /** Reported results stand; the first unreported test fails with `detail`, the rest did not run. */
 function blameProgram(tests: { test: TestCase; index: number }[], results: (TestResult | undefined)[], detail: string): TestResult[] {
-  const blamed = results.findIndex((result) => result === undefined);
+  const blamed = results.indexOf(undefined);
   return tests.map(({ index }, position) => results[position] ?? (position === blamed ? { index, verdict: "runtime_error", detail } : { index, verdict: "not_run" }));
 }
 
