@@ -28,13 +28,19 @@ const quietEnd: ProcessOutcome = {
   sandboxFailure: null,
 };
 
-/** A context whose sandbox answers the candidate with `candidate` and the control with `control`; `jobs` records each job. */
-function fakeContext(candidate: FakeRun, control: FakeRun): { context: RunContext; jobs: RunJob[] } {
+/**
+ * A context whose sandbox answers the candidate's runs with `candidate` (one run each, the last repeated) and the
+ * control with `control`; `jobs` records each job.
+ */
+function fakeContext(candidate: FakeRun | FakeRun[], control: FakeRun): { context: RunContext; jobs: RunJob[] } {
   const jobs: RunJob[] = [];
+  const candidateRuns = Array.isArray(candidate) ? candidate : [candidate];
+  let candidateJobs = 0;
   const context: RunContext = {
     async run(job, _budget, onRecord) {
       jobs.push(job);
-      const run = jobs.length === 1 ? candidate : control;
+      const isControl = job.program.startsWith("def control()");
+      const run = isControl ? control : candidateRuns[Math.min(candidateJobs++, candidateRuns.length - 1)]!;
       for (const line of run.records) onRecord?.(line);
       return { ...quietEnd, sandboxFailure: run.sandboxFailure ?? null };
     },
@@ -54,16 +60,24 @@ const passingControl: FakeRun = { records: ['{"i": 0, "value": null}', '{"end": 
 const deadControl: FakeRun = { records: [], sandboxFailure: "the sandbox exited (exit code 1)" };
 
 describe("a trusted checker that dies while the program runs", () => {
-  it("fails the program with the reason when a known-good control passes right after, and does not rerun the program", async () => {
+  it("gives the problem one more run after a first death, and that run's verdict stands", async () => {
+    const { context, jobs } = fakeContext([{ records: [] }, { records: ['{"i": 0, "value": null}', '{"i": 1, "value": null}', '{"end": true}'] }], passingControl);
+    const results = await gradeCallTests(context, "def add(a, b):\n    return a + b\n", asserts, undefined);
+    expect(results.map((result) => result.verdict)).toEqual(["accepted", "accepted"]);
+    expect(jobs).toHaveLength(2);
+    expect(jobs.every((job) => job.program.startsWith("def add"))).toBe(true);
+  });
+
+  it("fails the program with the reason when the checker dies on both runs and a known-good control passes right after", async () => {
     const { context, jobs } = fakeContext({ records: [] }, passingControl);
     const results = await gradeCallTests(context, "def add(a, b):\n    return a - b\n", asserts, undefined);
     expect(results).toEqual([
-      { index: 0, verdict: "runtime_error", detail: expect.stringContaining("the trusted checker ended while this program ran (a known-good control passed right after)") },
+      { index: 0, verdict: "runtime_error", detail: expect.stringContaining("the trusted checker ended while this program ran, twice (a known-good control passed right after)") },
       { index: 1, verdict: "not_run" },
     ]);
-    expect(jobs).toHaveLength(2);
-    expect(jobs[1]!.program).not.toBe(jobs[0]!.program);
-    expect(jobs[1]).toMatchObject({ mode: "assert", asserts: ["assert control() == 1\n"] });
+    expect(jobs).toHaveLength(3);
+    expect(jobs[2]!.program).not.toBe(jobs[0]!.program);
+    expect(jobs[2]).toMatchObject({ mode: "assert", asserts: ["assert control() == 1\n"] });
   });
 
   it("keeps the tests the checker reported before it died and blames the first unreported one", async () => {
