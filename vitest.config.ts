@@ -18,6 +18,9 @@ const endToEnd = [
 const excluded = ["test/perf/**", "node_modules/**"];
 
 export default defineConfig({
+  // tsconfig.json's paths: "rllm-ts/core" and the other entries the built-in plugins import mean the sources, the
+  // same modules the tests import by path (vite would otherwise find no such package: dist/ is what "exports" names).
+  resolve: { tsconfigPaths: true },
   test: {
     // Sandboxed programs, worker pools and local servers are slow to start on a loaded 2-core machine.
     testTimeout: 60_000,

@@ -1,6 +1,5 @@
 /** Every built-in benchmark by the name `rllm eval <name>` takes, loaded on demand so a command imports only what it runs. */
-import type { Benchmark } from "../src/core/benchmark.js";
-import { createRegistry } from "../src/core/registry.js";
+import { createRegistry, type Benchmark } from "rllm-ts/core";
 
 /** The built-in benchmarks, in the order the help lists them. */
 export const benchmarks = createRegistry<Benchmark>("benchmark", {

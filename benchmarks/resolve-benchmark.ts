@@ -1,10 +1,6 @@
 /** Finds a benchmark by name: a built-in one, else a local dataset (registered or curated under $RLLM_HOME/datasets). */
-import type { Benchmark } from "../src/core/benchmark.js";
-import { loadQaTasks } from "../src/core/dataset.js";
-import { InputError } from "../src/core/errors/input-error.js";
-import { UnknownNameError } from "../src/core/errors/unknown-name-error.js";
-import { findCachedSplit } from "../src/datasets/dataset-cache.js";
-import { localDatasetNames, readLocalDataset, type LocalDatasetManifest } from "../src/datasets/local-dataset.js";
+import { InputError, loadQaTasks, UnknownNameError, type Benchmark } from "rllm-ts/core";
+import { findCachedSplit, localDatasetNames, readLocalDataset, type LocalDatasetManifest } from "rllm-ts/datasets";
 import { benchmarks } from "./registry.js";
 
 /** Whether `name` is a built-in benchmark or a local dataset under `home`. */

@@ -1,6 +1,5 @@
 /** Every built-in cookbook by the name `--cookbook` takes, loaded on demand (a cookbook may pull in a sandbox or SQLite). */
-import type { Cookbook } from "../src/core/cookbook.js";
-import { createRegistry } from "../src/core/registry.js";
+import { createRegistry, type Cookbook } from "rllm-ts/core";
 
 /** The built-in cookbooks; any other name may be a module path instead. */
 export const cookbooks = createRegistry<Cookbook>(

@@ -1,6 +1,6 @@
 /** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function returning Scores. */
 import type { z } from "zod";
-import type { Score } from "../src/core/score.js";
+import type { Score } from "rllm-ts/core";
 
 export interface GradeOptions {
   /** Worker threads or sandboxes to run at once (default: all cores). */

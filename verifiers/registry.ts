@@ -1,5 +1,5 @@
 /** Every verifier `rllm grade --verifier <name>` can run, loaded on demand (the code verifier brings the sandbox). */
-import { createRegistry } from "../src/core/registry.js";
+import { createRegistry } from "rllm-ts/core";
 import type { GradeVerifier } from "./grade-verifier.js";
 
 /** The grade verifiers by name. */

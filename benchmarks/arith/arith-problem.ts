@@ -1,5 +1,5 @@
 /** Synthetic arithmetic problems: a seeded generator, the step-by-step solution, and the split each problem belongs to. */
-import { randomIntBetween, type Rng } from "../../src/core/random.js";
+import { randomIntBetween, type Rng } from "rllm-ts/core";
 
 export interface ArithProblem {
   /** The expression without spaces, e.g. `12+7*3`. */

@@ -1,6 +1,5 @@
 /** The arith splits as Tasks: a fixed seed per split, unique expressions, and a hash split so train and test never share a problem. */
-import type { Task } from "../../src/core/task.js";
-import { createRng } from "../../src/core/random.js";
+import { createRng, type Task } from "rllm-ts/core";
 import { arithQuestion, arithSplitOf, generateArithProblem } from "./arith-problem.js";
 
 /**

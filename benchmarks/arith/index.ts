@@ -1,7 +1,5 @@
 /** The `arith` benchmark: generated 2–3 operand integer expressions (test split 100, train 2000, rl 500), answered as `\boxed{n}`. */
-import type { Benchmark } from "../../src/core/benchmark.js";
-import { loadQaTasks } from "../../src/core/dataset.js";
-import { InputError } from "../../src/core/errors/input-error.js";
+import { InputError, loadQaTasks, type Benchmark } from "rllm-ts/core";
 import { ARITH_SPLITS, arithTasks, type ArithSplit } from "./arith-tasks.js";
 
 export const arithBenchmark: Benchmark = {

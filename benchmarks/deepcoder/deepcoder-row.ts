@@ -1,7 +1,6 @@
 /** One DeepCoder problem as cached on disk (bundled sample, pulled split, or --data file), and its Task. */
 import { z } from "zod";
-import { RowIdSchema } from "../../src/core/dataset.js";
-import type { Task } from "../../src/core/task.js";
+import { RowIdSchema, type Task } from "rllm-ts/core";
 
 export const DeepcoderRowSchema = z
   .object({

@@ -1,8 +1,6 @@
 /** The DeepCoder benchmark: competitive-programming problems graded by running the answer against every test. */
-import type { Benchmark } from "../../src/core/benchmark.js";
-import { readUniqueJsonlRows } from "../../src/core/dataset.js";
-import { packagePath } from "../../src/core/package-root.js";
-import { findCachedSplit } from "../../src/datasets/dataset-cache.js";
+import { packagePath, readUniqueJsonlRows, type Benchmark } from "rllm-ts/core";
+import { findCachedSplit } from "rllm-ts/datasets";
 import { deepcoderHubRow } from "./deepcoder-hub-row.js";
 import { DeepcoderRowSchema, deepcoderTask } from "./deepcoder-row.js";
 

@@ -1,10 +1,7 @@
 /** The `finqa` benchmark: financial questions answered by querying a company's tables (original FinQA or rLLM/finqa). */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Benchmark, LoadTasksOptions } from "../../src/core/benchmark.js";
-import { InputError } from "../../src/core/errors/input-error.js";
-import { packagePath } from "../../src/core/package-root.js";
-import type { Task } from "../../src/core/task.js";
+import { InputError, packagePath, type Benchmark, type LoadTasksOptions, type Task } from "rllm-ts/core";
 import { originalRowsToTasks, readOriginalFinqaRows } from "./original-format.js";
 import { pullRllmFinqa, rllmFinqaFolder } from "./pull-rllm-finqa.js";
 import { readRllmFinqaRows, rllmRowsToTasks } from "./rllm-format.js";

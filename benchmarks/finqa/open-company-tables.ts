@@ -1,5 +1,5 @@
 /** Opens (once per process) the table store of one company from a task's table source. */
-import { InputError } from "../../src/core/errors/input-error.js";
+import { InputError } from "rllm-ts/core";
 import { originalCompanyTables, readOriginalFinqaRows } from "./original-format.js";
 import { findCompanyFolder, listCompanies, readRllmCompanyTables } from "./rllm-format.js";
 import type { TableSource } from "./table-source.js";

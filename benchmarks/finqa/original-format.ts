@@ -4,10 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { assertUniqueIds, readJsonlRows } from "../../src/core/dataset.js";
-import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
-import { parseJsonFile } from "../../src/core/parse-json-file.js";
-import type { Task } from "../../src/core/task.js";
+import { assertUniqueIds, describeIssues, InputError, parseJsonFile, readJsonlRows, type Task } from "rllm-ts/core";
 import type { SourceTable } from "./source-table.js";
 import { sqlIdentifier } from "./sql-identifier.js";
 import type { TableSource } from "./table-source.js";

@@ -5,9 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { InfraError } from "../../src/core/errors/infra-error.js";
-import { datasetDirectory, type PullManifest } from "../../src/datasets/dataset-cache.js";
-import { downloadDatasetFile, type PullOptions } from "../../src/datasets/pull-hub-dataset.js";
+import { InfraError } from "rllm-ts/core";
+import { datasetDirectory, downloadDatasetFile, type PullManifest, type PullOptions } from "rllm-ts/datasets";
 import { parseCsv } from "./parse-csv.js";
 
 /** The hub repo and file rLLM's prepare_finqa_data.py downloads. */

@@ -5,10 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { assertUniqueIds } from "../../src/core/dataset.js";
-import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
-import { parseJsonFile } from "../../src/core/parse-json-file.js";
-import type { Task } from "../../src/core/task.js";
+import { assertUniqueIds, describeIssues, InputError, parseJsonFile, type Task } from "rllm-ts/core";
 import { jsonKeyOrder } from "./json-key-order.js";
 import { type CsvRecord, parseCsv } from "./parse-csv.js";
 import type { SourceTable } from "./source-table.js";

@@ -1,6 +1,5 @@
 /** The FrozenLake splits as Tasks, drawn as rLLM's prepare_frozenlake_data.py draws them (seeds, sizes 2–9, p in [0.6, 0.85)) from the project rng. */
-import type { Task } from "../../src/core/task.js";
-import { createRng, randomInt, randomIntBetween } from "../../src/core/random.js";
+import { createRng, randomInt, randomIntBetween, type Task } from "rllm-ts/core";
 import { generateFrozenLakeMap } from "./generate-frozenlake-map.js";
 
 /** Rows per split; test rows are drawn after the train rows, from the same stream, as rLLM does. */

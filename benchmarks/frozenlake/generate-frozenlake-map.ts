@@ -2,7 +2,7 @@
  * rLLM's FrozenLake map generator (cookbooks/frozenlake/frozenlake_flow.py), drawn from this project's seeded rng
  * instead of numpy's PCG64: the same algorithm, so the same distribution of maps, but not numpy's maps bit for bit.
  */
-import { createRng, randomInt, type Rng } from "../../src/core/random.js";
+import { createRng, randomInt, type Rng } from "rllm-ts/core";
 
 /** A map as rows of tiles: S start, F frozen, H hole, G goal. */
 export type FrozenLakeMap = string[];

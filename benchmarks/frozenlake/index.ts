@@ -1,6 +1,5 @@
 /** The `frozenlake` benchmark: generated solvable FrozenLake maps (train 10,000, test 100), non-slippery unless the split ends in `-slippery`. */
-import type { Benchmark } from "../../src/core/benchmark.js";
-import { InputError } from "../../src/core/errors/input-error.js";
+import { InputError, type Benchmark } from "rllm-ts/core";
 import { frozenLakeSplitSizes, frozenLakeTasks, type FrozenLakeSplit } from "./frozenlake-tasks.js";
 
 export const frozenLakeBenchmark: Benchmark = {

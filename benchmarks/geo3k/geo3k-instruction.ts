@@ -1,5 +1,5 @@
 /** Builds a Geo3K task's user content: text and image blocks interleaved at each `<image>` marker. */
-import type { ContentBlock } from "../../src/core/message.js";
+import type { ContentBlock } from "rllm-ts/core";
 import { imageMimeType } from "./geo3k-row.js";
 
 const marker = "<image>";

@@ -1,6 +1,6 @@
 /** One Geo3K row as cached by `rllm dataset pull geo3k` and bundled in sample.jsonl (the Hugging Face hiyouga/geometry3k shape). */
 import { z } from "zod";
-import { RowIdSchema } from "../../src/core/dataset.js";
+import { RowIdSchema } from "rllm-ts/core";
 
 export const Geo3kRowSchema = z
   .object({

@@ -1,10 +1,6 @@
 /** The `geo3k` benchmark: Geometry3K diagram problems (multimodal), pulled from hiyouga/geometry3k or the bundled 10-problem sample. */
-import type { Benchmark, LoadTasksOptions } from "../../src/core/benchmark.js";
-import { readUniqueJsonlRows } from "../../src/core/dataset.js";
-import { InputError } from "../../src/core/errors/input-error.js";
-import { packagePath } from "../../src/core/package-root.js";
-import type { Task } from "../../src/core/task.js";
-import { findCachedSplit } from "../../src/datasets/dataset-cache.js";
+import { InputError, packagePath, readUniqueJsonlRows, type Benchmark, type LoadTasksOptions, type Task } from "rllm-ts/core";
+import { findCachedSplit } from "rllm-ts/datasets";
 import { geo3kInstruction } from "./geo3k-instruction.js";
 import { geo3kHubRow, Geo3kRowSchema } from "./geo3k-row.js";
 

@@ -3,8 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { InputError, describeIssues } from "../../src/core/errors/input-error.js";
-import type { Task } from "../../src/core/task.js";
+import { describeIssues, InputError, type Task } from "rllm-ts/core";
 import { composeFileWarning } from "./compose-file-warning.js";
 import { stripCanary, type TerminalTask } from "./terminal-task.js";
 

@@ -6,8 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
-import { InputError, describeIssues } from "../../src/core/errors/input-error.js";
-import type { Task } from "../../src/core/task.js";
+import { describeIssues, InputError, type Task } from "rllm-ts/core";
 import { loadHarborTask } from "./load-harbor-task.js";
 import { loadTerminalBenchTask } from "./load-terminal-bench-task.js";
 

@@ -1,5 +1,5 @@
 /** A Benchmark over a folder of terminal tasks (`rllm eval <folder>` / `harbor:<path>`), run by the terminal cookbook. */
-import type { Benchmark } from "../../src/core/benchmark.js";
+import type { Benchmark } from "rllm-ts/core";
 import { loadTerminalTasks } from "./load-terminal-tasks.js";
 import { terminalTaskOf } from "./terminal-task.js";
 

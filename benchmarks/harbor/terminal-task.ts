@@ -1,7 +1,6 @@
 /** The TerminalTask: what every terminal task loader (Harbor task.toml, Terminal-Bench v1 task.yaml) puts in `Task.metadata`. */
 import { z } from "zod";
-import { InputError, describeIssues } from "../../src/core/errors/input-error.js";
-import type { Task } from "../../src/core/task.js";
+import { describeIssues, InputError, type Task } from "rllm-ts/core";
 
 export const TerminalTaskSchema = z.object({
   /** Absolute path of the task folder on the host. */

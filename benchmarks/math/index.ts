@@ -1,7 +1,5 @@
 /** The generic `math` benchmark: `{id, question, ground_truth}` rows (`--data`, or 10 bundled problems) graded by the math verifier. */
-import type { Benchmark } from "../../src/core/benchmark.js";
-import { loadQaTasks } from "../../src/core/dataset.js";
-import { packagePath } from "../../src/core/package-root.js";
+import { loadQaTasks, packagePath, type Benchmark } from "rllm-ts/core";
 
 const bundledSample = "benchmarks/math/sample.jsonl";
 

@@ -1,7 +1,5 @@
 /** The `qa` benchmark: short factual questions (a bundled sample of 20), or the user's own `--data` JSONL. */
-import type { Benchmark } from "../../src/core/benchmark.js";
-import { loadQaTasks } from "../../src/core/dataset.js";
-import { packagePath } from "../../src/core/package-root.js";
+import { loadQaTasks, packagePath, type Benchmark } from "rllm-ts/core";
 
 const bundledSample = "benchmarks/qa/sample.jsonl";
 

@@ -1,7 +1,5 @@
 /** The `terminal-sample` benchmark: thirteen small offline terminal tasks in Harbor (and one Terminal-Bench v1) format, graded by their tests. */
-import type { Benchmark } from "../../src/core/benchmark.js";
-import { InputError } from "../../src/core/errors/input-error.js";
-import { packagePath } from "../../src/core/package-root.js";
+import { InputError, packagePath, type Benchmark } from "rllm-ts/core";
 import { createTerminalBenchmark } from "../harbor/terminal-benchmark.js";
 
 /** Folder of the bundled tasks, relative to the package root. */

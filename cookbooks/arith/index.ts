@@ -1,9 +1,7 @@
 /** The `arith` cookbook: one question, one reply with steps and `\boxed{n}`, graded by the math verifier against the integer answer. */
-import type { Cookbook } from "../../src/core/cookbook.js";
-import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
-import { episodeAnswer } from "../../src/core/episode-answer.js";
-import { scored, unscored } from "../../src/core/score.js";
-import { gradeMath } from "../../verifiers/math/grade-math.js";
+import { episodeAnswer, scored, unscored, type Cookbook } from "rllm-ts/core";
+import { singleTurnFlow } from "rllm-ts/flows";
+import { gradeMath } from "rllm-ts/verifiers/math";
 
 // The integer in the last \boxed{}, for maj@k ("" when the reply has none).
 function boxedAnswer(text: string): string | undefined {

@@ -1,12 +1,7 @@
 /** The `deepcoder` cookbook: one LiveCodeBench-style prompt, one reply; reward 1 only if the last code block passes every test. */
-import type { Cookbook } from "../../src/core/cookbook.js";
-import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
-import { episodeAnswer } from "../../src/core/episode-answer.js";
-import { InfraError } from "../../src/core/errors/infra-error.js";
-import { scored, unscored } from "../../src/core/score.js";
-import { messageText } from "../../src/core/message.js";
-import { extractLastCodeBlock } from "../../verifiers/code/extract-code.js";
-import { type NormalizedTests, normalizeTests, TestDecodeError } from "../../verifiers/code/normalize-tests.js";
+import { episodeAnswer, InfraError, messageText, scored, unscored, type Cookbook } from "rllm-ts/core";
+import { singleTurnFlow } from "rllm-ts/flows";
+import { extractLastCodeBlock, normalizeTests, TestDecodeError, type NormalizedTests } from "rllm-ts/verifiers/code";
 import { livecodebenchPrompt, livecodebenchSystemPrompt } from "./livecodebench-prompt.js";
 import { sharedCodeGrader } from "./shared-code-grader.js";
 

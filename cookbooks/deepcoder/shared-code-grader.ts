@@ -2,10 +2,8 @@
  * One code grader per process for the cookbook's evaluator, created on first use with the default options: the local
  * sandbox, or the sandbox services that `$RLLM_HOME/config.json`'s `sandbox.urls` names (docs/code-sandbox.md).
  */
-import { rllmHome } from "../../src/core/rllm-home.js";
-import { readUserConfig } from "../../src/core/user-config.js";
-import { openProgramGrader } from "../../verifiers/code/open-program-grader.js";
-import type { ProgramGrader } from "../../verifiers/code/program-grader.js";
+import { readUserConfig, rllmHome } from "rllm-ts/core";
+import { openProgramGrader, type ProgramGrader } from "rllm-ts/verifiers/code";
 
 let grader: Promise<ProgramGrader> | undefined;
 

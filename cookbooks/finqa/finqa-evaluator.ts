@@ -3,15 +3,8 @@
  * gold answers, when one is given), plus the table-access bonus: reward = correctness + β · tableAccess.
  */
 import { z } from "zod";
-import type { Evaluator } from "../../src/core/cookbook.js";
-import { episodeAnswer } from "../../src/core/episode-answer.js";
-import { describeIssues, InputError } from "../../src/core/errors/input-error.js";
-import type { LlmClient } from "../../src/core/llm-client.js";
-import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
-import { finqaScore } from "../../verifiers/finqa/finqa-score.js";
-import { gradeFinqaAnswer, type FinqaGrade } from "../../verifiers/finqa/grade-finqa-answer.js";
-import { defaultTableAccessBeta } from "../../verifiers/finqa/finqa-reward.js";
-import { tableAccess } from "../../verifiers/finqa/table-access.js";
+import { describeIssues, episodeAnswer, InputError, type Evaluator, type LlmClient } from "rllm-ts/core";
+import { defaultTableAccessBeta, extractFinalAnswer, finqaScore, gradeFinqaAnswer, tableAccess, type FinqaGrade } from "rllm-ts/verifiers/finqa";
 import { judgeAnswer } from "./judge-answer.js";
 
 export interface FinqaEvaluatorOptions {

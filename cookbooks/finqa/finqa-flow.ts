@@ -1,14 +1,8 @@
 /** The FinQA ReAct agent: up to 20 turns of tool calls over the company's tables, ending when the model answers without tools. */
-import { EpisodeSchema, episodeId, type Episode, type TerminationReason } from "../../src/core/episode.js";
-import type { AgentFlow } from "../../src/core/cookbook.js";
-import type { ChatMessage, ToolCall } from "../../src/core/message.js";
-import type { Step } from "../../src/core/step.js";
-import type { Task } from "../../src/core/task.js";
-import { InputError } from "../../src/core/errors/input-error.js";
-import type { ChatRequest } from "../../src/core/llm-client.js";
-import { stepFromChat } from "../../src/llm/step-from-chat.js";
-import { TableSourceSchema } from "../../benchmarks/finqa/table-source.js";
-import { extractFinalAnswer } from "../../verifiers/finqa/extract-final-answer.js";
+import { episodeId, EpisodeSchema, InputError, type AgentFlow, type ChatMessage, type ChatRequest, type Episode, type Step, type Task, type TerminationReason, type ToolCall } from "rllm-ts/core";
+import { stepFromChat } from "rllm-ts/llm";
+import { TableSourceSchema } from "rllm-ts/benchmarks/finqa";
+import { extractFinalAnswer } from "rllm-ts/verifiers/finqa";
 import { finqaToolDefinitions, runFinqaTool, type ToolResult } from "./finqa-tools.js";
 import { finqaSystemPrompt } from "./system-prompt.js";
 

@@ -3,10 +3,8 @@
  * argument schemas, and the dispatcher that runs a tool call. Every failure comes back as text for the model.
  */
 import { z } from "zod";
-import type { ToolCall, ToolDefinition } from "../../src/core/message.js";
-import { openCompanyTables } from "../../benchmarks/finqa/open-company-tables.js";
-import type { TableSource } from "../../benchmarks/finqa/table-source.js";
-import { QueryRefusedError, type StoredTable, type TableStore } from "../../benchmarks/finqa/table-store.js";
+import type { ToolCall, ToolDefinition } from "rllm-ts/core";
+import { openCompanyTables, QueryRefusedError, type StoredTable, type TableSource, type TableStore } from "rllm-ts/benchmarks/finqa";
 import { calculate } from "./calculator.js";
 import { capToolOutput } from "./cap-tool-output.js";
 

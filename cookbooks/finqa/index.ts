@@ -1,8 +1,7 @@
 /** The `finqa` cookbook: the table-querying ReAct agent and its evaluator (deterministic grading + table-access bonus). */
 import { z } from "zod";
-import type { Cookbook } from "../../src/core/cookbook.js";
-import { episodeAnswer } from "../../src/core/episode-answer.js";
-import { finqaComparableAnswer } from "../../verifiers/finqa/comparable-answer.js";
+import { episodeAnswer, type Cookbook } from "rllm-ts/core";
+import { finqaComparableAnswer } from "rllm-ts/verifiers/finqa";
 import { createFinqaEvaluator, type FinqaEvaluatorOptions } from "./finqa-evaluator.js";
 import { createFinqaFlow, finqaMaxTurns } from "./finqa-flow.js";
 

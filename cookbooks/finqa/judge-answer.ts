@@ -1,6 +1,6 @@
 /** The optional LLM judge (`--set judgeModel=<model>`) for free-text gold answers, asked through the same LlmClient interface as the agent. */
 import { z } from "zod";
-import type { LlmClient } from "../../src/core/llm-client.js";
+import type { LlmClient } from "rllm-ts/core";
 
 export interface JudgeVerdict {
   /** undefined when the judge's reply could not be read: the episode stays unscored. */

@@ -6,10 +6,8 @@
  * Gymnasium's; fed Gymnasium's own draws (`createRng`), every observation, reward, termination and slip is Gymnasium's
  * (test/cookbooks/frozenlake/gymnasium-parity.e2e.test.ts checks it against gymnasium 1.4.0).
  */
-import type { Environment, EnvironmentStep } from "../../src/core/environment.js";
-import { createRng, type Rng } from "../../src/core/random.js";
-import type { Task } from "../../src/core/task.js";
-import { generateFrozenLakeMap, type FrozenLakeMap } from "../../benchmarks/frozenlake/generate-frozenlake-map.js";
+import { createRng, type Environment, type EnvironmentStep, type Rng, type Task } from "rllm-ts/core";
+import { generateFrozenLakeMap, type FrozenLakeMap } from "rllm-ts/benchmarks/frozenlake";
 
 /** 0 LEFT, 1 DOWN, 2 RIGHT, 3 UP (Gymnasium's codes). */
 export type FrozenLakeAction = 0 | 1 | 2 | 3;

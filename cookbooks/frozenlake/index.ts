@@ -1,11 +1,9 @@
 /** The `frozenlake` cookbook: rLLM's FrozenLake agent (one action per turn, invalid replies use a turn) on Gymnasium's dynamics; reward 1 when won. */
-import type { Cookbook } from "../../src/core/cookbook.js";
-import { environmentFlow, type EnvironmentAgent } from "../../src/engine/environment-flow.js";
-import { scoreEnvironmentEpisode } from "../../src/engine/score-environment-episode.js";
+import type { Cookbook, Task } from "rllm-ts/core";
+import { environmentFlow, scoreEnvironmentEpisode, type EnvironmentAgent } from "rllm-ts/flows";
 import { createFrozenLakeEnvironment, type FrozenLakeAction, type FrozenLakeObservation } from "./frozenlake-environment.js";
 import { firstObservationMessage, frozenLakeSystemPrompt, invalidActionMessage, observationMessage } from "./frozenlake-prompt.js";
 import { frozenLakeActionName, parseFrozenLakeAction } from "./parse-frozenlake-action.js";
-import type { Task } from "../../src/core/task.js";
 
 /** Turns for a task: metadata.max_steps, else rLLM's max(2·size, 16). */
 export function frozenLakeTurns(task: Task): number {

@@ -1,12 +1,6 @@
 /** Scores a math episode with the math verifier (on the timed worker pool) and gives its comparable answer for maj@k. */
-import type { Episode } from "../../src/core/episode.js";
-import { episodeAnswer } from "../../src/core/episode-answer.js";
-import { InfraError } from "../../src/core/errors/infra-error.js";
-import { unscored, type Score } from "../../src/core/score.js";
-import type { Task } from "../../src/core/task.js";
-import { taskTarget } from "../../src/core/task-target.js";
-import { extractMathAnswer, gradeMathWithTimeLimit } from "../../verifiers/math/index.js";
-import { isEmptyGroundTruth, mathVerdictScore } from "../../verifiers/math/math-grade-verifier.js";
+import { episodeAnswer, InfraError, taskTarget, unscored, type Episode, type Score, type Task } from "rllm-ts/core";
+import { extractMathAnswer, gradeMathWithTimeLimit, isEmptyGroundTruth, mathVerdictScore } from "rllm-ts/verifiers/math";
 
 /** Reward 1 when the response is equivalent to `metadata.ground_truth` (choices in `metadata.choices` allow letters); unscored without one. */
 export async function evaluateMathEpisode(task: Task, episode: Episode): Promise<Score> {

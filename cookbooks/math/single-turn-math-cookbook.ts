@@ -1,6 +1,6 @@
 /** A single-turn cookbook graded by the math verifier: its own system prompt, then the task; the answer in \boxed{}. */
-import type { Cookbook } from "../../src/core/cookbook.js";
-import { singleTurnFlow, systemThenInstruction } from "../../src/engine/single-turn-flow.js";
+import type { Cookbook } from "rllm-ts/core";
+import { singleTurnFlow, systemThenInstruction } from "rllm-ts/flows";
 import { evaluateMathEpisode, mathAnswerOf } from "./math-evaluator.js";
 
 /** The cookbook `name` that asks with `systemPrompt` and grades the reply's final \boxed{} answer as math. */

@@ -1,8 +1,6 @@
 /** The `qa` cookbook: one question, one reply, graded by normalised exact match of the final answer. */
-import type { Cookbook } from "../../src/core/cookbook.js";
-import { episodeAnswer } from "../../src/core/episode-answer.js";
-import { scored, unscored } from "../../src/core/score.js";
-import { singleTurnFlow, systemThenInstruction } from "../../src/engine/single-turn-flow.js";
+import { episodeAnswer, scored, unscored, type Cookbook } from "rllm-ts/core";
+import { singleTurnFlow, systemThenInstruction } from "rllm-ts/flows";
 import { extractFinalAnswer, normalizeAnswer } from "./extract-final-answer.js";
 
 const systemPrompt = "Answer the question. Put your final answer on the last line, or inside \\boxed{}.";

@@ -1,5 +1,5 @@
 /** The text an agent sees for one sandbox command's result. */
-import type { ExecResult } from "../../verifiers/terminal/sandbox/sandbox.js";
+import type { ExecResult } from "rllm-ts/verifiers/terminal";
 
 /** stdout, stderr, then notes: a time-out, cut output, the exit code. */
 export function formatExecResult(result: ExecResult): string {

@@ -5,15 +5,10 @@
  * terminus-2 (JSON protocol), llm-in-sandbox (execute_bash, str_replace_editor, submit).
  */
 import { z } from "zod";
-import type { AgentFlow, Cookbook } from "../../src/core/cookbook.js";
-import { InputError } from "../../src/core/errors/input-error.js";
-import type { Task } from "../../src/core/task.js";
-import { environmentFlow, type EnvironmentAgent } from "../../src/engine/environment-flow.js";
-import { scoreEnvironmentEpisode } from "../../src/engine/score-environment-episode.js";
-import { terminalTaskOf } from "../../benchmarks/harbor/terminal-task.js";
-import { createBwrapSandbox } from "../../verifiers/terminal/sandbox/bwrap-sandbox.js";
-import { createDockerSandbox } from "../../verifiers/terminal/sandbox/docker-sandbox.js";
-import type { Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
+import { InputError, type AgentFlow, type Cookbook, type Task } from "rllm-ts/core";
+import { environmentFlow, scoreEnvironmentEpisode, type EnvironmentAgent } from "rllm-ts/flows";
+import { terminalTaskOf } from "rllm-ts/benchmarks/harbor";
+import { createBwrapSandbox, createDockerSandbox, type Sandbox, type SandboxSpec } from "rllm-ts/verifiers/terminal";
 import { createBashToolAgent } from "./agents/bash-tool-agent.js";
 import { createSandboxToolAgent } from "./agents/sandbox-tool-agent.js";
 import { createTerminusAgent } from "./agents/terminus-agent.js";

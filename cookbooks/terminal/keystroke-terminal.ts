@@ -6,7 +6,7 @@
  * still running after its duration keeps running: the next turn sees its output. Without tmux each keystroke line
  * runs as one plain command to its end, and tmux key names (C-c, Escape) are skipped with a note.
  */
-import type { ExecResult, Sandbox } from "../../verifiers/terminal/sandbox/sandbox.js";
+import type { ExecResult, Sandbox } from "rllm-ts/verifiers/terminal";
 import { formatExecResult } from "./format-exec-result.js";
 
 /** One command of a Terminus-2 reply. */

@@ -1,7 +1,6 @@
 /** The agents that call no model: `oracle` runs the task's solution script, `nop` leaves the sandbox untouched; both are then graded. */
-import type { AgentFlow } from "../../src/core/cookbook.js";
-import type { EnvironmentOutcome } from "../../src/core/environment.js";
-import { environmentEpisode } from "../../src/engine/environment-flow.js";
+import type { AgentFlow, EnvironmentOutcome } from "rllm-ts/core";
+import { environmentEpisode } from "rllm-ts/flows";
 import { createTerminalEnvironment, type TerminalEnvironmentOptions } from "./terminal-environment.js";
 
 /** The flow of a scripted agent. */

@@ -5,11 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Environment, EnvironmentOutcome, EnvironmentStep } from "../../src/core/environment.js";
-import type { Task } from "../../src/core/task.js";
-import { terminalTaskOf, type TerminalTask } from "../../benchmarks/harbor/terminal-task.js";
-import type { Sandbox, SandboxSpec } from "../../verifiers/terminal/sandbox/sandbox.js";
-import { verifyTerminalTask } from "../../verifiers/terminal/verify-terminal-task.js";
+import type { Environment, EnvironmentOutcome, EnvironmentStep, Task } from "rllm-ts/core";
+import { terminalTaskOf, type TerminalTask } from "rllm-ts/benchmarks/harbor";
+import { verifyTerminalTask, type Sandbox, type SandboxSpec } from "rllm-ts/verifiers/terminal";
 import { formatExecResult } from "./format-exec-result.js";
 import { openKeystrokeTerminal, type KeystrokeTerminal, type Keystrokes } from "./keystroke-terminal.js";
 

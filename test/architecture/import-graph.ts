@@ -1,12 +1,31 @@
-/** Reads the relative imports of every TypeScript file under some folders, and checks them against a table of layers. */
+/**
+ * Reads the imports of every TypeScript file under some folders (relative ones, and the package's own entries such as
+ * `rllm-ts/core`), and checks them against a table of layers and the rule that plugins use only the public entries.
+ */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-/** One import: the importing file and the file it names, both relative to the repository root with `/` separators. */
+/**
+ * One import: the importing file and the file it names, both relative to the repository root with `/` separators.
+ * `entry` is the package entry the import named (`rllm-ts/core`), absent for a relative import.
+ */
 export interface ImportEdge {
   from: string;
   to: string;
+  entry?: string;
+}
+
+/** The package's entries by import name (`rllm-ts/core`), each with its source file relative to the repository root. */
+export type PackageEntries = ReadonlyMap<string, string>;
+
+/** The entries tsconfig.json's `paths` map to the sources: the names a file in the checkout may import the package by. */
+export function readPackageEntries(root: string): PackageEntries {
+  const file = path.join(root, "tsconfig.json");
+  const { config, error } = ts.readConfigFile(file, ts.sys.readFile);
+  if (error) throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(error.messageText, "\n")}`);
+  const paths = (config.compilerOptions?.paths ?? {}) as Record<string, string[]>;
+  return new Map(Object.entries(paths).map(([name, [target]]) => [name, path.posix.normalize(target!)]));
 }
 
 /** A layer: a name, and the folders (or single files) whose files belong to it. */
@@ -21,16 +40,22 @@ export interface Layer {
  */
 export type LayerTable = readonly (readonly Layer[])[];
 
-/** Every relative import (static, `export … from`, `import type` and dynamic `import("…")`) of the .ts/.mts/.mjs files under `folders`. */
-export function scanImports(root: string, folders: readonly string[]): ImportEdge[] {
+/**
+ * Every import (static, `export … from`, `import type` and dynamic `import("…")`) of the .ts/.mts/.mjs files under
+ * `folders` that names a file of the repository: a relative path, or one of `entries` (resolved to its source file).
+ */
+export function scanImports(root: string, folders: readonly string[], entries: PackageEntries = new Map()): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const folder of folders) {
     for (const file of listSourceFiles(path.join(root, folder))) {
       const from = toPosix(path.relative(root, file));
       const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
       for (const reference of info.importedFiles) {
-        if (!reference.fileName.startsWith(".")) continue; // packages are not layers
-        edges.push({ from, to: toPosix(path.normalize(path.join(path.dirname(from), reference.fileName))) });
+        const name = reference.fileName;
+        const entry = entries.get(name);
+        if (entry !== undefined) edges.push({ from, to: entry, entry: name });
+        else if (name.startsWith(".")) edges.push({ from, to: toPosix(path.normalize(path.join(path.dirname(from), name))) });
+        // Any other name is another package, which is not a layer.
       }
     }
   }
@@ -65,6 +90,21 @@ export function findLayerViolations(table: LayerTable, edges: readonly ImportEdg
     }
   }
   return [...new Set(violations)];
+}
+
+/**
+ * One line per import by which a plugin file (under one of `pluginFolders`) reaches outside its own plugin folder by
+ * path rather than through a package entry: a plugin must be buildable the way a user's is, from the public API.
+ * Plugins of one kind (two cookbooks) may share files by relative path.
+ */
+export function findPrivatePluginImports(pluginFolders: readonly string[], edges: readonly ImportEdge[]): string[] {
+  const violations: string[] = [];
+  for (const edge of edges) {
+    const folder = pluginFolders.find((prefix) => edge.from.startsWith(`${prefix}/`));
+    if (folder === undefined || edge.entry !== undefined || edge.to.startsWith(`${folder}/`)) continue;
+    violations.push(`${edge.from} imports ${edge.to}: a file under ${folder}/ may import other folders only through the package's entries (rllm-ts/…)`);
+  }
+  return violations;
 }
 
 /**

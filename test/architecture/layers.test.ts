@@ -1,13 +1,22 @@
 /**
  * The architecture test: imports follow the data flow (dataset → task → flow → episode → verifier → scored
- * episode → metrics / reranker / trainer) and no two folders import each other.
+ * episode → metrics / reranker / trainer), no two folders import each other, and the built-in benchmarks, verifiers
+ * and cookbooks import the rest of the package only through its public entries, as a user's own would.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, type LayerTable } from "./import-graph.js";
+import {
+  findFolderCycles,
+  findLayerViolations,
+  findPrivatePluginImports,
+  readPackageEntries,
+  scanImports,
+  type ImportEdge,
+  type LayerTable,
+} from "./import-graph.js";
 
 /**
  * The allowed layers, lowest first. A file may import its own layer and every layer of a lower rank; layers in one
@@ -36,6 +45,13 @@ import { findFolderCycles, findLayerViolations, scanImports, type ImportEdge, ty
  *   `src/tinker-server` (the Tinker emulator over the tiny model) sit above training: the `--tinker` endpoint and the
  *   emulator speak the Tinker backend's protocol.
  * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
+ *
+ * The package's subpath entries (`rllm-ts/core`, `/flows`, `/datasets`, `/llm`, `/verifiers/math`, …; tsconfig.json
+ * lists them all) are each the index.ts of the folder whose modules it lists, so each sits in the layer of what it
+ * re-exports: `rllm-ts/core` (src/core/index.ts) in core, `rllm-ts/flows` (src/engine/index.ts) in the engine,
+ * `rllm-ts/verifiers/math` in verifiers. An entry above a plugin's layer is one the plugin may not import, and the
+ * scanner resolves entry names to their files, so the layer check covers imports by name too: no plugin can import
+ * the root entry, which re-exports the eval application, which loads the plugins' registries (a cycle).
  */
 const layers: LayerTable = [
   [{ name: "core", paths: ["src/core"] }],
@@ -77,13 +93,21 @@ const layers: LayerTable = [
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const edges = scanImports(root, ["src", "verifiers", "benchmarks", "cookbooks"]);
+const entries = readPackageEntries(root);
+const edges = scanImports(root, ["src", "verifiers", "benchmarks", "cookbooks"], entries);
+// The folders of the built-in plugins, which must be built the way a user's own benchmark, verifier or cookbook is.
+const pluginFolders = ["benchmarks", "verifiers", "cookbooks"];
 
 describe("layers", () => {
   it("finds the imports it checks", () => {
     // Guards against a scanner that silently reads nothing and so passes everything.
     expect(edges.length).toBeGreaterThan(300);
     expect(edges).toContainEqual({ from: "src/engine/run-eval.ts", to: "src/core/task.js" });
+    expect(edges).toContainEqual({ from: "cookbooks/arith/index.ts", to: "src/engine/index.ts", entry: "rllm-ts/flows" });
+  });
+
+  it("has no plugin that imports src/ internals or another plugin kind's files by path", () => {
+    expect(findPrivatePluginImports(pluginFolders, edges)).toEqual([]);
   });
 
   it("has no import that runs against the layers", () => {
@@ -98,7 +122,7 @@ describe("layers", () => {
 describe("the layer checker itself", () => {
   const fixture: ImportEdge[] = [
     { from: "src/engine/run-eval.ts", to: "src/core/task.js" },
-    { from: "cookbooks/math/index.ts", to: "src/engine/single-turn-flow.js" },
+    { from: "cookbooks/math/index.ts", to: "src/engine/index.ts", entry: "rllm-ts/flows" },
   ];
 
   it("accepts imports that flow downwards", () => {
@@ -123,6 +147,21 @@ describe("the layer checker itself", () => {
     const unclaimed = [{ from: "src/plugins/loader.ts", to: "src/core/task.js" }];
     expect(findLayerViolations(layers, unclaimed)).toEqual([
       "src/plugins/loader.ts: no layer claims this file; add its folder to the layer table",
+    ]);
+  });
+
+  it("reports a plugin file that reaches src/ or another plugin kind by path, and accepts entries and its own kind", () => {
+    const imports: ImportEdge[] = [
+      ...fixture,
+      { from: "cookbooks/math/index.ts", to: "src/engine/single-turn-flow.js" },
+      { from: "cookbooks/math/math-evaluator.ts", to: "verifiers/math/grade-math.js" },
+      { from: "cookbooks/math/math-evaluator.ts", to: "verifiers/math/index.ts", entry: "rllm-ts/verifiers/math" },
+      { from: "cookbooks/finqa/finqa-tools.ts", to: "cookbooks/math/math-evaluator.js" },
+      { from: "verifiers/math/math-grade-verifier.ts", to: "verifiers/grade-verifier.js" },
+    ];
+    expect(findPrivatePluginImports(pluginFolders, imports)).toEqual([
+      "cookbooks/math/index.ts imports src/engine/single-turn-flow.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
+      "cookbooks/math/math-evaluator.ts imports verifiers/math/grade-math.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
     ]);
   });
 
@@ -158,6 +197,31 @@ describe("the layer checker itself", () => {
         { from: "src/core/episode.ts", to: "src/engine/run-eval.js" },
       ]);
       expect(findLayerViolations(layers, scanned)).toHaveLength(2);
+    });
+
+    it("resolves the package's entries to their files, and a plugin's import of the root entry runs against the layers", () => {
+      mkdirSync(path.join(folder, "cookbooks/mine"), { recursive: true });
+      writeFileSync(
+        path.join(folder, "cookbooks/mine/index.ts"),
+        [
+          'import { singleTurnFlow } from "rllm-ts/flows";',
+          'import { runEval } from "rllm-ts";',
+          'import { scored } from "../../src/core/score.js";',
+          'import { z } from "zod";',
+        ].join("\n"),
+      );
+      const scanned = scanImports(folder, ["cookbooks"], entries);
+      expect(scanned).toEqual([
+        { from: "cookbooks/mine/index.ts", to: "src/engine/index.ts", entry: "rllm-ts/flows" },
+        { from: "cookbooks/mine/index.ts", to: "src/index.ts", entry: "rllm-ts" },
+        { from: "cookbooks/mine/index.ts", to: "src/core/score.js" },
+      ]);
+      expect(findLayerViolations(layers, scanned)).toEqual([
+        'cookbooks/mine/index.ts imports src/index.ts: layer "cookbooks" may not import "package entry", which sits above it',
+      ]);
+      expect(findPrivatePluginImports(pluginFolders, scanned)).toEqual([
+        "cookbooks/mine/index.ts imports src/core/score.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
+      ]);
     });
   });
 });

@@ -1,8 +1,7 @@
 /** The `code` GradeVerifier behind `rllm grade --verifier code`: rows {id?, response, tests, fn_name?} run in the sandbox. */
 import pLimit from "p-limit";
 import { z } from "zod";
-import { scored, unscored, type Score } from "../../src/core/score.js";
-import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
 import { openProgramGrader, parseSandboxUrls } from "./open-program-grader.js";
 import type { ProgramGrader } from "./program-grader.js";

@@ -1,5 +1,5 @@
 /** The Python runner: a fork server (python/zygote.py) that forks each run, installs its limits and seccomp filter, then loads the program. */
-import { packagePath } from "../../src/core/package-root.js";
+import { packagePath } from "rllm-ts/core";
 import type { LanguageRunner } from "./language-runner.js";
 
 const launcherDirectory = "/sandbox/rllm";

@@ -1,7 +1,6 @@
 /** The `finqa` GradeVerifier behind `rllm grade --verifier finqa`: rows {id?, response, ground_truth, expected_tables?, accessed_tables?}. */
 import { z } from "zod";
-import type { Score } from "../../src/core/score.js";
-import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import { parseSetOptions, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
 import { defaultTableAccessBeta } from "./finqa-reward.js";
 import { finqaScore } from "./finqa-score.js";

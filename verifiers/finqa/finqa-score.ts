@@ -1,5 +1,5 @@
 /** A FinQA grade as a Score, written once for `rllm eval` and `rllm grade`: the needs-a-judge branch is unscored on both. */
-import { scored, unscored, type Score } from "../../src/core/score.js";
+import { scored, unscored, type Score } from "rllm-ts/core";
 import { extractFinalAnswer } from "./extract-final-answer.js";
 import { finqaReward } from "./finqa-reward.js";
 import type { FinqaGrade } from "./grade-finqa-answer.js";

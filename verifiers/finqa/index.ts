@@ -4,5 +4,6 @@ export { extractFinalAnswer, type FinalAnswer } from "./extract-final-answer.js"
 export { parseFinancialNumbers, type FinancialNumber } from "./financial-number.js";
 export { tableAccess } from "./table-access.js";
 export { finqaReward, defaultTableAccessBeta } from "./finqa-reward.js";
+export { finqaScore, type FinqaScoreInput } from "./finqa-score.js";
 export { finqaComparableAnswer } from "./comparable-answer.js";
 export { finqaGradeVerifier, gradeFinqaRow, FinqaRowSchema, type FinqaRow } from "./finqa-grade-verifier.js";

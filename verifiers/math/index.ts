@@ -6,4 +6,4 @@ export { MathWorkerPool, type MathJob, type PooledMathVerdict } from "./math-wor
 export { extractMathAnswer } from "./extract-math-answer.js";
 export { extractAnswer, lastBoxed, type ExtractedAnswer } from "./extract-answer.js";
 export { MathPolicySchema, defaultMathPolicy, type MathPolicy, type MathPolicyInput } from "./math-policy.js";
-export { mathGradeVerifier, MathRowSchema, type MathRow } from "./math-grade-verifier.js";
+export { mathGradeVerifier, MathRowSchema, isEmptyGroundTruth, mathVerdictScore, type MathRow } from "./math-grade-verifier.js";

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Script } from "node:vm";
 import type { MathJsInstance } from "mathjs";
-import { packagePath } from "../../src/core/package-root.js";
+import { packagePath } from "rllm-ts/core";
 
 const require = createRequire(import.meta.url);
 const bundlePath = require.resolve("mathjs/lib/browser/math.js");

@@ -1,7 +1,6 @@
 /** The `math` GradeVerifier behind `rllm grade --verifier math`: rows {id?, response, ground_truth, choices?}. */
 import { z } from "zod";
-import { scored, unscored, type Score } from "../../src/core/score.js";
-import { parseSetOptions } from "../../src/core/parse-set-options.js";
+import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
 import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
 import type { MathGroundTruth } from "./grade-math-under-policy.js";

@@ -1,7 +1,7 @@
 /** A pool of worker threads that grade math jobs with a hard per-check time limit (a stuck thread is terminated and replaced). */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { startTsWorker } from "../../src/core/worker.js";
+import { startTsWorker } from "rllm-ts/core";
 import type { MathGroundTruth, MathVerdict } from "./grade-math-under-policy.js";
 import { defaultMathPolicy, MathPolicySchema, type MathPolicy, type MathPolicyInput } from "./math-policy.js";
 import { takeSpareMathWorker } from "./spare-math-worker.js";

@@ -4,7 +4,7 @@
  * instead of following it; the first MathWorkerPool to start a thread adopts it.
  */
 import type { Worker } from "node:worker_threads";
-import { startTsWorker } from "../../src/core/worker.js";
+import { startTsWorker } from "rllm-ts/core";
 import { defaultMathPolicy } from "./math-policy.js";
 
 /** A started grading thread and whether it has said it is warm. */

@@ -1,6 +1,6 @@
 /** The bash-tool agent: OpenAI function calling with one `bash` tool; a reply without tool calls ends the episode. */
-import type { ChatMessage, ToolCall, ToolDefinition } from "../../../src/core/message.js";
-import type { EnvironmentAgent } from "../../../src/engine/environment-flow.js";
+import type { ChatMessage, ToolCall, ToolDefinition } from "rllm-ts/core";
+import type { EnvironmentAgent } from "rllm-ts/flows";
 import type { TerminalAction } from "../terminal-environment.js";
 
 const bashTool: ToolDefinition = {

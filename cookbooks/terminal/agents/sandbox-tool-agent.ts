@@ -2,8 +2,8 @@
  * An LLM-in-Sandbox style agent: tools `execute_bash`, `str_replace_editor` (view, create, str_replace, insert) and
  * `submit`. The editor runs inside the sandbox as a short python3 program, so it sees exactly what the agent's shell sees.
  */
-import type { ChatMessage, ToolCall, ToolDefinition } from "../../../src/core/message.js";
-import type { EnvironmentAgent } from "../../../src/engine/environment-flow.js";
+import type { ChatMessage, ToolCall, ToolDefinition } from "rllm-ts/core";
+import type { EnvironmentAgent } from "rllm-ts/flows";
 import type { TerminalAction } from "../terminal-environment.js";
 
 const tools: ToolDefinition[] = [

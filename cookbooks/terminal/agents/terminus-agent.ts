@@ -4,7 +4,7 @@
  * task_complete. Each reply's commands go to the episode's terminal as one keystroke batch (tmux where the sandbox
  * has it, see keystroke-terminal.ts), whose screen is the next observation.
  */
-import type { EnvironmentAgent } from "../../../src/engine/environment-flow.js";
+import type { EnvironmentAgent } from "rllm-ts/flows";
 import type { TerminalAction } from "../terminal-environment.js";
 import { parseTerminusResponse } from "./parse-terminus-response.js";
 

@@ -1,5 +1,5 @@
 /** SandboxUnavailableError: no working sandbox on this machine, and the user did not opt out of isolation. */
-import { InfraError } from "../../../src/core/errors/infra-error.js";
+import { InfraError } from "rllm-ts/core";
 
 /** What to do when bubblewrap is missing or broken. */
 export const installBubblewrap =
