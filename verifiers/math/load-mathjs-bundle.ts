@@ -9,11 +9,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Script } from "node:vm";
 import type { MathJsInstance } from "mathjs";
-import { packagePath } from "rllm-ts/core";
 
 const require = createRequire(import.meta.url);
 const bundlePath = require.resolve("mathjs/lib/browser/math.js");
-const cachePath = packagePath("dist", "mathjs-bundle.code-cache");
+// The package's root found through its own "./package.json" export (the checkout, or the installed package), not
+// through rllm-ts/core's packagePath: a grading thread loads this module, and importing core would load zod there too.
+const packageRoot = path.dirname(require.resolve("rllm-ts/package.json"));
+const cachePath = path.join(packageRoot, "dist", "mathjs-bundle.code-cache");
 // V8 checks a cache against the source's length only, so the cache is used only for the exact bundle and V8 it was
 // made from: its key names both.
 const keyPath = `${cachePath}.json`;

@@ -2,9 +2,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readPackageEntries } from "../../architecture/import-graph.js";
 
-// The static imports (not `import type`) reachable from a module, split into our files and outside packages.
+// The static imports (not `import type`) reachable from a module, split into our files and outside packages; the
+// package's own entries (`rllm-ts/core`) are our files.
 const root = fileURLToPath(new URL("../../../", import.meta.url));
+const entries = readPackageEntries(root);
 
 function staticImports(entry: string): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
@@ -15,7 +18,9 @@ function staticImports(entry: string): { files: Set<string>; packages: Set<strin
     const source = readFileSync(file, "utf8");
     for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"([^"]+)"/gm)) {
       const specifier = match[1]!;
-      if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
+      const entry = entries.get(specifier);
+      if (entry !== undefined) visit(path.join(root, entry));
+      else if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
       else packages.add(specifier);
     }
   };
