@@ -1,8 +1,9 @@
 /**
  * The public API of rllm-ts (the package's root entry): the data model, the plugin and LLM contracts, the OpenAI-style
  * client, the engine and the metrics. It loads no TensorFlow. Verifiers, tournaments, training, the tiny model and
- * test fakes are the subpaths `rllm-ts/verifiers`, `/tournament`, `/training`, `/tiny` and `/test`. Everything not
- * listed in an entry is internal and may change.
+ * test fakes are the subpaths `rllm-ts/verifiers`, `/tournament`, `/training`, `/tiny` and `/test`; what the built-in
+ * plugins are built on, `rllm-ts/core`, `/flows`, `/datasets` and `/llm` (this entry loads the plugins, so they may not
+ * import it). Everything not listed in an entry is internal and may change.
  */
 
 // Data model (zod schemas and the types inferred from them).

@@ -7,23 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeBlockAfter } from "../helpers/doc-code-block.js";
 import { lastUserText, startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const page = readFileSync(path.join(repository, "docs/package.md"), "utf8");
 const folder = mkdtempSync(path.join(tmpdir(), "rllm-library-example-"));
 let server: ScriptedServer;
-
-/** The first ```ts block after `marker` on the page, its `rllm-ts` imports pointed at the sources. */
-function codeBlockAfter(marker: string): string {
-  const start = page.indexOf(marker);
-  if (start < 0) throw new Error(`docs/package.md has no "${marker}"`);
-  const block = /```ts\n([\s\S]*?)```/.exec(page.slice(start));
-  if (!block) throw new Error(`docs/package.md has no ts block after "${marker}"`);
-  return block[1]!
-    .replaceAll('from "rllm-ts/tournament"', `from ${JSON.stringify(path.join(repository, "src/tournament/index.ts"))}`)
-    .replaceAll('from "rllm-ts"', `from ${JSON.stringify(path.join(repository, "src/index.ts"))}`);
-}
 
 beforeAll(async () => {
   // The model shouts correctly for "hello" only; the judge rates both candidates alike.
@@ -32,8 +22,8 @@ beforeAll(async () => {
     if (/rating/i.test(text)) return { text: "<rating_A>5</rating_A><rating_B>5</rating_B>" };
     return { text: text.includes("hello") ? "hello" : "farewell" };
   });
-  writeFileSync(path.join(folder, "my-cookbook.ts"), codeBlockAfter("`my-cookbook.ts`:"));
-  const example = codeBlockAfter("### Running an eval from code");
+  writeFileSync(path.join(folder, "my-cookbook.ts"), codeBlockAfter(page, "`my-cookbook.ts`:"));
+  const example = codeBlockAfter(page, "### Running an eval from code");
   writeFileSync(path.join(folder, "first-run.ts"), example);
   writeFileSync(path.join(folder, "second-run.ts"), example);
 });

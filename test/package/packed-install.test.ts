@@ -81,11 +81,16 @@ describe("the packed package", () => {
   });
 
   it("resolves every subpath to the build, with types beside it", async () => {
-    const subpaths = ["rllm-ts/verifiers", "rllm-ts/tournament", "rllm-ts/training", "rllm-ts/tiny", "rllm-ts/test"];
+    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/rllm-ts/package.json"), "utf8"));
+    // Every entry the manifest lists (the plugins' own, rllm-ts/core and the rest, among them), bar the root and the manifest.
+    const subpaths = Object.keys(manifest.exports)
+      .filter((key) => key !== "." && key !== "./package.json")
+      .map((key) => `rllm-ts/${key.slice(2)}`);
+    expect(subpaths).toEqual(expect.arrayContaining(["rllm-ts/core", "rllm-ts/flows", "rllm-ts/verifiers/math", "rllm-ts/benchmarks/finqa"]));
     const script = `for (const name of ${JSON.stringify(subpaths)}) console.log(name, Object.keys(await import(name)).length > 0);`;
     const result = await runNode(["--input-type=module", "-e", script]);
+    expect(result.stderr).toBe("");
     expect(result.stdout.trim().split("\n")).toEqual(subpaths.map((name) => `${name} true`));
-    const manifest = JSON.parse(readFileSync(path.join(project, "node_modules/rllm-ts/package.json"), "utf8"));
     for (const entry of Object.values(manifest.exports as Record<string, { types?: string }>)) {
       if (typeof entry === "object") readFileSync(path.join(project, "node_modules/rllm-ts", entry.types!));
     }
