@@ -12,24 +12,14 @@ export { EpisodeSchema, TargetSchema, episodeId, type Episode, type Target, type
 export { ScoreSchema, scored, unscored, type Score, type ScoreStatus } from "./score.js";
 export { episodeAnswer } from "./episode-answer.js";
 export { taskTarget } from "./task-target.js";
-export {
-  ChatMessageSchema,
-  ContentBlockSchema,
-  ToolCallSchema,
-  ToolDefinitionSchema,
-  messageText,
-  type ChatMessage,
-  type ContentBlock,
-  type ToolCall,
-  type ToolDefinition,
-} from "./message.js";
+export { ChatMessageSchema, messageText, type ChatMessage, type ContentBlock, type ToolCall, type ToolDefinition } from "./message.js";
 
 // Plugin contracts.
 export type { AgentFlow, Evaluator, Cookbook, CookbookContext, FlowContext } from "./cookbook.js";
 export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
 export type { Environment, EnvironmentStep, EnvironmentOutcome } from "./environment.js";
 export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm-client.js";
-export { createRegistry, type Registry, type RegistryEntry, type RegistryOptions } from "./registry.js";
+export { createRegistry, type Registry } from "./registry.js";
 
 // Errors: the class of a failure decides whether it is scored, retried or reported to the user.
 export { InfraError } from "./errors/infra-error.js";
@@ -39,7 +29,7 @@ export { EndpointConfigurationError } from "./errors/endpoint-configuration-erro
 export { UnknownNameError } from "./errors/unknown-name-error.js";
 
 // Reading rows and options a user gives.
-export { RowIdSchema, QaRowSchema, type QaRow, loadQaTasks, readJsonlRows, readUniqueJsonlRows, assertUniqueIds } from "./dataset.js";
+export { RowIdSchema, loadQaTasks, readJsonlRows, readUniqueJsonlRows, assertUniqueIds } from "./dataset.js";
 export { parseJsonFile } from "./parse-json-file.js";
 export { parseSetOptions } from "./parse-set-options.js";
 
