@@ -2,8 +2,9 @@
 // The rllm command. It runs the build, dist/, wherever that build is fresh: always in an installed package (which has no
 // sources), and in a checkout when the build stamp matches the sources (npm's prepare script builds dist/ on `npm ci`).
 // Otherwise, in a checkout with a missing or stale build, it runs the sources as they are through the tsx loader
-// (tsconfig.json there maps "rllm-ts" to the sources too). The build loads tsx only to import a user's TypeScript
-// cookbook (src/evaluation/import-user-module.ts): registering it costs about a quarter of a second of start-up.
+// (tsconfig.json there maps "rllm-ts" and its subpaths, which the built-in plugins import by name, to the sources too).
+// The build loads tsx only to import a user's TypeScript cookbook (src/evaluation/import-user-module.ts): registering it
+// costs about a quarter of a second of start-up.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isBuildFresh } from "./build-stamp.js";
