@@ -6,7 +6,7 @@ import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { waitForStop } from "../wait-for-stop.js";
-import type { ServeFlags } from "./serve-command.js";
+import type { ServeFlags } from "./serve-flags.js";
 
 const announceParentExit = (parentPid: number) => console.error(`rllm: the process that started this server (pid ${parentPid}) is gone: stopping`);
 

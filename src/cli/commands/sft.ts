@@ -15,7 +15,7 @@ import { tokenizeSftRow, type ChatTokenizer, type SftSequence, type TokenizeMeth
 import type { SftRecord } from "../../training/sft/run-sft.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
-import type { SftFlags } from "./sft-command.js";
+import type { SftFlags } from "./sft-flags.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { checkpointFolder, checkpointStep } from "../../training/checkpoint-folder.js";
 import { serveCommand } from "../serve-command-line.js";

@@ -16,14 +16,14 @@ import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { looksLikeModulePath, resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../../core/check-paths.js";
-import type { TrainFlags } from "./train-command.js";
+import type { TrainFlags } from "./train-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
 import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Runs `rllm train <cookbook>`. */
-export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): Promise<void> {
+export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]): Promise<void> {
   if (flags.capabilities) {
     const { capabilitiesMatrix } = await import("../../training/backends/capabilities-matrix.js");
     console.log(await capabilitiesMatrix());
