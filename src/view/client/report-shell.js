@@ -1,11 +1,6 @@
 // @ts-check
 /** @typedef {import("../render-report.js").ReportPayload} ReportPayload */
 /** @typedef {import("../run-data.js").TrainingRecord} TrainingRecord */
-/** @typedef {{ mean: number, stderr: number, ci95: [number, number], n: number }} Interval */
-/**
- * The fields of a metrics.jsonl record the training summary reads (the charts read theirs by path).
- * @typedef {TrainingRecord & { reward?: number, accuracy?: number, passAt1?: Interval, judgeAccuracy?: Interval, rerankAt1?: Interval, passAt1Gain?: { mean: number, stderr: number, tasks: number } }} SummaryRecord
- */
 // Starts the report: reads the inline data, builds the header and tabs, and in a live view polls for new lines.
 (async () => {
   const view = globalThis.rllmView;
@@ -155,15 +150,18 @@
   }
   /**
    * A training run has no summary.json: its latest step and validation from metrics.jsonl stand in.
-   * @param {readonly SummaryRecord[]} records
+   * @param {readonly TrainingRecord[]} records
    */
   function trainingSummary(records) {
     /** @param {TrainingRecord["kind"]} kind */
     const lastOf = (kind) => records.filter((record) => record.kind === kind).sort((first, second) => first.step - second.step).at(-1);
     const train = lastOf("train");
     const validation = lastOf("validation");
-    /** @param {Interval} stats */
-    const interval = (stats) => `${view.percent(stats.mean)} ± ${view.percent(stats.stderr)} (95% CI ${view.percent(stats.ci95[0])} – ${view.percent(stats.ci95[1])}, n = ${stats.n})`;
+    /** @param {NonNullable<TrainingRecord["judgeAccuracy"]>} stats an interval; a bare number where a line has only the mean */
+    const interval = (stats) =>
+      typeof stats === "number"
+        ? view.percent(stats)
+        : `${view.percent(stats.mean)} ± ${view.percent(stats.stderr)} (95% CI ${view.percent(stats.ci95?.[0])} – ${view.percent(stats.ci95?.[1])}, n = ${stats.n})`;
     return view.keyValueTable(
       [
         train && ["last step", `${train.step} · reward ${view.number(train.reward)} · accuracy ${view.percent(train.accuracy)}`],
