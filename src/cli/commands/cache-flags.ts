@@ -1,4 +1,4 @@
-/** `rllm cache stats | clear [--older-than]`: the flag schemas and their types, read by both the definition (cache-command.ts) and the action. */
+/** `rllm cache stats | clear [--older-than]`: the flag schema and its type, read by both the definition (cache-command.ts) and the action. */
 import { z } from "zod";
 
 /** `rllm cache clear`'s flags. */

@@ -1,4 +1,4 @@
-/** `rllm compare <runA> <runB>`: the flag schemas and their types, read by both the definition (compare-command.ts) and the action. */
+/** `rllm compare <runA> <runB>`: the flag schema and its type, read by both the definition (compare-command.ts) and the action. */
 import { z } from "zod";
 
 /** `rllm compare`'s flags. */

@@ -1,4 +1,4 @@
-/** `rllm export <run-dir>`: the flag schemas and their types, read by both the definition (export-command.ts) and the action. */
+/** `rllm export <run-dir>`: the flag schema and its type, read by both the definition (export-command.ts) and the action. */
 import { z } from "zod";
 import { AdvantageEstimatorSchema } from "../../training/advantages/index.js";
 import { ExportFormatSchema } from "../../training/export/export-episodes.js";

@@ -1,4 +1,4 @@
-/** `rllm gateway`: the flag schemas and their types, read by both the definition (gateway-command.ts) and the action. */
+/** `rllm gateway`: the flag schema and its type, read by both the definition (gateway-command.ts) and the action. */
 import { z } from "zod";
 import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../gateway/trace-store.js";
 import { listenFlags, samplingFlags } from "../shared-flags.js";

@@ -1,4 +1,4 @@
-/** `rllm grade`: the flag schemas and their types, read by both the definition (grade-command.ts) and the action. */
+/** `rllm grade`: the flag schema and its type, read by both the definition (grade-command.ts) and the action. */
 import { z } from "zod";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { concurrencyFlag } from "../shared-flags.js";

@@ -1,4 +1,4 @@
-/** `rllm rerank`: the flag schemas and their types, read by both the definition (rerank-command.ts) and the action. */
+/** `rllm rerank`: the flag schema and its type, read by both the definition (rerank-command.ts) and the action. */
 import { z } from "zod";
 import { SelectionMethodSchema, SlotPolicySchema } from "../../tournament/selection-methods.js";
 import { commaList, concurrencyFlag, endpointFlags, samplingFlags, seedFlag } from "../shared-flags.js";

@@ -1,4 +1,4 @@
-/** `rllm sandbox serve`: the flag schemas and their types, read by both the definition (sandbox-command.ts) and the action. */
+/** `rllm sandbox serve`: the flag schema and its type, read by both the definition (sandbox-command.ts) and the action. */
 import { z } from "zod";
 import { concurrencyFlag, listenFlags } from "../shared-flags.js";
 

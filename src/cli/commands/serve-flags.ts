@@ -1,4 +1,4 @@
-/** `rllm serve`: the flag schemas and their types, read by both the definition (serve-command.ts) and the action. */
+/** `rllm serve`: the flag schema and its type, read by both the definition (serve-command.ts) and the action. */
 import { z } from "zod";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
 import { endpointFlags, listenFlags, seedFlag } from "../shared-flags.js";

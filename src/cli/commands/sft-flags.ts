@@ -1,4 +1,4 @@
-/** `rllm sft <dataset>`: the flag schemas and their types, read by both the definition (sft-command.ts) and the action. */
+/** `rllm sft <dataset>`: the flag schema and its type, read by both the definition (sft-command.ts) and the action. */
 import { z } from "zod";
 import { LearningRateScheduleSchema } from "../../training/sft/learning-rate-schedule.js";
 import { TokenizeMethodSchema } from "../../training/sft/tokenize-sft-row.js";

@@ -1,4 +1,4 @@
-/** `rllm simulate tournament`: the flag schemas and their types, read by both the definition (simulate-command.ts) and the action. */
+/** `rllm simulate tournament`: the flag schema and its type, read by both the definition (simulate-command.ts) and the action. */
 import { z } from "zod";
 import { SelectionMethodSchema, SlotPolicySchema } from "../../tournament/selection-methods.js";
 import { commaList, seedFlag } from "../shared-flags.js";

@@ -1,4 +1,4 @@
-/** `rllm train <cookbook>`: the flag schemas and their types, read by both the definition (train-command.ts) and the action. */
+/** `rllm train <cookbook>`: the flag schema and its type, read by both the definition (train-command.ts) and the action. */
 import { z } from "zod";
 import { trainingBackends } from "../../training/backends/training-backends.js";
 import { outFlag } from "../shared-flags.js";

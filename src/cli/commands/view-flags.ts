@@ -1,4 +1,4 @@
-/** `rllm view <run-dir>`: the flag schemas and their types, read by both the definition (view-command.ts) and the action. */
+/** `rllm view <run-dir>`: the flag schema and its type, read by both the definition (view-command.ts) and the action. */
 import { z } from "zod";
 import { listenFlags } from "../shared-flags.js";
 

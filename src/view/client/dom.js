@@ -19,12 +19,15 @@
     return node;
   };
 
-  /** The nodes and texts of `child`, nested arrays flattened, false/null/undefined skipped. */
-  /** @type {(child: ViewChild) => (Node | string)[]} */
+  /**
+   * The nodes and texts of `child`, nested arrays flattened, false/null/undefined skipped.
+   * @type {(child: ViewChild) => (Node | string)[]}
+   */
   const flatChildren = (child) => {
     if (child === undefined || child === null || child === false) return [];
-    if (Array.isArray(child)) return child.flatMap(flatChildren);
-    return [typeof child === "string" || typeof child === "number" ? String(child) : /** @type {Node} */ (child)];
+    if (child instanceof Node) return [child];
+    if (typeof child === "string" || typeof child === "number") return [String(child)];
+    return child.flatMap(flatChildren);
   };
 
   /** An SVG element (the pair graph). */
