@@ -1,27 +1,31 @@
 /** Builds a commander subcommand from its definition: options from the flag schema, and an action that loads its module only to run. */
 import type { Command } from "commander";
-import type { CommandDefinition } from "./command-definition.js";
+import { z } from "zod";
+import { type ArgumentsSchema, argumentName, type CommandDefinition } from "./command-definition.js";
 import { addSchemaOptions } from "./options-from-schema.js";
-import { parseFlags } from "./parse-flags.js";
 
 /** Adds `definition` (and its subcommands) to `parent`. */
 export function addCommand(parent: Command, definition: CommandDefinition): Command {
   const command = parent.command(definition.name).description(joinProseLines(definition.description));
-  for (const argument of definition.arguments ?? []) command.argument(argument.name, argument.description);
+  if (definition.arguments) addSchemaArguments(command, definition.arguments);
   if (definition.flags) addSchemaOptions(command, definition.flags);
   for (const subcommand of definition.subcommands ?? []) addCommand(command, subcommand);
-  const { flags: schema, loadAction } = definition;
-  if (loadAction) {
-    command.action(async (...values: unknown[]) => {
-      // commander passes the arguments, then the options object, then the command.
-      const args = values.slice(0, -2) as string[];
-      // Flags are checked before the action module loads, so a usage error costs no heavy import.
-      const flags = schema ? parseFlags(schema, command.opts(), command) : {};
-      const action = await loadAction();
-      await action(flags, args, command);
-    });
-  }
+  const { run } = definition;
+  // commander passes the arguments, then the options object, then the command.
+  if (run) command.action((...values: unknown[]) => run(command.opts(), values.slice(0, -2), command));
   return command;
+}
+
+/** Declares one commander argument per item of `schema`: `<name>`, `[name]` when optional, `<name...>` for an array. */
+function addSchemaArguments(command: Command, schema: ArgumentsSchema): void {
+  schema.def.items.forEach((item, position) => {
+    const name = argumentName(item, position);
+    const isOptional = item.safeParse(undefined).success;
+    let inner: z.ZodType = item;
+    while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
+    const spelling = `${name}${inner instanceof z.ZodArray ? "..." : ""}`;
+    command.argument(isOptional ? `[${spelling}]` : `<${spelling}>`, item.description ?? "");
+  });
 }
 
 /**

@@ -1,31 +1,91 @@
 /**
- * A subcommand as data: its name, help text, arguments and flag schema, and a loader for the code that runs it. Help
+ * A subcommand as data: its name, help text, arguments and flag schemas, and a loader for the code that runs it. Help
  * needs only the definition; the action module, with its heavy imports, is loaded once the flags have parsed.
  */
 import type { Command } from "commander";
-import type { z } from "zod";
+import { z } from "zod";
+import { InputError } from "../core/errors/input-error.js";
+import { parseFlags } from "./parse-flags.js";
 
-/** A positional argument: `<name>` (required) or `[name]` (optional), as commander spells it. */
-export interface ArgumentDefinition {
+/**
+ * A command's positional arguments, in order: each item's `.meta({ value })` is its name in help, `.describe()` its
+ * help text. A string is `<name>`, an optional string `[name]`, an array of strings `<name...>` (commander hands the
+ * values over as one array).
+ */
+export type ArgumentsSchema = z.ZodTuple<z.ZodType[], null>;
+
+/** Runs a command with its parsed flags and its parsed positional arguments. */
+export type CommandAction<Flags, Args> = (flags: Flags, args: Args, command: Command) => Promise<void> | void;
+
+/** One subcommand as `addCommand` sees it: help text, schemas, and either a `run` or subcommands. */
+export interface CommandDefinition {
   name: string;
   description: string;
-}
-
-/** Runs a command with its parsed flags and its positional arguments. */
-export type CommandAction<Flags, Args extends string[]> = (flags: Flags, args: Args, command: Command) => Promise<void> | void;
-
-/** One subcommand: either runnable (flags and action) or a group of subcommands (`rllm dataset list`). */
-export interface CommandDefinition<Flags extends z.ZodObject = z.ZodObject, Args extends string[] = string[]> {
-  name: string;
-  description: string;
-  arguments?: readonly ArgumentDefinition[];
-  flags?: Flags;
-  /** Loads the action module; called only when the command runs, never for help. */
-  loadAction?: () => Promise<CommandAction<z.infer<Flags>, Args>>;
+  arguments?: ArgumentsSchema;
+  flags?: z.ZodObject;
+  /**
+   * Parses commander's raw option values and positional values with the schemas above, loads the action module and
+   * runs it. Built by `defineCommand`, where the schemas' types are still known, so the list of definitions holds no
+   * types to erase.
+   */
+  run?: (rawFlags: Record<string, unknown>, rawArguments: readonly unknown[], command: Command) => Promise<void>;
   subcommands?: readonly CommandDefinition[];
 }
 
-/** Checks a definition against its own flag schema, then forgets the schema's type so definitions fit in one list. */
-export function defineCommand<Flags extends z.ZodObject, Args extends string[] = string[]>(definition: CommandDefinition<Flags, Args>): CommandDefinition {
-  return definition as unknown as CommandDefinition;
+/** A runnable command as written in a `<name>-command.ts` file. */
+export interface CommandSpec<Flags extends z.ZodObject, Args extends ArgumentsSchema> {
+  name: string;
+  description: string;
+  /** `noArguments` for a command that takes none. */
+  arguments: Args;
+  /** `noFlags` for a command that takes none. */
+  flags: Flags;
+  /** Loads the action module; called only when the command runs, never for help. */
+  loadAction: () => Promise<CommandAction<z.infer<Flags>, z.infer<Args>>>;
+}
+
+/** The flags of a command that has none. */
+export const noFlags = z.object({});
+/** The positional arguments of a command that takes none. */
+export const noArguments = z.tuple([]);
+
+/** A runnable command: its action is typed by the two schemas, and `run` parses with them before the action loads. */
+export function defineCommand<Flags extends z.ZodObject, Args extends ArgumentsSchema>(spec: CommandSpec<Flags, Args>): CommandDefinition {
+  const { loadAction, ...definition } = spec;
+  return {
+    ...definition,
+    run: async (rawFlags, rawArguments, command) => {
+      // Both are checked before the action module loads, so a usage error costs no heavy import.
+      const flags = parseFlags(spec.flags, rawFlags, command);
+      const args = parseArguments(spec.arguments, rawArguments);
+      const action = await loadAction();
+      await action(flags, args, command);
+    },
+  };
+}
+
+/** A command that only groups subcommands (`rllm dataset list`). */
+export function defineCommandGroup(group: { name: string; description: string; subcommands: readonly CommandDefinition[] }): CommandDefinition {
+  return group;
+}
+
+/** The name an argument has in help and in messages (`run-dir`). */
+export function argumentName(schema: z.ZodType, position: number): string {
+  const value = schema.meta()?.value;
+  return typeof value === "string" ? value : `argument ${position + 1}`;
+}
+
+/** The parsed positional arguments, or an InputError naming the argument. */
+function parseArguments<Args extends ArgumentsSchema>(schema: Args, raw: readonly unknown[]): z.infer<Args> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new InputError(
+    parsed.error.issues
+      .map((issue) => {
+        const position = Number(issue.path[0] ?? 0);
+        const item = schema.def.items[position];
+        return `${item ? argumentName(item, position) : "arguments"}: ${issue.message}`;
+      })
+      .join("; "),
+  );
 }

@@ -55,6 +55,37 @@ export const MetricsLineHeadSchema = z.looseObject({
   step: z.number().int().nonnegative(),
 });
 
+/** An interval figure of a metrics line (pass@1, judge accuracy, rerank@1), as far as the line has it. */
+const IntervalFigureSchema = z.looseObject({
+  mean: z.number().optional(),
+  stderr: z.number().optional(),
+  ci95: z.tuple([z.number(), z.number()]).optional(),
+  n: z.number().optional(),
+});
+/** Figures keyed by name (advantage statistics, kept and dropped groups, the backend's update): numbers, or null where a step has none. */
+const FigureTableSchema = z.record(z.string(), z.unknown()).nullish();
+
+/**
+ * A `metrics.jsonl` line as a reader of figures sees it (`rllm view`'s summary and charts): the head, and the type of
+ * each figure it reads where the line has it. Lines of `rllm train` and `rllm sft` carry different figures, and older
+ * lines fewer, so every figure is optional; one of the wrong type is an error naming the file, line and field.
+ */
+export const MetricsLineSchema = MetricsLineHeadSchema.extend({
+  kind: z.enum(["train", "validation"]),
+  reward: z.number().nullish(),
+  accuracy: z.number().nullish(),
+  /** A number on a train line (joint training), an interval on a validation line. */
+  judgeAccuracy: z.union([z.number(), IntervalFigureSchema]).nullish(),
+  passAt1: IntervalFigureSchema.nullish(),
+  passAt1Gain: z.looseObject({ mean: z.number(), stderr: z.number(), tasks: z.number() }).nullish(),
+  rerankAt1: IntervalFigureSchema.nullish(),
+  loss: z.number().nullish(),
+  advantage: FigureTableSchema,
+  transform: FigureTableSchema,
+  update: FigureTableSchema,
+});
+export type MetricsLine = z.infer<typeof MetricsLineSchema>;
+
 /**
  * Keeps the `metrics.jsonl` lines of steps up to `step` (later ones are run again after a resume) and returns them.
  * A torn tail, the start of a line a kill cut short, is moved to `metrics.jsonl.torn` first; any other bad line is an

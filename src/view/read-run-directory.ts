@@ -7,11 +7,10 @@ import { describeIssues, InputError } from "../core/errors/input-error.js";
 import type { RunSummary } from "../core/run-summary.js";
 import { readRunConfig, readRunSummary } from "../runs/read-run-files.js";
 import { runPaths } from "../runs/run-directory.js";
-import { trainingRunPaths } from "../runs/training-run-files.js";
+import { MetricsLineSchema, trainingRunPaths } from "../runs/training-run-files.js";
 import { readAppendedLines, type LineCursor } from "../runs/read-appended-lines.js";
 import {
   slimEpisode,
-  TrainingRecordSchema,
   ViewTournamentSchema,
   type RunCursors,
   type RunData,
@@ -83,7 +82,7 @@ function readEpisodeLines(file: string, cursor: LineCursor, step?: number): { re
 }
 
 function readTrainingLines(file: string, cursor: LineCursor): { records: TrainingRecord[]; cursor: LineCursor } {
-  return readLines(file, cursor, (value, line) => parseWith(TrainingRecordSchema, value, file, line));
+  return readLines(file, cursor, (value, line) => parseWith(MetricsLineSchema, value, file, line));
 }
 
 function readTournaments(file: string) {

@@ -1,18 +1,18 @@
 /** What the viewer knows of a run directory (eval, rerank or training run), with episodes slimmed for a report. */
-import { z } from "zod";
+import type { z } from "zod";
 import type { Episode } from "../core/episode.js";
 import type { RunConfig } from "../core/run-config.js";
 import type { RunSummary } from "../core/run-summary.js";
 import { TournamentLineSchema } from "../tournament/eval-reranker.js";
 import type { LineCursor } from "../runs/read-appended-lines.js";
+import type { MetricsLine } from "../runs/training-run-files.js";
 
 /** A tournaments.jsonl line as the report shows it: the judge's own trajectory is left out (its verdicts are in `record`). */
 export const ViewTournamentSchema = TournamentLineSchema.omit({ judgeTrajectory: true });
 export type ViewTournament = z.infer<typeof ViewTournamentSchema>;
 
-/** A metrics.jsonl line of a training run; the report's charts read the fields they plot and tolerate the rest. */
-export const TrainingRecordSchema = z.looseObject({ kind: z.enum(["train", "validation"]), step: z.number().int().nonnegative() });
-export type TrainingRecord = z.infer<typeof TrainingRecordSchema>;
+/** A metrics.jsonl line of a training run as the report carries it (read with MetricsLineSchema, src/runs). */
+export type TrainingRecord = MetricsLine;
 
 /** An episode as the report carries it: no token ids or logprobs (their counts are in `usage`); `step` for training rollouts. */
 export type ViewEpisode = Episode & { step?: number };

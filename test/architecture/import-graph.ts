@@ -123,6 +123,27 @@ export function findFolderCycles(edges: readonly ImportEdge[]): string[][] {
   return stronglyConnectedComponents(graph).filter((component) => component.length > 1);
 }
 
+/**
+ * Cycles between files, each as the files it joins (extensions dropped: `x.ts` is imported as `x.js`). Every import
+ * counts, `import type` and dynamic `import()` included: a lazily loaded module that imports its loader back still
+ * makes the two files one unit that neither can be read, tested or moved without.
+ */
+export function findFileCycles(edges: readonly ImportEdge[]): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const edge of edges) {
+    const from = withoutExtension(edge.from);
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(withoutExtension(edge.to));
+  }
+  return stronglyConnectedComponents(graph)
+    .filter((component) => component.length > 1)
+    .sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+function withoutExtension(file: string): string {
+  return file.replace(/\.(m?ts|m?js)$/, "");
+}
+
 function isSameOrNested(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }

@@ -1,7 +1,8 @@
 /**
  * The architecture test: imports follow the data flow (dataset → task → flow → episode → verifier → scored
- * episode → metrics / reranker / trainer), no two folders import each other, and the built-in benchmarks, verifiers
- * and cookbooks import the rest of the package only through its public entries, as a user's own would.
+ * episode → metrics / reranker / trainer), no two folders import each other, no two files do, and the built-in
+ * benchmarks, verifiers and cookbooks import the rest of the package only through its public entries, as a user's own
+ * would.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  findFileCycles,
   findFolderCycles,
   findLayerViolations,
   findPrivatePluginImports,
@@ -117,6 +119,11 @@ describe("layers", () => {
   it("has no cycle between folders", () => {
     expect(findFolderCycles(edges)).toEqual([]);
   });
+
+  it("has no cycle between files but the eval command's, which the eval-plan split (eval-flags.ts) removes", () => {
+    // Exact on purpose: a new cycle fails here, and so does this one's removal, which then turns the expectation into [].
+    expect(findFileCycles(edges)).toEqual([["src/cli/commands/eval", "src/cli/commands/eval-command", "src/cli/commands/eval-set"]]);
+  });
 });
 
 describe("the layer checker itself", () => {
@@ -173,6 +180,30 @@ describe("the layer checker itself", () => {
       { from: "verifiers/math/math-grade-verifier.ts", to: "verifiers/grade-verifier.js" },
     ];
     expect(findFolderCycles(cycle)).toEqual([["verifiers/code", "verifiers/math"]]);
+  });
+
+  it("reports a cycle between files through type-only and dynamic imports, and not a chain that never returns", () => {
+    const cycles = [
+      // A definition loads its action lazily, and the action imports the definition's flag type back.
+      { from: "src/cli/commands/view-command.ts", to: "src/cli/commands/view.js" },
+      { from: "src/cli/commands/view.ts", to: "src/cli/commands/view-command.js" },
+      // A registry loads a backend, which imports a type from the registry.
+      { from: "src/training/backends/training-backends.ts", to: "src/training/backends/verl/create-verl-training-backend.js" },
+      { from: "src/training/backends/verl/create-verl-training-backend.ts", to: "src/training/backends/verl/verl-backend.js" },
+      { from: "src/training/backends/verl/verl-backend.ts", to: "src/training/backends/training-backends.js" },
+      // A chain: each file imports the next, none imports back.
+      { from: "src/cli/commands/sft-command.ts", to: "src/cli/commands/sft-flags.js" },
+      { from: "src/cli/commands/sft.ts", to: "src/cli/commands/sft-flags.js" },
+      { from: "src/cli/commands/sft-command.ts", to: "src/cli/commands/sft.js" },
+    ];
+    expect(findFileCycles(cycles)).toEqual([
+      ["src/cli/commands/view", "src/cli/commands/view-command"],
+      [
+        "src/training/backends/training-backends",
+        "src/training/backends/verl/create-verl-training-backend",
+        "src/training/backends/verl/verl-backend",
+      ],
+    ]);
   });
 
   describe("scanning files on disk", () => {

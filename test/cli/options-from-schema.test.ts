@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addCommand } from "../../src/cli/add-command.js";
-import { defineCommand } from "../../src/cli/command-definition.js";
+import { defineCommand, noArguments, noFlags } from "../../src/cli/command-definition.js";
 import { addSchemaOptions, optionFromField } from "../../src/cli/options-from-schema.js";
 import { parseFlags } from "../../src/cli/parse-flags.js";
 import { commaList, endpointFlags } from "../../src/cli/shared-flags.js";
@@ -126,10 +126,10 @@ describe("a command built from its definition", () => {
   it("parses the flags before loading its action, so a usage error loads nothing", async () => {
     let loads = 0;
     const calls: unknown[] = [];
-    const definition = defineCommand<typeof FlagsSchema, [string]>({
+    const definition = defineCommand({
       name: "try",
       description: "try it",
-      arguments: [{ name: "<name>", description: "a name" }],
+      arguments: z.tuple([z.string().describe("a name").meta({ value: "name" })]),
       flags: FlagsSchema,
       loadAction: async () => {
         loads += 1;
@@ -145,5 +145,59 @@ describe("a command built from its definition", () => {
     await program.parseAsync(["try", "x", "--input", "f", "-n", "3"], { from: "user" });
     expect(loads).toBe(1);
     expect(calls).toEqual([{ flags: expect.objectContaining({ attempts: 3, input: "f" }), args: ["x"] }]);
+  });
+
+  it("spells arguments from their schemas: <required>, [optional], <variadic...>, and hands a variadic over as one array", async () => {
+    const calls: unknown[] = [];
+    const definition = defineCommand({
+      name: "try",
+      description: "try it",
+      arguments: z.tuple([
+        z.string().describe("the first").meta({ value: "first" }),
+        z.string().optional().describe("the second").meta({ value: "second" }),
+      ]),
+      flags: noFlags,
+      loadAction: async () => (_flags, args) => {
+        calls.push(args);
+      },
+    });
+    const variadic = defineCommand({
+      name: "many",
+      description: "many",
+      arguments: z.tuple([z.array(z.string()).describe("run folders").meta({ value: "run-dir" })]),
+      flags: noFlags,
+      loadAction: async () => (_flags, [directories]) => {
+        calls.push(directories);
+      },
+    });
+    const program = new Command("rllm").exitOverride();
+    const command = addCommand(program, definition);
+    addCommand(program, variadic);
+    expect(command.registeredArguments.map((argument) => [argument.name(), argument.required, argument.description])).toEqual([
+      ["first", true, "the first"],
+      ["second", false, "the second"],
+    ]);
+    await program.parseAsync(["try", "a"], { from: "user" });
+    await program.parseAsync(["many", "r1", "r2"], { from: "user" });
+    expect(calls).toEqual([["a", undefined], ["r1", "r2"]]);
+  });
+
+  it("refuses, at compile time, an action whose arguments or flags do not match the schemas", () => {
+    defineCommand({
+      name: "typed",
+      description: "typed",
+      arguments: z.tuple([z.string().optional().describe("maybe").meta({ value: "maybe" })]),
+      flags: noFlags,
+      // @ts-expect-error: the argument is optional, so the action must accept undefined.
+      loadAction: async () => (_flags: unknown, _args: [string]) => {},
+    });
+    defineCommand({
+      name: "typed",
+      description: "typed",
+      arguments: noArguments,
+      flags: FlagsSchema,
+      // @ts-expect-error: `attempts` is a number once parsed.
+      loadAction: async () => (_flags: { attempts: string }) => {},
+    });
   });
 });

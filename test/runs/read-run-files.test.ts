@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runFormatVersion } from "../../src/core/run-summary.js";
-import { readRunConfig, readRunSummary } from "../../src/runs/read-run-files.js";
+import { readRunConfig, readRunSummary, readTrainedOn } from "../../src/runs/read-run-files.js";
 import { openRunDirectory } from "../../src/runs/run-directory.js";
 import { runCli } from "../helpers/run-cli.js";
 
@@ -52,5 +52,23 @@ describe("run files of the current format", () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-summary-")), "summary.json");
     writeFileSync(file, JSON.stringify({ counts: { tasks: "three" } }));
     expect(() => readRunSummary(file)).toThrow(new RegExp(`${file.replace(/[.]/g, "\\.")}: field "counts\\.tasks"`));
+  });
+});
+
+describe("trainedOn in an sft run's config.json", () => {
+  const write = (config: unknown) => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-trained-on-")), "config.json");
+    writeFileSync(file, JSON.stringify(config));
+    return file;
+  };
+
+  it("reads the benchmark and test splits, or undefined when the run trained on none", () => {
+    expect(readTrainedOn(write({ command: "sft", trainedOn: { benchmark: "arith", splits: ["test"] } }))).toEqual({ benchmark: "arith", splits: ["test"] });
+    expect(readTrainedOn(write({ command: "sft" }))).toBeUndefined();
+  });
+
+  it("names the file and field of a malformed entry", () => {
+    const file = write({ command: "sft", trainedOn: { benchmark: "arith", splits: "test" } });
+    expect(() => readTrainedOn(file)).toThrow(`${file}: field "trainedOn.splits"`);
   });
 });

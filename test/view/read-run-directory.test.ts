@@ -77,6 +77,11 @@ describe("readRunDirectory", () => {
     expect(() => readRunDirectory(run)).toThrow(`${path.join(run, "episodes.jsonl")}:2: field "attempt"`);
   });
 
+  it("names the file, line and field of a metrics line whose figure has the wrong type", () => {
+    const run = folder("bad-metrics", { "metrics.jsonl": jsonl([{ kind: "train", step: 1, reward: 0.5 }, { kind: "validation", step: 1, passAt1: { mean: "0.5" } }]) });
+    expect(() => readRunDirectory(run)).toThrow(`${path.join(run, "metrics.jsonl")}:2: field "passAt1.mean"`);
+  });
+
   it("refuses a folder that holds no run", () => {
     expect(() => readRunDirectory(folder("empty", { "notes.txt": "" }))).toThrow("neither episodes.jsonl nor metrics.jsonl");
   });

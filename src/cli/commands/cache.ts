@@ -2,7 +2,7 @@
 import { rllmHome } from "../../core/rllm-home.js";
 import { ResponseCache, cacheFile } from "../../llm/response-cache.js";
 import { parseDuration } from "../../core/parse-duration.js";
-import type { ClearFlags } from "./cache-command.js";
+import type { ClearFlags } from "./cache-flags.js";
 
 /** Opens the cache, saying so when it had to be rebuilt. */
 function openCache(): ResponseCache {

@@ -4,7 +4,7 @@ import { compareRuns, type RunComparison } from "../../view/compare-runs.js";
 import { readRunDirectory } from "../../view/read-run-directory.js";
 import { renderReport } from "../../view/render-report.js";
 import { assertWritableOutput } from "../../core/check-paths.js";
-import type { CompareFlags } from "./compare-command.js";
+import type { CompareFlags } from "./compare-flags.js";
 
 const listedTasks = 20;
 

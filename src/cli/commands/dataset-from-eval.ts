@@ -13,7 +13,7 @@ import { curateRows, type CurationRun } from "../../datasets/curation/curate-row
 import { FilterSyntaxError, filterNames, parseFilterExpression } from "../../datasets/curation/filter-expression.js";
 import { isKnownFilterName, taskStatistics } from "../../datasets/curation/task-statistics.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
-import type { FromEvalFlags } from "./dataset-command.js";
+import type { FromEvalFlags } from "./dataset-flags.js";
 import { z } from "zod";
 
 // Only what curation reads of a tournament line; error lines (a failed rerank) have no judge trajectory.
@@ -33,9 +33,7 @@ function readRun(directory: string): CurationRun & { benchmark: string; split: s
 }
 
 /** Runs `rllm dataset from-eval`; sets exit code 1 when nothing is left to write. */
-export async function datasetFromEval(flags: FromEvalFlags, args: string[]): Promise<void> {
-  // commander passes a variadic argument as one array.
-  const directories = (args[0] as unknown as string[] | undefined) ?? [];
+export async function datasetFromEval(flags: FromEvalFlags, [directories]: [string[]]): Promise<void> {
   const home = rllmHome();
   // A bad expression is refused first: exit 2 with a caret, before any file is read.
   const filter = flags.filter === undefined ? undefined : { tree: parseFilterExpression(flags.filter), text: flags.filter };

@@ -15,7 +15,7 @@ import { messageText } from "../../core/message.js";
 import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { assertInputFile } from "../../core/check-paths.js";
-import type { RegisterFlags, ShowFlags } from "./dataset-command.js";
+import type { RegisterFlags, ShowFlags } from "./dataset-flags.js";
 import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 
 // The command says "dataset", so its unknown-name message does too.

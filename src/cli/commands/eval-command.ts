@@ -52,12 +52,12 @@ export const EvalFlagsSchema = z.object({
 export type EvalFlags = z.infer<typeof EvalFlagsSchema>;
 
 /** `rllm eval`. */
-export const evalCommand = defineCommand<typeof EvalFlagsSchema, string[]>({
+export const evalCommand = defineCommand({
   name: "eval",
   description:
     "Run a benchmark: every task × attempt through the cookbook's agent flow, graded, written to <out>/episodes.jsonl as it goes,\n" +
     "summarised in <out>/summary.json. Without --base-url the embedded tiny model answers (offline).",
-  arguments: [{ name: "[benchmark]", description: `benchmark name (${benchmarks.names().join(", ")}), a registered dataset, or a folder of terminal tasks (<path> or harbor:<path>); none with --config` }],
+  arguments: z.tuple([z.string().optional().describe(`benchmark name (${benchmarks.names().join(", ")}), a registered dataset, or a folder of terminal tasks (<path> or harbor:<path>); none with --config`).meta({ value: "benchmark" })]),
   flags: EvalFlagsSchema,
   loadAction: async () => (await import("./eval.js")).evalAction,
 });

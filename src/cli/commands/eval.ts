@@ -34,7 +34,7 @@ import type { SlotLane } from "../../engine/episode-slots.js";
 import type { EvalReranker } from "../../tournament/eval-reranker.js";
 
 /** Runs `rllm eval <benchmark>` (or an eval set with --config) and sets the exit code (0 ok, 1 failed or under --fail-under). */
-export async function evalAction(flags: EvalFlags, [benchmarkName]: string[]): Promise<void> {
+export async function evalAction(flags: EvalFlags, [benchmarkName]: [string?]): Promise<void> {
   if (flags.config) {
     if (benchmarkName) throw new InputError(`--config runs the benchmarks its file names: drop "${benchmarkName}"`);
     process.exitCode = await (await import("./eval-set.js")).runEvalSet(flags);

@@ -1,24 +1,10 @@
-/** `rllm export <run-dir>`: its help text and flag schema (for help); the export itself is in export.ts. */
+/** `rllm export <run-dir>`: its help text and arguments (light, for help; the flags are in export-flags.ts); the export itself is in export.ts. */
 import { z } from "zod";
-import { AdvantageEstimatorSchema } from "../../training/advantages/index.js";
-import { ExportFormatSchema } from "../../training/export/export-episodes.js";
 import { defineCommand } from "../command-definition.js";
-import { outFlag } from "../shared-flags.js";
-
-/** `rllm export`'s flags. */
-export const ExportFlagsSchema = z.object({
-  format: ExportFormatSchema.describe("row format").meta({ value: "format" }),
-  out: outFlag.describe("output file (default <run-dir>/export.<format extension>)").meta({ value: "file" }),
-  estimator: AdvantageEstimatorSchema.default("grpo").describe("advantage estimator").meta({ value: "name" }),
-  merge: z.enum(["prefix", "per_call"]).default("prefix").describe("prefix: merge turns whose prompt extends the previous one; per_call: one row per call").meta({ value: "mode" }),
-  minGroupSize: z.coerce.number().int().positive().default(2).describe("drop groups with fewer trajectories").meta({ value: "n" }),
-  dropUniform: z.boolean().default(false).describe("drop groups whose rewards are all equal"),
-});
-/** `rllm export`'s parsed flags. */
-export type ExportFlags = z.infer<typeof ExportFlagsSchema>;
+import { ExportFlagsSchema } from "./export-flags.js";
 
 /** `rllm export`. */
-export const exportCommand = defineCommand<typeof ExportFlagsSchema, [string]>({
+export const exportCommand = defineCommand({
   name: "export",
   description:
     "Export a run's episodes (<run-dir>/episodes.jsonl) as training rows built from the sampler's token ids:\n" +
@@ -31,7 +17,7 @@ export const exportCommand = defineCommand<typeof ExportFlagsSchema, [string]>({
     "  tinker-datums  one Tinker Datum per line (model_input, loss_fn_inputs:\n" +
     "                 target_tokens, logprobs, advantages, mask)\n" +
     "Trajectories without token ids, unscored ones and too-small groups are dropped and counted.",
-  arguments: [{ name: "<run-dir>", description: "run directory written by rllm eval or rllm train" }],
+  arguments: z.tuple([z.string().describe("run directory written by rllm eval or rllm train").meta({ value: "run-dir" })]),
   flags: ExportFlagsSchema,
   loadAction: async () => (await import("./export.js")).exportAction,
 });

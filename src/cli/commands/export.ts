@@ -8,7 +8,7 @@ import { readRunConfig } from "../../runs/read-run-files.js";
 import { runPaths } from "../../runs/run-directory.js";
 import { exportEpisodes } from "../../training/export/export-episodes.js";
 import { assertWritableOutput } from "../../core/check-paths.js";
-import type { ExportFlags } from "./export-command.js";
+import type { ExportFlags } from "./export-flags.js";
 
 const EXTENSIONS = { jsonl: "jsonl", "verl-parquet": "parquet", "tinker-datums": "datums.jsonl" } as const;
 

@@ -1,28 +1,6 @@
-/** `rllm gateway`: its help text and flag schema (light, for help); the server is started by gateway.ts. */
-import { z } from "zod";
-import { DEFAULT_MAX_TRACES_IN_MEMORY } from "../../gateway/trace-store.js";
-import { defineCommand } from "../command-definition.js";
-import { listenFlags, samplingFlags } from "../shared-flags.js";
-
-/** `rllm gateway`'s flags. */
-export const GatewayFlagsSchema = z.object({
-  upstream: z
-    .string()
-    .url()
-    .describe("OpenAI-compatible server that returns token ids (vLLM, SGLang, rllm serve), e.g. http://127.0.0.1:8000/v1")
-    .meta({ value: "url" }),
-  port: listenFlags.port.default(9090),
-  host: listenFlags.host,
-  model: z.string().optional().describe("pin every call to this model name").meta({ value: "name" }),
-  temperature: samplingFlags.temperature.describe("override every call's temperature"),
-  topP: samplingFlags.topP.describe("override every call's top_p"),
-  maxTokens: samplingFlags.maxTokens.describe("override every call's max_tokens"),
-  traceFile: z.string().optional().describe("append every trace to this JSONL file (evicted traces are read back from it)").meta({ value: "path" }),
-  maxTraces: z.coerce.number().int().positive().default(DEFAULT_MAX_TRACES_IN_MEMORY).describe("traces kept in memory across sessions; the oldest are evicted first").meta({ value: "n" }),
-  apiKeyEnv: z.string().optional().describe("environment variable with the upstream API key (else the client's Authorization header is forwarded)").meta({ value: "VAR" }),
-});
-/** `rllm gateway`'s parsed flags. */
-export type GatewayFlags = z.infer<typeof GatewayFlagsSchema>;
+/** `rllm gateway`: its help text and arguments (light, for help; the flags are in gateway-flags.ts); the server is started by gateway.ts. */
+import { defineCommand, noArguments } from "../command-definition.js";
+import { GatewayFlagsSchema } from "./gateway-flags.js";
 
 /** `rllm gateway`. */
 export const gatewayCommand = defineCommand({
@@ -31,6 +9,7 @@ export const gatewayCommand = defineCommand({
     "Run an OpenAI-compatible proxy that records every chat call with its token ids and logprobs.\n" +
     "Point an agent (any language) at <gateway>/sessions/<id>/v1; read its calls back as Steps from\n" +
     "GET /sessions/<id>/steps (or the raw traces from GET /sessions/<id>/traces).",
+  arguments: noArguments,
   flags: GatewayFlagsSchema,
   loadAction: async () => (await import("./gateway.js")).gatewayAction,
 });

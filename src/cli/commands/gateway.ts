@@ -1,7 +1,7 @@
 /** `rllm gateway --upstream URL --port P`'s action: runs the token-capturing model gateway until Ctrl-C. */
 import { startGateway } from "../../gateway/gateway-server.js";
 import { waitForStop } from "../wait-for-stop.js";
-import type { GatewayFlags } from "./gateway-command.js";
+import type { GatewayFlags } from "./gateway-flags.js";
 
 /** Runs the gateway until Ctrl-C, SIGTERM or its parent's exit. */
 export async function gatewayAction(flags: GatewayFlags): Promise<void> {

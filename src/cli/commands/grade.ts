@@ -11,7 +11,7 @@ import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
-import type { GradeFlags } from "./grade-command.js";
+import type { GradeFlags } from "./grade-flags.js";
 
 /** Grades the rows, writes the verdict rows and prints the accuracy. */
 export async function gradeAction(flags: GradeFlags, _args: string[], command: Command): Promise<void> {

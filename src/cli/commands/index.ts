@@ -74,4 +74,8 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "compare two runs task by task: paired accuracy difference, McNemar's exact test",
     load: async () => (await import("./compare-command.js")).compareCommand,
   },
+  new: {
+    summary: "write a working cookbook, benchmark or verifier skeleton that imports only rllm-ts",
+    load: async () => (await import("./new-command.js")).newCommand,
+  },
 });

@@ -12,7 +12,7 @@ import { defaultSelectionConfig } from "../../tournament/selection-methods.js";
 import { formatRerankMethod } from "../format-summary.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
 import { openEndpoint, planEndpoint } from "../../evaluation/resolve-endpoint.js";
-import type { RerankFlags } from "./rerank-command.js";
+import type { RerankFlags } from "./rerank-flags.js";
 
 /** Judges each row's candidates with every method and writes one line per row and method. */
 export async function rerankAction(flags: RerankFlags): Promise<void> {

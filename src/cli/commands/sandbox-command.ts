@@ -1,34 +1,19 @@
-/** `rllm sandbox serve`: its help text and flag schema (light, for help); the service is started by sandbox.ts. */
-import { z } from "zod";
-import { defineCommand } from "../command-definition.js";
-import { concurrencyFlag, listenFlags } from "../shared-flags.js";
-
-/** `rllm sandbox serve`'s flags. */
-export const SandboxServeFlagsSchema = z.object({
-  port: listenFlags.port.default(8080),
-  host: listenFlags.host.describe("address to listen on (loopback by default; on another address set an API key)"),
-  apiKeyEnv: z.string().optional().describe("environment variable holding the API key clients must send (Authorization: Bearer, or X-API-Key)").meta({ value: "VAR" }),
-  concurrency: concurrencyFlag.optional().describe("programs run at once, one sandbox slot each (default: all cores)"),
-  queue: z.coerce.number().int().nonnegative().optional().describe("requests waiting for a slot before the service answers 429 with Retry-After (default: 4 × concurrency)").meta({ value: "n" }),
-  maxBodyMb: z.coerce.number().positive().default(16).describe("largest request body (code + stdin), MiB").meta({ value: "MiB" }),
-  maxRunTimeout: z.coerce.number().positive().default(300).describe("longest run_timeout a request may ask for, seconds").meta({ value: "seconds" }),
-  memoryMb: z.coerce.number().int().positive().optional().describe("memory cap of each sandbox, MiB (default 4096)").meta({ value: "MiB" }),
-  unsafeNoSandbox: z.boolean().optional().describe("run programs without bubblewrap isolation (rlimits only) if no sandbox exists; never with secrets on the machine"),
-});
-/** `rllm sandbox serve`'s parsed flags. */
-export type SandboxServeFlags = z.infer<typeof SandboxServeFlagsSchema>;
+/** `rllm sandbox serve`: its help text and arguments (light, for help; the flags are in sandbox-flags.ts); the service is started by sandbox.ts. */
+import { defineCommand, defineCommandGroup, noArguments } from "../command-definition.js";
+import { SandboxServeFlagsSchema } from "./sandbox-flags.js";
 
 /** `rllm sandbox` and its subcommand. */
-export const sandboxCommand = defineCommand({
+export const sandboxCommand = defineCommandGroup({
   name: "sandbox",
   description: "The code sandbox as a service, for grading past one machine (docs/code-sandbox.md#a-pool-of-sandbox-services).",
   subcommands: [
-    defineCommand<typeof SandboxServeFlagsSchema>({
+    defineCommand({
       name: "serve",
       description:
         "Serve the bubblewrap code sandbox behind SandboxFusion's HTTP API (POST /run_code, GET /v1/ping,\n" +
         "/health, /metrics): point verl's sandbox_fusion reward, tinker-cookbook's code RL or\n" +
         "`rllm grade --verifier code --sandbox-url` at it. Python programs only.",
+      arguments: noArguments,
       flags: SandboxServeFlagsSchema,
       loadAction: async () => (await import("./sandbox.js")).sandboxServe,
     }),

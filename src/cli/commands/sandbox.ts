@@ -2,7 +2,7 @@
 import { InputError } from "../../core/errors/input-error.js";
 import { startSandboxService } from "../../sandbox-service/sandbox-service.js";
 import { CodeGrader } from "../../../verifiers/code/code-grader.js";
-import type { SandboxServeFlags } from "./sandbox-command.js";
+import type { SandboxServeFlags } from "./sandbox-flags.js";
 
 /** Runs the service until Ctrl-C or SIGTERM. */
 export async function sandboxServe(flags: SandboxServeFlags): Promise<void> {

@@ -1,12 +1,13 @@
 /** `rllm serve`'s action: OpenAI-compatible servers; `--rerank <method> --upstream URL` answers each request with the tournament winner of n upstream samples. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readTrainedOn } from "../../runs/read-run-files.js";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { waitForStop } from "../wait-for-stop.js";
-import type { ServeFlags } from "./serve-command.js";
+import type { ServeFlags } from "./serve-flags.js";
 
 const announceParentExit = (parentPid: number) => console.error(`rllm: the process that started this server (pid ${parentPid}) is gone: stopping`);
 
@@ -82,7 +83,7 @@ async function serveRerank(flags: ServeFlags, method: SelectionMethod): Promise<
 function warnIfTrainedOnTest(checkpoint: string): void {
   const configFile = path.join(checkpoint, "..", "..", "config.json");
   if (!existsSync(configFile)) return;
-  const trainedOn = (JSON.parse(readFileSync(configFile, "utf8")) as { trainedOn?: { benchmark: string | null; splits: string[] } }).trainedOn;
+  const trainedOn = readTrainedOn(configFile);
   if (!trainedOn) return;
   console.error(
     `rllm: warning: this checkpoint was trained on rows from the ${trainedOn.splits.join(", ")} split of ${trainedOn.benchmark ?? "its benchmark"}: ` +

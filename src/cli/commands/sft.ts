@@ -15,7 +15,8 @@ import { tokenizeSftRow, type ChatTokenizer, type SftSequence, type TokenizeMeth
 import type { SftRecord } from "../../training/sft/run-sft.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
-import type { SftFlags } from "./sft-command.js";
+import type { SftFlags } from "./sft-flags.js";
+import type { TrainedOn } from "../../runs/read-run-files.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { checkpointFolder, checkpointStep } from "../../training/checkpoint-folder.js";
 import { serveCommand } from "../serve-command-line.js";
@@ -84,7 +85,7 @@ export async function sftAction(flags: SftFlags, [name]: [string]): Promise<void
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
   const { out: _out, resume: _resume, ...settings } = flags;
   // The test splits it trained on, kept in config.json so that `rllm serve --checkpoint` can warn about contaminated evals.
-  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method, ...(testSplits.length > 0 ? { trainedOn: { benchmark: source.benchmark ?? null, splits: testSplits } } : {}) };
+  const config = { command: "sft", dataset: name, ...settings, checkpoint: checkpoint ?? null, tokenizeMethod: method, ...(testSplits.length > 0 ? { trainedOn: { benchmark: source.benchmark ?? null, splits: testSplits } satisfies TrainedOn } : {}) };
   const directory = flags.out ?? path.join("runs", `sft-${name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, flags.resume);
 

@@ -1,7 +1,7 @@
 /** `rllm simulate tournament`'s action: Monte-Carlo selection accuracy of V1 and the baselines on simulated judges (table or --json). */
 import type { SimulationRow } from "../../tournament/simulate-tournament.js";
 import { simulateTournament } from "../../tournament/simulate-tournament.js";
-import type { SimulateFlags } from "./simulate-command.js";
+import type { SimulateFlags } from "./simulate-flags.js";
 
 /** Runs the simulation and prints a table per judge accuracy, or the rows as JSON. */
 export function simulateAction(flags: SimulateFlags): void {

@@ -1,49 +1,19 @@
-/** `rllm train <cookbook>`: its help text and flag schema (light, for help); the run itself is in train.ts. */
+/** `rllm train <cookbook>`: its help text and arguments (light, for help; the flags are in train-flags.ts); the run itself is in train.ts. */
 import { z } from "zod";
-import { trainingBackends } from "../../training/backends/training-backends.js";
 import { defineCommand } from "../command-definition.js";
-import { outFlag } from "../shared-flags.js";
-
-/** `rllm train`'s flags. */
-export const TrainFlagsSchema = z.object({
-  backend: z.string().default("local").describe(`training backend (${trainingBackends.names().join(", ")})`).meta({ value: "name" }),
-  config: z
-    .string()
-    .optional()
-    .describe(
-      "training config (strict JSON; unknown keys are errors); default: the cookbook's shipped " +
-        "cookbooks/<name>/train.json when it has one (arith does), else the built-in defaults",
-    )
-    .meta({ value: "train.json" }),
-  steps: z.coerce.number().int().positive().optional().describe("policy updates (overrides the config)").meta({ value: "n" }),
-  maxInfraErrorRate: z.coerce
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe("stop when more than this share of a step's rollouts are infrastructure errors (overrides the config; default 0.05)")
-    .meta({ value: "rate" }),
-  out: outFlag.describe("run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)"),
-  checkpoint: z.string().optional().describe("starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)").meta({ value: "dir" }),
-  resume: z.boolean().default(false).describe("continue the run in --out from its last checkpoint; refuses if the config differs"),
-  model: z.string().optional().describe("--backend tinker: the base model to train (default: the server's only model)").meta({ value: "name" }),
-  loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker: LoRA rank (default 32)").meta({ value: "r" }),
-  baseUrl: z.string().url().optional().describe("--backend tinker: the service URL (default TINKER_BASE_URL, else the hosted service)").meta({ value: "url" }),
-  tokenizer: z.string().optional().describe("--backend tinker: a directory with tokenizer.json and tokenizer_config.json (default: the Hugging Face cache or hub)").meta({ value: "dir" }),
-  capabilities: z.boolean().default(false).describe("print what each backend can do (losses, aggregations, merges, LoRA/full, sampling, KL, entropy selection, checkpoints, context) and exit"),
-});
-/** `rllm train`'s parsed flags. */
-export type TrainFlags = z.infer<typeof TrainFlagsSchema>;
+import { TrainFlagsSchema } from "./train-flags.js";
 
 /** `rllm train`. */
-export const trainCommand = defineCommand<typeof TrainFlagsSchema, string[]>({
+export const trainCommand = defineCommand({
   name: "train",
   description:
     "Train the policy on a cookbook's benchmark: sample train tasks → rollouts (traced through the gateway) → score →\n" +
     "group → advantages → update → publish, validating pass@1 on the test split. Writes <out>/metrics.jsonl (one line\n" +
     "per step and per validation), <out>/steps/<n>/episodes.jsonl, <out>/checkpoints/. With joint.enabled the policy also\n" +
     "judges pairs of its own solutions (V1-PairRL).",
-  arguments: [{ name: "[cookbook]", description: "cookbook name (its benchmark supplies the train and test splits) or module path; required unless --capabilities" }],
+  arguments: z.tuple([
+    z.string().optional().describe("cookbook name (its benchmark supplies the train and test splits) or module path; required unless --capabilities").meta({ value: "cookbook" }),
+  ]),
   flags: TrainFlagsSchema,
   loadAction: async () => (await import("./train.js")).trainAction,
 });

@@ -1,11 +1,12 @@
 /** `rllm train <cookbook> --backend local --config train.json`'s action: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { packagePath } from "../../core/package-root.js";
 import { parseJsonFile } from "../../core/parse-json-file.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { checkRunDirectory, openRunDirectory } from "../../runs/run-directory.js";
+import { readTrainState, trainingRunPaths } from "../../runs/training-run-files.js";
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
@@ -16,14 +17,14 @@ import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { looksLikeModulePath, resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../../core/check-paths.js";
-import type { TrainFlags } from "./train-command.js";
+import type { TrainFlags } from "./train-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
 import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Runs `rllm train <cookbook>`. */
-export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): Promise<void> {
+export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]): Promise<void> {
   if (flags.capabilities) {
     const { capabilitiesMatrix } = await import("../../training/backends/capabilities-matrix.js");
     console.log(await capabilitiesMatrix());
@@ -100,8 +101,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: string[]): 
 
 /** Where the run ended: its last checkpoint and, for the tiny model, the command that serves it. */
 function finalLine(directory: string, steps: number, backend: string): string {
-  const stateFile = path.join(directory, "state.json");
-  const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { step: number; checkpoint: string }) : undefined;
+  const state = readTrainState(trainingRunPaths(directory).state);
   if (!state) return `train: no checkpoint saved in ${directory}`;
   const checkpoint = path.join(directory, state.checkpoint);
   return `train: ${state.step}/${steps} steps; checkpoint ${checkpoint}${backend === "local" ? `; serve it: ${serveCommand(checkpoint)}` : ""}`;

@@ -5,7 +5,7 @@ import { isTerminal, RayDashboardUnreachableError, RayJobsClient, RayJobsError, 
 import { verlLaunchRequest } from "../../training/backends/verl/verl-launch-request.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { assertInputFile } from "../../core/check-paths.js";
-import type { VerlLaunchFlags, VerlLogsFlags, VerlStatusFlags, VerlStopFlags } from "./verl-command.js";
+import type { VerlLaunchFlags, VerlLogsFlags, VerlStatusFlags, VerlStopFlags } from "./verl-flags.js";
 import { abortableSleep } from "../../core/abortable-sleep.js";
 
 /** Submits the bridge trainer's job; with --follow, streams its logs and exits by its final status. */

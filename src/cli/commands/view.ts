@@ -8,7 +8,7 @@ import { renderReport, reportAssets } from "../../view/render-report.js";
 import { serveRunReport } from "../../view/serve-report.js";
 import { assertWritableOutput } from "../../core/check-paths.js";
 import { waitForStop } from "../wait-for-stop.js";
-import type { ViewFlags } from "./view-command.js";
+import type { ViewFlags } from "./view-flags.js";
 
 /** Writes the report (and with --serve serves it until Ctrl-C or SIGTERM); an eval set folder gets its table and every cell's report. */
 export async function viewAction(flags: ViewFlags, [runDirectory]: [string]): Promise<void> {

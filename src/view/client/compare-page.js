@@ -1,14 +1,18 @@
+// @ts-check
 // The `rllm compare` page: paired figures of run B against run A, and the tasks each run alone solved.
 (() => {
   const view = globalThis.rllmView;
   const { element } = view;
 
+  /** @param {number} value a difference in accuracy, 0..1 */
   const points = (value) => `${value >= 0 ? "+" : ""}${(100 * value).toFixed(1)}`;
 
   /** Builds the comparison page in `app`. */
   view.renderCompare = (app, data) => {
     const figures = data.comparison;
+    /** @type {(run: import("../compare-runs.js").ComparedRun, label: string) => string} */
     const side = (run, label) => `${label}: ${run.directory} (${run.benchmark ?? "?"} · ${run.model ?? "?"} · ${run.episodes} episodes over ${run.tasks} tasks)`;
+    /** @type {(id: string, title: string, tasks: readonly string[]) => HTMLElement} */
     const taskList = (id, title, tasks) =>
       element("div", { class: "solved-list" }, [element("h3", { text: `${title} (${tasks.length})` }), element("ul", { id }, tasks.map((taskId) => element("li", { text: taskId })))]);
     app.append(

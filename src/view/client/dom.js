@@ -1,7 +1,9 @@
+// @ts-check
 // Helpers shared by the report's scripts: building elements, formatting figures, reading episodes.
 (() => {
-  // dom.js is the first script: it creates the namespace the others add to.
-  const view = {};
+  // dom.js is the first script: it creates the namespace the others add to (report-globals.d.ts lists what each adds),
+  // so the namespace is whole only once every script has run; report-shell.js, the last, is the first to read it all.
+  const view = /** @type {RllmView} */ ({});
   globalThis.rllmView = view;
 
   /** An element with attributes (`on*` ones become listeners) and children (strings become text). */
@@ -9,15 +11,23 @@
     const node = document.createElement(tag);
     for (const [name, value] of Object.entries(attributes)) {
       if (value === undefined || value === null || value === false) continue;
-      if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-      else if (name === "text") node.textContent = value;
+      if (typeof value === "function") node.addEventListener(name.slice(2), value);
+      else if (name === "text") node.textContent = String(value);
       else node.setAttribute(name, value === true ? "" : String(value));
     }
-    for (const child of [children].flat(Infinity)) {
-      if (child === undefined || child === null || child === false) continue;
-      node.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
-    }
+    for (const child of flatChildren(children)) node.append(child);
     return node;
+  };
+
+  /**
+   * The nodes and texts of `child`, nested arrays flattened, false/null/undefined skipped.
+   * @type {(child: ViewChild) => (Node | string)[]}
+   */
+  const flatChildren = (child) => {
+    if (child === undefined || child === null || child === false) return [];
+    if (child instanceof Node) return [child];
+    if (typeof child === "string" || typeof child === "number") return [String(child)];
+    return child.flatMap(flatChildren);
   };
 
   /** An SVG element (the pair graph). */
@@ -36,7 +46,7 @@
 
   /** A two-column table of label → value rows. */
   view.keyValueTable = (rows, attributes = {}) =>
-    view.element("table", { class: "key-values", ...attributes }, rows.filter(Boolean).map(([label, value]) => view.element("tr", {}, [view.element("th", { text: label }), view.element("td", {}, [value])])));
+    view.element("table", { class: "key-values", ...attributes }, rows.flatMap((row) => (row ? [row] : [])).map(([label, value]) => view.element("tr", {}, [view.element("th", { text: label }), view.element("td", {}, [value])])));
 
   /** A table with a header row; `rows` are arrays of cells (strings or nodes). */
   view.table = (headers, rows, attributes = {}) =>
@@ -68,7 +78,8 @@
       }
     }
     // A scripted agent (terminal oracle, nop) makes no model call: its episode keeps the task's instruction instead.
-    return view.contentText(episode.artifacts?.instruction ?? "");
+    const instruction = episode.artifacts.instruction;
+    return typeof instruction === "string" ? instruction : "";
   };
 
   /** The answer the grader took, else the solver's last reply (as episodeAnswer in src/core). */

@@ -1,9 +1,12 @@
+// @ts-check
+/** @typedef {import("../render-report.js").ReportPayload} ReportPayload */
+/** @typedef {import("../run-data.js").TrainingRecord} TrainingRecord */
 // Starts the report: reads the inline data, builds the header and tabs, and in a live view polls for new lines.
 (async () => {
   const view = globalThis.rllmView;
   const { element } = view;
-  const payload = await readPayload(document.getElementById("report-data").textContent);
-  const app = document.getElementById("app");
+  const payload = await readPayload(requiredElement("report-data").textContent ?? "");
+  const app = requiredElement("app");
 
   /** The summary tab: summary.json's figures, or counts from the episodes while a run has none yet. */
   view.summaryView = (data) => {
@@ -70,12 +73,13 @@
   }
 
   const run = payload.run;
+  /** @type {{ key: string, label: string, render: () => void }[]} */
   const tabs = [
-    ["summary", "Summary", () => renderSummary()],
-    ["tasks", "Tasks", () => view.renderTasks(tasksPanel, run.episodes, run.kind === "training")],
-    run.tournaments.length > 0 && ["tournaments", "Tournaments", () => view.renderTournaments(tournamentsPanel, run)],
-    run.training.length > 0 && ["training", "Training", () => view.renderTraining(trainingPanel, run.training)],
-  ].filter(Boolean);
+    { key: "summary", label: "Summary", render: () => renderSummary() },
+    { key: "tasks", label: "Tasks", render: () => view.renderTasks(tasksPanel, run.episodes, run.kind === "training") },
+    ...(run.tournaments.length > 0 ? [{ key: "tournaments", label: "Tournaments", render: () => view.renderTournaments(tournamentsPanel, run) }] : []),
+    ...(run.training.length > 0 ? [{ key: "training", label: "Training", render: () => view.renderTraining(trainingPanel, run.training) }] : []),
+  ];
   const summaryPanel = element("section", { id: "panel-summary", class: "panel" });
   const tasksPanel = element("section", { id: "panel-tasks", class: "panel" });
   const tournamentsPanel = element("section", { id: "panel-tournaments", class: "panel" });
@@ -83,23 +87,25 @@
   const panels = { summary: summaryPanel, tasks: tasksPanel, tournaments: tournamentsPanel, training: trainingPanel };
   const rendered = new Set();
 
+  /** @param {string} name */
   const show = (name) => {
     for (const [key, panel] of Object.entries(panels)) panel.hidden = key !== name;
-    for (const button of app.querySelectorAll("nav button")) button.classList.toggle("active", button.dataset.tab === name);
+    for (const button of app.querySelectorAll("nav button")) button.classList.toggle("active", button.getAttribute("data-tab") === name);
     if (!rendered.has(name)) {
       rendered.add(name);
-      tabs.find(([key]) => key === name)[2]();
+      tabs.find(({ key }) => key === name)?.render();
     }
     if (location.hash.slice(1) !== name) history.replaceState(null, "", `#${name}`);
   };
 
+  /** @type {Partial<import("../../core/run-config.js").RunConfig>} */
   const config = run.config ?? {};
   const liveBadge = payload.live ? element("span", { class: "badge live", id: "live-badge", text: "live" }) : null;
   app.append(
     element("header", {}, [
       element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? (config.agent ? `agent ${config.agent}` : (config.backend ?? ""))}`, liveBadge]),
       element("div", { class: "muted", text: run.directory }),
-      element("nav", {}, tabs.map(([key, label]) => element("button", { "data-tab": key, text: label, onclick: () => show(key) }))),
+      element("nav", {}, tabs.map(({ key, label }) => element("button", { "data-tab": key, text: label, onclick: () => show(key) }))),
     ]),
     summaryPanel,
     tasksPanel,
@@ -112,7 +118,7 @@
   }
 
   const initial = location.hash.slice(1);
-  show(tabs.some(([key]) => key === initial) ? initial : "summary");
+  show(tabs.some(({ key }) => key === initial) ? initial : "summary");
 
   if (payload.live) {
     let cursors = payload.live.cursors;
@@ -120,6 +126,7 @@
       const query = `episodes=${cursors.episodes.offset}:${cursors.episodes.line}&metrics=${cursors.metrics.offset}:${cursors.metrics.line}`;
       const response = await fetch(`updates?${query}`, { cache: "no-store" });
       if (!response.ok) return;
+      /** @type {import("../run-data.js").RunUpdate} */
       const update = await response.json();
       cursors = update.cursors;
       run.summary = update.summary;
@@ -130,22 +137,31 @@
       if (update.episodes.length > 0) {
         const byId = new Map(run.episodes.map((episode, index) => [episode.id, index]));
         for (const episode of update.episodes) {
-          if (byId.has(episode.id)) run.episodes[byId.get(episode.id)] = episode;
-          else run.episodes.push(episode);
+          const index = byId.get(episode.id);
+          if (index === undefined) run.episodes.push(episode);
+          else run.episodes[index] = episode;
         }
         if (rendered.has("tasks")) view.updateTasks(run.episodes);
       }
       if (rendered.has("summary")) renderSummary();
-      document.getElementById("live-badge").textContent = `live · ${run.episodes.length} episodes`;
+      requiredElement("live-badge").textContent = `live · ${run.episodes.length} episodes`;
     };
     setInterval(() => poll().catch(() => undefined), 1000);
   }
-  // A training run has no summary.json: its latest step and validation from metrics.jsonl stand in.
+  /**
+   * A training run has no summary.json: its latest step and validation from metrics.jsonl stand in.
+   * @param {readonly TrainingRecord[]} records
+   */
   function trainingSummary(records) {
+    /** @param {TrainingRecord["kind"]} kind */
     const lastOf = (kind) => records.filter((record) => record.kind === kind).sort((first, second) => first.step - second.step).at(-1);
     const train = lastOf("train");
     const validation = lastOf("validation");
-    const interval = (stats) => `${view.percent(stats.mean)} ± ${view.percent(stats.stderr)} (95% CI ${view.percent(stats.ci95[0])} – ${view.percent(stats.ci95[1])}, n = ${stats.n})`;
+    /** @param {NonNullable<TrainingRecord["judgeAccuracy"]>} stats an interval; a bare number where a line has only the mean */
+    const interval = (stats) =>
+      typeof stats === "number"
+        ? view.percent(stats)
+        : `${view.percent(stats.mean)} ± ${view.percent(stats.stderr)} (95% CI ${view.percent(stats.ci95?.[0])} – ${view.percent(stats.ci95?.[1])}, n = ${stats.n})`;
     return view.keyValueTable(
       [
         train && ["last step", `${train.step} · reward ${view.number(train.reward)} · accuracy ${view.percent(train.accuracy)}`],
@@ -158,12 +174,23 @@
     );
   }
 
-  /** The inline data: base64 of gzipped JSON (render-report.ts), inflated by the browser's DecompressionStream. */
+  /**
+   * The inline data: base64 of gzipped JSON (render-report.ts), inflated by the browser's DecompressionStream.
+   * @param {string} base64
+   * @returns {Promise<ReportPayload>}
+   */
   async function readPayload(base64) {
     const binary = atob(base64.trim());
     const bytes = new Uint8Array(binary.length);
     for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
     return JSON.parse(await new Response(stream).text());
+  }
+
+  /** The element with `id`, which the page (render-report.ts) or this script always creates. */
+  function requiredElement(/** @type {string} */ id) {
+    const found = document.getElementById(id);
+    if (!found) throw new Error(`the report page has no #${id}`);
+    return found;
   }
 })();

@@ -1,3 +1,4 @@
+// @ts-check
 // The eval set page: set-summary.json's comparison table, one row per cell, each linking to its cell's run report.
 (() => {
   const view = globalThis.rllmView;

@@ -1,3 +1,10 @@
+// @ts-check
+/** @typedef {import("../run-data.js").ViewEpisode} ViewEpisode */
+/**
+ * One episode as the table shows, filters and searches it.
+ * @typedef {{ episode: ViewEpisode, question: string, answer: string, target: string, signals: Record<string, number>, status: string, tokens: number, latency: number, haystack: string }} Row
+ */
+/** @typedef {{ key: string, label: string, value: (row: Row) => string | number, width: string, trainingOnly?: boolean }} Column */
 // The tasks table: every episode, filtered by verdict and signal, searched over questions and answers, sorted, and
 // virtualised (only the rows in view exist in the page), so that 10,000 episodes stay fast.
 (() => {
@@ -6,6 +13,7 @@
   const rowHeight = 28;
   const overscan = 10;
 
+  /** @type {Column[]} */
   const columns = [
     { key: "id", label: "episode", value: (row) => row.episode.id, width: "minmax(9em, 1.2fr)" },
     { key: "step", label: "step", value: (row) => row.episode.step ?? 0, width: "4em", trainingOnly: true },
@@ -19,9 +27,15 @@
     { key: "termination", label: "end", value: (row) => row.episode.terminationReason, width: "6em" },
   ];
 
+  /**
+   * What the table shows now; the filters' names are the keys `setFilter` writes.
+   * @type {{ rows: Row[], filtered: Row[], status: string, signal: string, search: string, sortKey: string | null, sortDescending: boolean, selectedId: string | null }}
+   */
   const state = { rows: [], filtered: [], status: "all", signal: "", search: "", sortKey: null, sortDescending: false, selectedId: null };
+  /** @type {{ scroller: HTMLElement, spacer: HTMLElement, count: HTMLElement, transcript: HTMLElement, visibleColumns: Column[], template: string } | null} */
   let parts = null;
 
+  /** @type {(episode: ViewEpisode) => Row} */
   const toRow = (episode) => {
     const question = view.episodeQuestion(episode);
     const answer = view.episodeAnswer(episode);
@@ -43,11 +57,13 @@
   // Unsorted rows read in a fixed order, not the order episodes completed in: step, then task id (numbers inside ids
   // compared as numbers, so task-2 comes before task-10), then attempt.
   const naturalOrder = new Intl.Collator("en", { numeric: true });
+  /** @type {(first: Row, second: Row) => number} */
   const byTaskAndAttempt = (first, second) =>
     (first.episode.step ?? 0) - (second.episode.step ?? 0) || naturalOrder.compare(first.episode.taskId, second.episode.taskId) || first.episode.attempt - second.episode.attempt;
 
   /** Re-applies the filters, search and sort, and redraws the rows in view. */
   const refresh = () => {
+    if (!parts) return;
     const search = state.search.trim().toLowerCase();
     let rows = state.rows.filter(
       (row) =>
@@ -55,8 +71,8 @@
         (state.signal === "" || (row.signals[state.signal] ?? 0) !== 0) &&
         (search === "" || row.haystack.includes(search)),
     );
-    if (state.sortKey) {
-      const column = columns.find((candidate) => candidate.key === state.sortKey);
+    const column = columns.find((candidate) => candidate.key === state.sortKey);
+    if (column) {
       const direction = state.sortDescending ? -1 : 1;
       rows = rows
         .map((row, index) => ({ row, index, key: column.value(row) }))
@@ -70,12 +86,15 @@
   };
 
   const drawVisibleRows = () => {
+    if (!parts) return;
+    const { visibleColumns, template } = parts;
     const first = Math.max(0, Math.floor(parts.scroller.scrollTop / rowHeight) - overscan);
     const last = Math.min(state.filtered.length, Math.ceil((parts.scroller.scrollTop + parts.scroller.clientHeight) / rowHeight) + overscan);
     const nodes = [];
     for (let index = first; index < last; index++) {
       const row = state.filtered[index];
-      const cells = parts.visibleColumns.map((column) => {
+      if (!row) continue;
+      const cells = visibleColumns.map((column) => {
         const value = column.value(row);
         const text = column.key === "value" ? view.number(value) : String(value);
         // The id column is narrow and cut with an ellipsis, so its cells always carry the whole id as a tooltip.
@@ -89,7 +108,7 @@
             class: `row${row.episode.id === state.selectedId ? " selected" : ""}`,
             role: "row",
             "data-episode-id": row.episode.id,
-            style: `top:${index * rowHeight}px;grid-template-columns:${parts.template}`,
+            style: `top:${index * rowHeight}px;grid-template-columns:${template}`,
             onclick: () => select(row.episode),
           },
           cells,
@@ -99,15 +118,18 @@
     parts.spacer.replaceChildren(...nodes);
   };
 
-  const setFilter = (name, value) => {
-    state[name] = value;
+  /** @type {(name: "status" | "signal" | "search", event: Event) => void} */
+  const setFilter = (name, event) => {
+    const control = event.target;
+    if (control instanceof HTMLInputElement || control instanceof HTMLSelectElement) state[name] = control.value;
     refresh();
   };
 
+  /** @param {ViewEpisode} episode */
   const select = (episode) => {
     state.selectedId = episode.id;
     drawVisibleRows();
-    view.renderTranscript(parts.transcript, episode);
+    if (parts) view.renderTranscript(parts.transcript, episode);
   };
 
   /** Builds the tasks tab in `panel` over `episodes`. */
@@ -118,15 +140,15 @@
     const signalNames = [...new Set(state.rows.flatMap((row) => Object.keys(row.signals)))].sort();
     const statusSelect = element(
       "select",
-      { id: "filter-status", onchange: (event) => setFilter("status", event.target.value) },
+      { id: "filter-status", onchange: (event) => setFilter("status", event) },
       ["all", "correct", "wrong", "error", "unscored"].map((status) => element("option", { value: status, text: status })),
     );
     const signalSelect = element(
       "select",
-      { id: "filter-signal", onchange: (event) => setFilter("signal", event.target.value) },
+      { id: "filter-signal", onchange: (event) => setFilter("signal", event) },
       [element("option", { value: "", text: "any signal" }), ...signalNames.map((name) => element("option", { value: name, text: `${name} ≠ 0` }))],
     );
-    const searchInput = element("input", { id: "search", type: "search", placeholder: "search questions and answers", oninput: (event) => setFilter("search", event.target.value) });
+    const searchInput = element("input", { id: "search", type: "search", placeholder: "search questions and answers", oninput: (event) => setFilter("search", event) });
     const header = element(
       "div",
       { class: "row header", style: `grid-template-columns:${template}` },

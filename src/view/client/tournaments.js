@@ -1,3 +1,7 @@
+// @ts-check
+/** @typedef {import("../run-data.js").RunData} RunData */
+/** @typedef {import("../run-data.js").ViewTournament} ViewTournament */
+/** @typedef {import("../run-data.js").ViewEpisode} ViewEpisode */
 // The tournaments tab: per method rerank@1, judge calls per task, a paired McNemar test against v1 on the same tasks
 // and the judge's slot-A win rate (position bias), then each task's candidates with their scores (μ), the judged
 // pairs with both ratings, and a graph of the pairs.
@@ -6,6 +10,7 @@
   const { element, svgElement } = view;
 
   /** Slot-A wins among decisive readable verdicts, and the tie and parse-error counts, over `lines`. */
+  /** @param {readonly ViewTournament[]} lines */
   const slotStatistics = (lines) => {
     let slotA = 0;
     let slotB = 0;
@@ -26,6 +31,7 @@
    * Exact McNemar test of `method` against `reference` over the tasks both reranked: b tasks only the reference got
    * right, c only the method; p is the two-sided binomial tail of min(b, c) in b + c fair coin flips.
    */
+  /** @type {(lines: readonly ViewTournament[], reference: string, method: string) => { onlyReference: number, onlyMethod: number, p: number }} */
   const mcnemar = (lines, reference, method) => {
     const referenceByTask = new Map(lines.filter((line) => line.method === reference).map((line) => [line.taskId, line.isCorrect]));
     let onlyReference = 0;
@@ -47,13 +53,16 @@
   };
 
   // Candidates are the task's episodes without infra errors, in attempt order (as the reranker built them).
+  /** @type {(run: RunData, taskId: string) => ViewEpisode[]} */
   const candidatesOf = (run, taskId) =>
     run.episodes.filter((episode) => episode.taskId === taskId && episode.errorClass !== "infra_error").sort((first, second) => first.attempt - second.attempt);
 
+  /** @type {(line: ViewTournament, candidates: readonly ViewEpisode[]) => SVGElement} */
   const pairGraph = (line, candidates) => {
     const count = line.record.candidateCount;
     const size = 260;
     const radius = 100;
+    /** @type {(index: number) => [number, number]} */
     const position = (index) => {
       const angle = (2 * Math.PI * index) / count - Math.PI / 2;
       return [size / 2 + radius * Math.cos(angle), size / 2 + radius * Math.sin(angle)];
@@ -83,6 +92,7 @@
     return svgElement("svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "pair-graph", role: "img", "aria-label": "judged pairs" }, [...lines, ...nodes]);
   };
 
+  /** @type {(detail: HTMLElement, run: RunData, line: ViewTournament) => void} */
   const renderTournament = (detail, run, line) => {
     const candidates = candidatesOf(run, line.taskId);
     const record = line.record;
@@ -172,6 +182,7 @@
         detail,
       ]),
     );
-    if (run.tournaments.length > 0) renderTournament(detail, run, run.tournaments[0]);
+    const first = run.tournaments[0];
+    if (first) renderTournament(detail, run, first);
   };
 })();

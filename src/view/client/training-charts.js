@@ -1,3 +1,9 @@
+// @ts-check
+/** @typedef {import("../run-data.js").TrainingRecord} TrainingRecord */
+/**
+ * One line of a chart: its values per step, read from records that may lack the field (null or undefined there).
+ * @typedef {{ label: string, values: readonly unknown[], dash?: number[], color?: string }} Series
+ */
 // The training tab: curves per step from metrics.jsonl, drawn by uPlot (bundled into the report).
 (() => {
   const view = globalThis.rllmView;
@@ -9,7 +15,8 @@
   view.tickLabels = (splits) => {
     const finite = splits.filter((value) => Number.isFinite(value));
     const largest = Math.max(0, ...finite.map(Math.abs));
-    const step = finite.length > 1 ? Math.abs(finite[1] - finite[0]) : largest;
+    const [firstTick, secondTick] = finite;
+    const step = firstTick !== undefined && secondTick !== undefined ? Math.abs(secondTick - firstTick) : largest;
     if (largest !== 0 && (largest < 1e-3 || largest >= 1e6)) {
       const digits = step > 0 ? Math.max(0, Math.min(6, Math.ceil(Math.log10(largest / step)))) : 1;
       return splits.map((value) => (Number.isFinite(value) ? (value === 0 ? "0" : value.toExponential(digits)) : ""));
@@ -20,6 +27,7 @@
 
   // A value axis as wide as its longest label: with uPlot's fixed 50 px the leading minus of "-0.005" was cut off.
   const measure = document.createElement("canvas").getContext("2d");
+  /** @type {(target: HTMLElement) => import("uplot").Axis} */
   const valueAxis = (target) => ({
     values: (_plot, splits) => {
       const labels = view.tickLabels(splits);
@@ -28,7 +36,8 @@
     },
     size: (plot, values) => {
       // uPlot keeps the axis font scaled by the device pixel ratio; the size it asks for is in CSS pixels.
-      measure.font = plot.axes[1].font?.[0] ?? "12px sans-serif";
+      if (!measure) return 50; // no 2D canvas to measure with: uPlot's own default width
+      measure.font = plot.axes[1]?.font?.[0] ?? "12px sans-serif";
       const widest = Math.max(0, ...(values ?? []).map((label) => measure.measureText(label).width)) / (globalThis.devicePixelRatio || 1);
       // Tick length (10) and the gap between tick and label (5) on the label's left, a few pixels of air on its right.
       const size = Math.ceil(widest) + 20;
@@ -38,11 +47,13 @@
   });
 
   // Each chart: a title, the x values and named series (null where a step has no value); skipped when all are null.
+  /** @type {(container: HTMLElement, id: string, title: string, steps: number[], series: Series[], options?: { band?: [string, string] }) => void} */
   const chart = (container, id, title, steps, series, options = {}) => {
     const shown = series.filter((entry) => entry.values.some((value) => value !== null && value !== undefined));
     if (shown.length === 0 || steps.length === 0) return;
     const target = element("div", { class: "chart", id });
     container.append(element("div", { class: "chart-card" }, [element("h3", { text: title }), target]));
+    const band = options.band;
     const width = Math.max(320, Math.min(560, container.clientWidth / 2 - 24));
     new uPlot(
       {
@@ -52,12 +63,19 @@
         series: [{ label: "step" }, ...shown.map((entry, index) => ({ label: entry.label, stroke: entry.color ?? colors[index % colors.length], width: 2, dash: entry.dash, points: { show: steps.length < 60 }, spanGaps: true }))],
         // Whole steps on the x axis: uPlot would otherwise tick at 1.2, 1.4...
         axes: [{ label: "step", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, valueAxis(target)],
-        bands: options.band ? [{ series: [shown.findIndex((entry) => entry.label === options.band[0]) + 1, shown.findIndex((entry) => entry.label === options.band[1]) + 1], fill: "rgba(37,99,235,0.12)" }] : undefined,
+        bands: band ? [{ series: [shown.findIndex((entry) => entry.label === band[0]) + 1, shown.findIndex((entry) => entry.label === band[1]) + 1], fill: "rgba(37,99,235,0.12)" }] : undefined,
       },
-      [steps, ...shown.map((entry) => entry.values.map((value) => (value === undefined ? null : value)))],
+      [steps, ...shown.map((entry) => entry.values.map((value) => (typeof value === "number" ? value : null)))],
       target,
     );
   };
+
+  /**
+   * The value at `path` (keys, or indices into arrays) inside a record, or null where the record has no such field:
+   * the records are loose (run-data.ts), and a chart draws whichever fields a run wrote.
+   * @type {(record: unknown, path: readonly (string | number)[]) => unknown}
+   */
+  const valueAt = (record, path) => path.reduce((value, key) => (typeof value === "object" && value !== null ? (Reflect.get(value, key) ?? null) : null), record);
 
   /** Builds the training tab in `panel` from the metrics.jsonl records. */
   view.renderTraining = (panel, records) => {
@@ -66,7 +84,8 @@
     const grid = element("div", { class: "charts" });
     panel.replaceChildren(element("p", { class: "muted", text: `${train.length} training steps, ${validation.length} validations` }), grid);
     const steps = train.map((record) => record.step);
-    const field = (path) => train.map((record) => path.reduce((value, key) => (value === null || value === undefined ? null : value[key]), record) ?? null);
+    /** @param {readonly string[]} path */
+    const field = (path) => train.map((record) => valueAt(record, path));
     // With 0/1 rewards the reward is the accuracy: one line says so, where two would hide one under the other.
     const reward = field(["reward"]);
     const accuracy = field(["accuracy"]);
@@ -76,7 +95,8 @@
       { label: "judge accuracy", values: field(["judgeAccuracy"]) },
     ]);
     const validationSteps = validation.map((record) => record.step);
-    const validationField = (path) => validation.map((record) => path.reduce((value, key) => (value === null || value === undefined ? null : value[key]), record) ?? null);
+    /** @param {readonly (string | number)[]} path */
+    const validationField = (path) => validation.map((record) => valueAt(record, path));
     chart(
       grid,
       "chart-validation",

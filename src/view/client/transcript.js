@@ -1,9 +1,16 @@
+// @ts-check
+/** @typedef {import("../../core/message.js").ChatMessage} ChatMessage */
+/** @typedef {import("../../core/message.js").ToolCall} ToolCall */
+/** @typedef {import("../run-data.js").ViewEpisode} ViewEpisode */
+/** @typedef {ViewEpisode["trajectories"][number]} Trajectory */
+/** @typedef {Trajectory["steps"][number]} Step */
 // The transcript of one episode: verdict, score and errors first, then every trajectory's messages, tool calls and
 // results step by step, with token counts, the code verifier's per-test verdicts and FinQA's accessed tables.
 (() => {
   const view = globalThis.rllmView;
   const { element } = view;
 
+  /** @param {ChatMessage["content"] | undefined} content */
   const renderContent = (content) => {
     if (content === null || content === undefined) return [];
     if (typeof content === "string") return [element("pre", { class: "text", text: content })];
@@ -15,6 +22,7 @@
     });
   };
 
+  /** @param {readonly ToolCall[] | undefined} toolCalls */
   const renderToolCalls = (toolCalls) =>
     (toolCalls ?? []).map((call) => {
       let argumentsText = call.function.arguments;
@@ -26,6 +34,7 @@
       return element("div", { class: "tool-call" }, [element("span", { class: "tool-name", text: `→ ${call.function.name}` }), element("span", { class: "muted", text: ` ${call.id}` }), element("pre", { class: "text", text: argumentsText })]);
     });
 
+  /** @param {ChatMessage} message */
   const renderMessage = (message) =>
     element("div", { class: `message role-${message.role}` }, [
       element("div", { class: "role", text: message.role === "tool" ? `tool result${message.tool_call_id ? ` · ${message.tool_call_id}` : ""}` : message.role }),
@@ -34,12 +43,14 @@
     ]);
 
   // Each step's input repeats the conversation so far; only what is new since the previous step is shown.
+  /** @type {(step: Step, previous: Step | undefined) => ChatMessage[]} */
   const newMessages = (step, previous) => {
     if (!previous || step.input.length <= previous.input.length) return step.input;
     const echoed = step.input[previous.input.length]?.role === "assistant" ? 1 : 0;
     return step.input.slice(previous.input.length + echoed);
   };
 
+  /** @type {(trajectory: Trajectory, index: number) => HTMLElement} */
   const renderTrajectory = (trajectory, index) =>
     element("div", { class: "trajectory" }, [
       element("h3", { text: `${trajectory.name} · trajectory ${index} · reward ${view.number(trajectory.reward)} · ${trajectory.steps.length} step${trajectory.steps.length === 1 ? "" : "s"}` }),
@@ -59,11 +70,16 @@
       ),
     ]);
 
+  /**
+   * The code verifier's per-test verdicts in a score's details, when it has them.
+   * @param {Record<string, unknown> | undefined} details
+   */
   const renderTests = (details) => {
+    /** @type {{ index: number, verdict: string, detail?: string, wallMs?: number }[]} */
     const tests = Array.isArray(details?.tests) ? details.tests : [];
     if (tests.length === 0) return null;
     return element("div", { class: "tests" }, [
-      element("h3", { text: `Tests: ${details.verdict ?? ""}` }),
+      element("h3", { text: `Tests: ${details?.verdict ?? ""}` }),
       view.table(
         ["test", "verdict", "detail", "ms"],
         tests.map((test) => [String(test.index), element("span", { class: `verdict-${test.verdict}`, text: test.verdict }), test.detail ?? "", view.number(test.wallMs, 0)]),
@@ -99,7 +115,7 @@
       renderTests(score.details),
       Object.keys(otherArtifacts).length > 0 ? element("details", {}, [element("summary", { text: "artifacts" }), element("pre", { class: "text", text: JSON.stringify(otherArtifacts, null, 1) })]) : null,
       ...episode.trajectories.map(renderTrajectory),
-    ].filter(Boolean);
+    ].flatMap((child) => (child ? [child] : []));
     container.replaceChildren(...children);
     container.scrollTop = 0;
   };

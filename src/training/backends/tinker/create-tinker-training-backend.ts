@@ -9,7 +9,7 @@ import type { TrainingBackend } from "../../backend.js";
 import { UnsupportedRequestError } from "../../errors/unsupported-request-error.js";
 import type { ChatTokenizer } from "../../sft/tokenize-sft-row.js";
 import { tinyChatTokenizer } from "../../sft/tiny-chat-tokenizer.js";
-import type { BackendFlags } from "../training-backends.js";
+import type { BackendFlags } from "../create-training-backend.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 import { tinkerBaseUrl, tinkerCredentials, type CredentialSource } from "./tinker-credentials.js";
 import { createTinkerBackend } from "./tinker-backend.js";

@@ -1,6 +1,6 @@
 /** Builds the verl backend for `rllm train --backend verl`; the model is whatever the verl job serves. */
 import { InputError } from "../../../core/errors/input-error.js";
-import type { CreateTrainingBackend } from "../training-backends.js";
+import type { CreateTrainingBackend } from "../create-training-backend.js";
 import { VerlTrainingBackend } from "./verl-backend.js";
 import { verlBackendSettings } from "./verl-backend-settings.js";
 

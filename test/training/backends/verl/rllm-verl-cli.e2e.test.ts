@@ -4,7 +4,7 @@
 // any other error to exit 1).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { launchVerlJob, verlJobStatus } from "../../../../src/cli/commands/verl.js";
-import { VerlLaunchFlagsSchema, VerlStatusFlagsSchema } from "../../../../src/cli/commands/verl-command.js";
+import { VerlLaunchFlagsSchema, VerlStatusFlagsSchema } from "../../../../src/cli/commands/verl-flags.js";
 import { InputError } from "../../../../src/core/errors/input-error.js";
 import { runCli } from "../../../helpers/run-cli.js";
 import { startFakeRayDashboard, type FakeRayDashboard } from "./fake-ray-dashboard.js";

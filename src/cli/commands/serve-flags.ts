@@ -1,0 +1,26 @@
+/** `rllm serve`: the flag schema and its type, read by both the definition (serve-command.ts) and the action. */
+import { z } from "zod";
+import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
+import { endpointFlags, listenFlags, seedFlag } from "../shared-flags.js";
+
+/** `rllm serve`'s flags. */
+export const ServeFlagsSchema = z.object({
+  rerank: SelectionMethodSchema.optional().describe("rerank with this selection method").meta({ value: "method" }),
+  upstream: z.string().url().optional().describe("the OpenAI-compatible endpoint that generates and judges, e.g. http://localhost:8000/v1").meta({ value: "url" }),
+  model: endpointFlags.model.describe("`tiny`: serve the embedded tiny model; with --rerank: the model name sent upstream"),
+  n: z.coerce.number().int().min(1).default(8).describe("candidates sampled per request").meta({ flags: "-n <count>" }),
+  budget: z.coerce.number().positive().default(2).describe("judge calls as a multiple of n").meta({ value: "m" }),
+  judgeKind: z.enum(["math", "code"]).default("math").describe("judge prompt: math (final answer only) or code (correct and robust)").meta({ value: "kind" }),
+  port: listenFlags.port.default(8080),
+  host: listenFlags.host,
+  seed: seedFlag.default(0).describe("base seed of the pairings"),
+  apiKeyEnv: endpointFlags.apiKeyEnv.default("OPENAI_API_KEY").describe("environment variable holding the upstream API key"),
+  checkpoint: z.string().optional().describe("with --model tiny or --tinker: this tiny-model checkpoint instead of the shipped one").meta({ value: "dir" }),
+  tinker: z.boolean().default(false).describe("development tool: a local Tinker server (Tinker's HTTP/protobuf API) training the embedded tiny model; full weights stand in for LoRA"),
+  faults: z.string().optional().describe("with --tinker: inject faults, e.g. try_again=2,timeouts=1,lost=1,rate_limit=2,unavailable=1,error=user,slow_poll_ms=50 (or RLLM_TINKER_FAULTS)").meta({ value: "list" }),
+  maxChunkDatums: z.coerce.number().int().positive().default(1024).describe("with --tinker: datums per forward_backward request (client config)").meta({ value: "n" }),
+  maxChunkBytes: z.coerce.number().int().positive().default(5_000_000).describe("with --tinker: bytes per forward_backward request (client config)").meta({ value: "n" }),
+  zstd: z.boolean().default(false).describe("with --tinker: ask clients to zstd-compress forward_backward bodies"),
+});
+/** `rllm serve`'s parsed flags. */
+export type ServeFlags = z.infer<typeof ServeFlagsSchema>;
