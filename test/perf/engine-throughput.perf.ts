@@ -33,7 +33,7 @@ async function bareFetchLoop(count: number): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
-// The engine's client sends over node:http (src/llm/node-http-fetch.ts), which costs less than the built-in fetch;
+// The engine's client sends over node:http (src/llm/node-http-transport.ts), which costs less than the built-in fetch;
 // this loop shows how much of the engine's rate is that transport and how much is the engine's own overhead.
 async function bareNodeHttpLoop(count: number): Promise<number> {
   const limit = pLimit(concurrency);
