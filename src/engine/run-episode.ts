@@ -37,7 +37,7 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   const limit = episodeSignal(options.runSignal, options.timeoutMs);
   const signal = limit.signal;
   const sampling = options.seed === undefined ? options.sampling : { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
-  let episode = emptyEpisode(task.id, attempt);
+  let episode: Episode | undefined;
   try {
     const produced = await raceAbort(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }), signal);
     episode = toEpisode(produced, task.id, attempt);
@@ -46,6 +46,8 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   } catch (error) {
     if (options.runSignal.aborted) throw new EpisodeCancelledError();
     if (error instanceof EndpointConfigurationError) throw error;
+    // Built only for a failed flow: a successful one's episode comes from its own output.
+    episode ??= emptyEpisode(task.id, attempt);
     if (limit.timedOut()) {
       // A limit reached is a wrong answer, as in inspect_ai: the model did not finish in time.
       episode.terminationReason = "timeout";

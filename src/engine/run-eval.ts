@@ -1,4 +1,4 @@
-/** The eval loop: runs every missing (task, attempt) pair with bounded concurrency, appends each episode at once, summarises. */
+/** The eval loop: runs every missing (task, attempt) pair with bounded concurrency, appends each episode as it ends, summarises. */
 import pLimit from "p-limit";
 import type { Cookbook } from "../core/cookbook.js";
 import type { Episode } from "../core/episode.js";
@@ -141,7 +141,8 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
     } finally {
       account.inFlight -= 1;
     }
-    log.append(episode);
+    // Its spend counts at once, for the --max-cost check of the next episode to start.
+    const committed = log.appendGrouped(episode);
     // A rerun infra failure replaces its earlier record in the spend too.
     const previous = recorded.get(episode.id);
     if (previous) {
@@ -151,6 +152,9 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
     recorded.set(episode.id, episode);
     account.episodeSpend += costOf(episode);
     account.priced += 1;
+    // Durability rule: an episode is counted done, reported and completes its task only once its line is written
+    // (handed to the kernel: a killed run loses none of them). Episodes that end together share one write.
+    await committed;
     done += 1;
     ran += 1;
     options.onEpisodeEnd?.({ episode, done, total, skipped, spent: costBudget.spent() });
