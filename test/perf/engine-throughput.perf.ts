@@ -7,7 +7,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import pLimit from "p-limit";
-import { startTsWorker } from "../../src/core/worker.js";
+import { fork } from "node:child_process";
 import { runEval } from "../../src/engine/run-eval.js";
 import { runPaths } from "../../src/runs/run-directory.js";
 import { buildModelCallPipeline } from "../../src/evaluation/model-call-pipeline.js";
@@ -17,8 +17,8 @@ import type { Task } from "../../src/core/task.js";
 const concurrency = 64;
 const requests = 4000;
 
-const worker = startTsWorker(new URL("./zero-latency-server.ts", import.meta.url));
-const port = await new Promise<number>((resolve) => worker.once("message", resolve));
+const server = fork(new URL("./zero-latency-server.ts", import.meta.url), { execArgv: ["--import", "tsx"] });
+const port = await new Promise<number>((resolve) => server.once("message", (message) => resolve(message as number)));
 const baseUrl = `http://127.0.0.1:${port}/v1`;
 const payload = JSON.stringify({ model: "bench", messages: [{ role: "user", content: "What is 6*7?" }], logprobs: true, return_token_ids: true });
 
@@ -99,11 +99,21 @@ await engineRun(300);
 const bareRates: number[] = [];
 const nodeHttpRates: number[] = [];
 const engineRates: number[] = [];
+const nodeHttpCpu: number[] = [];
+const engineCpu: number[] = [];
+/** Runs `loop`, recording this process's CPU microseconds (user + system) per request: what load elsewhere disturbs least. */
+async function measured(loop: (count: number) => Promise<number>, cpu: number[]): Promise<number> {
+  const before = process.cpuUsage();
+  const rate = await loop(requests);
+  const used = process.cpuUsage(before);
+  cpu.push((used.user + used.system) / requests);
+  return rate;
+}
 const loadBefore = os.loadavg()[0]!;
 for (let round = 0; round < rounds; round++) {
   bareRates.push(await bareFetchLoop(requests));
-  nodeHttpRates.push(await bareNodeHttpLoop(requests));
-  engineRates.push(await engineRun(requests));
+  nodeHttpRates.push(await measured(bareNodeHttpLoop, nodeHttpCpu));
+  engineRates.push(await measured(engineRun, engineCpu));
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
@@ -117,4 +127,10 @@ console.log(`engine (runEval): ${engine.toFixed(0)} episodes/s (median of ${list
 console.log(`bare node:http:   ${nodeHttp.toFixed(0)} requests/s (median of ${list(nodeHttpRates)}; the transport the engine's client uses)`);
 console.log(`engine / bare:    ${((100 * engine) / bare).toFixed(1)}%`);
 console.log(`engine / node:http: ${((100 * engine) / nodeHttp).toFixed(1)}% of medians; ${median(pairedRatios).toFixed(1)}% median of rounds (${list(pairedRatios)}) (target ≥ 50%)`);
-await worker.terminate();
+const engineCpuMedian = median(engineCpu);
+const nodeHttpCpuMedian = median(nodeHttpCpu);
+console.log(
+  `CPU per request:  engine ${engineCpuMedian.toFixed(0)} µs, node:http ${nodeHttpCpuMedian.toFixed(0)} µs (medians; this process only, the server runs in another):` +
+    ` the engine's rate on CPU time alone is ${((100 * nodeHttpCpuMedian) / engineCpuMedian).toFixed(1)}% of node:http's`,
+);
+server.disconnect();

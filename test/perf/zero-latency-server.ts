@@ -1,7 +1,9 @@
-/** A zero-latency OpenAI-compatible server in a worker thread, so its cost does not share the measuring thread. */
+/**
+ * A zero-latency OpenAI-compatible server, run as a child process (sending its port over IPC), so that its cost shares
+ * neither the measuring thread nor the measuring process's CPU time.
+ */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { parentPort } from "node:worker_threads";
 
 const body = JSON.stringify({
   id: "x",
@@ -21,4 +23,6 @@ const server = http.createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => parentPort!.postMessage((server.address() as AddressInfo).port));
+server.listen(0, "127.0.0.1", () => process.send!((server.address() as AddressInfo).port));
+// Ends with the benchmark that started it.
+process.on("disconnect", () => process.exit(0));
