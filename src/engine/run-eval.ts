@@ -125,6 +125,8 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
       if (!options.signal.aborted) throw error;
     }
   };
+  // Built once: the options object spread per episode showed in the profile.
+  const episodeOptions = { ...options, runSignal: options.signal };
   const runOne = async (task: Task, attempt: number) => {
     if (options.signal.aborted || stopped) return;
     if (costBudget.wouldPass(account)) {
@@ -134,7 +136,7 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
     let episode: Episode;
     account.inFlight += 1;
     try {
-      episode = await runEpisode(task, attempt, { ...options, runSignal: options.signal });
+      episode = await runEpisode(task, attempt, episodeOptions);
     } catch (error) {
       if (error instanceof EpisodeCancelledError) return;
       throw error;

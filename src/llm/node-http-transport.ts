@@ -53,7 +53,8 @@ export function createNodeHttpTransport(): NodeHttpTransport {
   return async (start, request) => {
     let url = start;
     let { method, body } = request;
-    const headers = { ...request.headers };
+    // The caller's headers, copied only when a redirect must change them.
+    let headers = request.headers;
     const deadline = request.timeoutMs === undefined ? undefined : performance.now() + request.timeoutMs;
     for (let redirects = 0; ; redirects++) {
       const exchange = { method, headers, body, signal: request.signal, deadline };
@@ -64,19 +65,19 @@ export function createNodeHttpTransport(): NodeHttpTransport {
       const next = new URL(location, url);
       if (!isHttpUrl(next)) throw new TypeError(`fetch failed: redirect to unsupported URL ${next.href}`);
       // As fetch does: credentials stay on their origin, and 301/302 after POST (303 after anything) become a bodiless GET.
-      if (next.origin !== url.origin) deleteHeader(headers, "authorization");
+      if (next.origin !== url.origin) headers = withoutHeader(headers, "authorization");
       if (reply.status === 303 ? method !== "HEAD" : (reply.status === 301 || reply.status === 302) && method === "POST") {
         method = "GET";
         body = undefined;
-        deleteHeader(headers, "content-type");
+        headers = withoutHeader(headers, "content-type");
       }
       url = next;
     }
   };
 }
 
-function deleteHeader(headers: Record<string, string>, name: string): void {
-  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
 }
 
 interface Exchange {
