@@ -20,7 +20,6 @@ const requests = 4000;
 const server = fork(new URL("./zero-latency-server.ts", import.meta.url), { execArgv: ["--import", "tsx"] });
 const port = await new Promise<number>((resolve) => server.once("message", (message) => resolve(message as number)));
 const baseUrl = `http://127.0.0.1:${port}/v1`;
-const payload = JSON.stringify({ model: "bench", messages: [{ role: "user", content: "What is 6*7?" }], logprobs: true, return_token_ids: true });
 
 async function bareFetchLoop(count: number): Promise<number> {
   const limit = pLimit(concurrency);
@@ -28,7 +27,7 @@ async function bareFetchLoop(count: number): Promise<number> {
   await Promise.all(
     Array.from({ length: count }, () =>
       limit(async () => {
-        const response = await fetch(`${baseUrl}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: payload });
+        const response = await fetch(`${baseUrl}/chat/completions`, { method: "POST", headers: engineRequest.headers, body: engineRequest.body });
         await response.json();
       }),
     ),
@@ -48,7 +47,7 @@ async function bareNodeHttpLoop(count: number): Promise<number> {
       limit(
         () =>
           new Promise<void>((resolve, reject) => {
-            const request = http.request(url, { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } }, (reply) => {
+            const request = http.request(url, { method: "POST", agent, headers: { ...engineRequest.headers, "content-length": Buffer.byteLength(engineRequest.body) } }, (reply) => {
               const chunks: Buffer[] = [];
               reply.on("data", (chunk: Buffer) => chunks.push(chunk));
               reply.on("end", () => {
@@ -58,7 +57,7 @@ async function bareNodeHttpLoop(count: number): Promise<number> {
               reply.on("error", reject);
             });
             request.on("error", reject);
-            request.end(payload);
+            request.end(engineRequest.body);
           }),
       ),
     ),
@@ -93,9 +92,19 @@ async function engineRun(count: number): Promise<number> {
 // from elsewhere on the machine does not land on one side only. The ratio is also taken round by round (each engine
 // run beside the node:http loop just before it), which drifting load disturbs less than a ratio of medians.
 const rounds = 5;
+await engineRun(300);
+// The bare loops send exactly the engine's request: its body (system prompt, question, logprobs, return_token_ids) and
+// the headers its client sends (those the openai SDK would send), less the ones each transport sets itself.
+server.send("record-next");
+const recorded = new Promise<{ headers: Record<string, string>; body: string }>((resolve) => server.once("message", (message) => resolve(message as never)));
+await engineRun(1);
+const { headers: sent, body: sentBody } = await recorded;
+const engineRequest = {
+  headers: Object.fromEntries(Object.entries(sent).filter(([name]) => !["host", "connection", "content-length"].includes(name))),
+  body: sentBody,
+};
 await bareFetchLoop(300);
 await bareNodeHttpLoop(300);
-await engineRun(300);
 const bareRates: number[] = [];
 const nodeHttpRates: number[] = [];
 const engineRates: number[] = [];

@@ -1,6 +1,7 @@
 /**
  * A zero-latency OpenAI-compatible server, run as a child process (sending its port over IPC), so that its cost shares
- * neither the measuring thread nor the measuring process's CPU time.
+ * neither the measuring thread nor the measuring process's CPU time. Sent "record-next", it sends back the headers and
+ * body of the next request it gets, so the bare loops can send exactly what the engine sends.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,9 +16,19 @@ const body = JSON.stringify({
   usage: { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 },
 });
 
+let isRecordingNext = false;
+process.on("message", (message) => {
+  if (message === "record-next") isRecordingNext = true;
+});
+
 const server = http.createServer((request, response) => {
-  request.resume();
+  const chunks: Buffer[] = [];
+  const isRecorded = isRecordingNext;
+  isRecordingNext = false;
+  if (isRecorded) request.on("data", (chunk: Buffer) => chunks.push(chunk));
+  else request.resume();
   request.on("end", () => {
+    if (isRecorded) process.send!({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
     response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
     response.end(body);
   });
