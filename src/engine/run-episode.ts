@@ -144,7 +144,7 @@ function episodeSignal(runSignal: AbortSignal, timeoutMs: number) {
   let timedOut = false;
   let rejectStopped: (reason: unknown) => void = () => undefined;
   const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
-  // Rejects only if the limit is reached; nobody may be racing it by then.
+  // Handled here as well as by the race: a run aborted before this episode began rejects it before the race is set up.
   stopped.catch(() => undefined);
   const abort = (reason: unknown) => {
     controller.abort(reason);
