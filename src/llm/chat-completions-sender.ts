@@ -5,9 +5,8 @@
  * what must match it: the headers it would send (built once, by the SDK itself) and its error classes, thrown in the
  * cases it throws them, so the client classifies and retries failures exactly as before.
  */
-import type http from "node:http";
 import OpenAI from "openai";
-import { createNodeHttpTransport, toFetchHeaders } from "./node-http-transport.js";
+import { createNodeHttpTransport, replyHeader, toFetchHeaders, type BufferedReply } from "./node-http-transport.js";
 
 /** Reads one reply header by name (case-insensitive), as the rate limiter and the retry policy read them. */
 export interface HeaderReader {
@@ -42,7 +41,7 @@ export function createChatCompletionsSender(sdk: OpenAI): ChatCompletionsSender 
   return async (body, signal) => {
     if (signal?.aborted) throw new OpenAI.APIUserAbortError();
     const { url, headers, timeoutMs } = await prepare();
-    let reply: Awaited<ReturnType<typeof transport>>;
+    let reply: BufferedReply;
     try {
       reply = await transport(url, { method: "POST", headers, body: JSON.stringify(body), timeoutMs, ...(signal ? { signal } : {}) });
     } catch (error) {
@@ -53,7 +52,7 @@ export function createChatCompletionsSender(sdk: OpenAI): ChatCompletionsSender 
       const json = parseJsonOrUndefined(text);
       throw OpenAI.APIError.generate(reply.status, json, json === undefined ? text : undefined, toFetchHeaders(reply));
     }
-    return { data: parseBody(reply.status, reply.headers, reply.body), headers: headerReader(reply.headers) };
+    return { data: parseBody(reply), headers: { get: (name) => replyHeader(reply, name) } };
   };
 }
 
@@ -67,13 +66,13 @@ function connectionFailure(error: unknown, signal: AbortSignal | undefined): Err
 }
 
 /** The body of a 2xx reply as the SDK parses a non-streamed one: JSON by content type, else text; a 204 is null. */
-function parseBody(status: number, headers: http.IncomingHttpHeaders, body: Buffer): unknown {
-  if (status === 204) return null;
-  const mediaType = headers["content-type"]?.split(";")[0]?.trim();
+function parseBody(reply: BufferedReply): unknown {
+  if (reply.status === 204) return null;
+  const mediaType = replyHeader(reply, "content-type")?.split(";")[0]?.trim();
   const isJson = mediaType !== undefined && (mediaType.includes("application/json") || mediaType.endsWith("+json"));
-  if (!isJson) return utf8.decode(body);
-  if (headers["content-length"] === "0") return undefined;
-  return JSON.parse(utf8.decode(body));
+  if (!isJson) return utf8.decode(reply.body);
+  if (replyHeader(reply, "content-length") === "0") return undefined;
+  return JSON.parse(utf8.decode(reply.body));
 }
 
 function parseJsonOrUndefined(text: string): object | undefined {
@@ -84,12 +83,3 @@ function parseJsonOrUndefined(text: string): object | undefined {
   }
 }
 
-/** Node's parsed headers (lower-cased names, repeats joined by ", ") read like a fetch Headers object, without building one. */
-function headerReader(headers: http.IncomingHttpHeaders): HeaderReader {
-  return {
-    get(name) {
-      const value = headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-    },
-  };
-}

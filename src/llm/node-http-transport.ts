@@ -26,12 +26,14 @@ export interface TransportRequest {
   timeoutMs?: number;
 }
 
-/** A whole reply: node's parsed headers (lower-cased names, repeats joined) and the decoded body bytes. */
+/** A whole reply: its headers as they came and the decoded body bytes. */
 export interface BufferedReply {
   status: number;
   statusText: string;
-  headers: http.IncomingHttpHeaders;
-  /** Names and values in arrival order, alternating, as node gives them (for a fetch Headers object). */
+  /**
+   * Names and values in arrival order, alternating, as node gives them; read with `replyHeader`. Node's parsed
+   * `headers` object is never built: building it is a cost per request the caller rarely needs.
+   */
   rawHeaders: string[];
   body: Buffer;
 }
@@ -59,8 +61,8 @@ export function createNodeHttpTransport(): NodeHttpTransport {
     for (let redirects = 0; ; redirects++) {
       const exchange = { method, headers, body, signal: request.signal, deadline };
       const reply = await send(url, exchange, url.protocol === "https:" ? agents["https:"] : agents["http:"]);
-      const location = reply.headers.location;
-      if (!redirectStatuses.has(reply.status) || location === undefined) return reply;
+      const location = redirectStatuses.has(reply.status) ? replyHeader(reply, "location") : null;
+      if (location === null) return reply;
       if (redirects === maxRedirects) throw new TypeError(`fetch failed: more than ${maxRedirects} redirects from ${start.href}`);
       const next = new URL(location, url);
       if (!isHttpUrl(next)) throw new TypeError(`fetch failed: redirect to unsupported URL ${next.href}`);
@@ -132,8 +134,9 @@ function send(url: URL, { method, headers, body: payload, signal, deadline }: Ex
         try {
           const status = reply.statusCode ?? 0;
           const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          const body = nullBodyStatuses.has(status) ? Buffer.alloc(0) : decode(raw, reply.headers["content-encoding"]);
-          resolve({ status, statusText: reply.statusMessage ?? "", headers: reply.headers, rawHeaders: reply.rawHeaders, body });
+          const rawHeaders = reply.rawHeaders;
+          const body = nullBodyStatuses.has(status) ? Buffer.alloc(0) : decode(raw, replyHeader({ rawHeaders }, "content-encoding"));
+          resolve({ status, statusText: reply.statusMessage ?? "", rawHeaders, body });
         } catch (error) {
           reject(error as Error);
         }
@@ -141,6 +144,20 @@ function send(url: URL, { method, headers, body: payload, signal, deadline }: Ex
     });
     request.end(payload);
   });
+}
+
+/** A reply header as fetch's Headers.get reads it: every value under `name` (any case) joined by ", ", or null. */
+export function replyHeader(reply: Pick<BufferedReply, "rawHeaders">, name: string): string | null {
+  const wanted = name.toLowerCase();
+  let value: string | null = null;
+  for (let index = 0; index < reply.rawHeaders.length; index += 2) {
+    const candidate = reply.rawHeaders[index]!;
+    // The length test first spares a lower-cased copy of most names.
+    if (candidate.length === wanted.length && candidate.toLowerCase() === wanted) {
+      value = value === null ? reply.rawHeaders[index + 1]! : `${value}, ${reply.rawHeaders[index + 1]!}`;
+    }
+  }
+  return value;
 }
 
 /** A reply's headers as a fetch Headers object, in arrival order. */
@@ -151,7 +168,7 @@ export function toFetchHeaders(reply: Pick<BufferedReply, "rawHeaders">): Header
 }
 
 /** We send no Accept-Encoding, but a proxy may compress anyway: undo what the built-in fetch would undo. */
-function decode(raw: Buffer, encoding: string | undefined): Buffer {
+function decode(raw: Buffer, encoding: string | null): Buffer {
   switch (encoding?.trim().toLowerCase()) {
     case "gzip":
     case "x-gzip":
