@@ -26,20 +26,22 @@ export type ScoreFields = Omit<Partial<Score>, "value" | "isCorrect" | "status">
 
 /** A graded answer: `value` is the reward, `isCorrect` the pass/fail verdict. */
 export function scored(value: number, isCorrect: boolean, fields: ScoreFields = {}): Score {
-  return { value, isCorrect, status: "scored", ...optionalFields(fields) };
+  return withFields(value, isCorrect, "scored", fields);
 }
 
 /** An answer nothing could grade; `explanation` says why. Kept out of every accuracy. */
 export function unscored(explanation: string, fields: Omit<ScoreFields, "explanation"> = {}): Score {
-  return { value: 0, isCorrect: false, status: "unscored", ...optionalFields({ ...fields, explanation }) };
+  return withFields(0, false, "unscored", { ...fields, explanation });
 }
 
 // Field order is the order rllm grade writes them in: verdict first, then answer, explanation, signals, details.
-function optionalFields(fields: ScoreFields): Pick<Score, "answer" | "explanation" | "signals" | "details"> {
-  return {
-    ...(fields.answer !== undefined ? { answer: fields.answer } : {}),
-    ...(fields.explanation !== undefined ? { explanation: fields.explanation } : {}),
-    signals: fields.signals ?? {},
-    ...(fields.details !== undefined ? { details: fields.details } : {}),
-  };
+// Assigned one by one rather than spread from conditional literals: every episode is scored, and those spreads
+// showed in the engine's profile.
+function withFields(value: number, isCorrect: boolean, status: ScoreStatus, fields: ScoreFields): Score {
+  const score: Omit<Score, "signals"> & Partial<Pick<Score, "signals">> = { value, isCorrect, status };
+  if (fields.answer !== undefined) score.answer = fields.answer;
+  if (fields.explanation !== undefined) score.explanation = fields.explanation;
+  score.signals = fields.signals ?? {};
+  if (fields.details !== undefined) score.details = fields.details;
+  return score as Score;
 }

@@ -37,15 +37,18 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   const limit = episodeSignal(options.runSignal, options.timeoutMs);
   const signal = limit.signal;
   const sampling = options.seed === undefined ? options.sampling : { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
-  let episode = emptyEpisode(task.id, attempt);
+  let episode: Episode | undefined;
   try {
-    const produced = await raceAbort(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }), signal);
+    // Raced against the limit, so a flow that ignores its signal still ends on time.
+    const produced = await Promise.race([options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }), limit.stopped]);
     episode = toEpisode(produced, task.id, attempt);
     const target = taskTarget(task);
     if (target !== undefined) episode.target = target;
   } catch (error) {
     if (options.runSignal.aborted) throw new EpisodeCancelledError();
     if (error instanceof EndpointConfigurationError) throw error;
+    // Built only for a failed flow: a successful one's episode comes from its own output.
+    episode ??= emptyEpisode(task.id, attempt);
     if (limit.timedOut()) {
       // A limit reached is a wrong answer, as in inspect_ai: the model did not finish in time.
       episode.terminationReason = "timeout";
@@ -130,47 +133,39 @@ function sumUsage(episode: Episode): Episode["usage"] {
 }
 
 /**
- * The signal a flow runs under: aborted by the run's cancellation or after `timeoutMs`. One controller and
- * one timer, both released when the episode ends: AbortSignal.timeout + AbortSignal.any cost about four
- * times as much per episode, and `any` keeps every episode's signal registered on the run signal.
+ * The signal a flow runs under: aborted by the run's cancellation or after `timeoutMs`, with `stopped`, a promise that
+ * rejects with the abort's reason at the same moment (the flow is raced against it). One controller, one timer and one
+ * listener on the run signal, all released when the episode ends: AbortSignal.timeout + AbortSignal.any cost about four
+ * times as much per episode, `any` keeps every episode's signal registered on the run signal, and a second listener
+ * on the episode's own signal to end the race would cost as much again.
  */
 function episodeSignal(runSignal: AbortSignal, timeoutMs: number) {
   const controller = new AbortController();
   let timedOut = false;
+  let rejectStopped: (reason: unknown) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
+  // Handled here as well as by the race: a run aborted before this episode began rejects it before the race is set up.
+  stopped.catch(() => undefined);
+  const abort = (reason: unknown) => {
+    controller.abort(reason);
+    rejectStopped(controller.signal.reason);
+  };
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new DOMException(`episode exceeded ${timeoutMs} ms`, "TimeoutError"));
+    abort(new DOMException(`episode exceeded ${timeoutMs} ms`, "TimeoutError"));
   }, timeoutMs);
-  const onRunAbort = () => controller.abort(runSignal.reason);
+  const onRunAbort = () => abort(runSignal.reason);
   // Every episode in flight holds one listener on the run signal until it ends: many, but not a leak.
   setMaxListeners(0, runSignal);
   if (runSignal.aborted) onRunAbort();
   else runSignal.addEventListener("abort", onRunAbort, { once: true });
   return {
     signal: controller.signal,
+    stopped,
     timedOut: () => timedOut,
     release() {
       clearTimeout(timer);
       runSignal.removeEventListener("abort", onRunAbort);
     },
   };
-}
-
-/** Rejects as soon as `signal` aborts, even if the flow ignores its signal. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

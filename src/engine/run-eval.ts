@@ -1,4 +1,4 @@
-/** The eval loop: runs every missing (task, attempt) pair with bounded concurrency, appends each episode at once, summarises. */
+/** The eval loop: runs every missing (task, attempt) pair with bounded concurrency, appends each episode as it ends, summarises. */
 import pLimit from "p-limit";
 import type { Cookbook } from "../core/cookbook.js";
 import type { Episode } from "../core/episode.js";
@@ -125,6 +125,8 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
       if (!options.signal.aborted) throw error;
     }
   };
+  // Built once: the options object spread per episode showed in the profile.
+  const episodeOptions = { ...options, runSignal: options.signal };
   const runOne = async (task: Task, attempt: number) => {
     if (options.signal.aborted || stopped) return;
     if (costBudget.wouldPass(account)) {
@@ -134,14 +136,15 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
     let episode: Episode;
     account.inFlight += 1;
     try {
-      episode = await runEpisode(task, attempt, { ...options, runSignal: options.signal });
+      episode = await runEpisode(task, attempt, episodeOptions);
     } catch (error) {
       if (error instanceof EpisodeCancelledError) return;
       throw error;
     } finally {
       account.inFlight -= 1;
     }
-    log.append(episode);
+    // Its spend counts at once, for the --max-cost check of the next episode to start.
+    const committed = log.appendGrouped(episode);
     // A rerun infra failure replaces its earlier record in the spend too.
     const previous = recorded.get(episode.id);
     if (previous) {
@@ -151,6 +154,9 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
     recorded.set(episode.id, episode);
     account.episodeSpend += costOf(episode);
     account.priced += 1;
+    // Durability rule: an episode is counted done, reported and completes its task only once its line is written
+    // (handed to the kernel: a killed run loses none of them). Episodes that end together share one write.
+    await committed;
     done += 1;
     ran += 1;
     options.onEpisodeEnd?.({ episode, done, total, skipped, spent: costBudget.spent() });

@@ -1,6 +1,6 @@
 /**
  * Append-only JSONL logs (a run's episodes.jsonl and tournaments.jsonl): the torn-tail repair done before appending,
- * one write per record, and a reader whose every error names the file and the line.
+ * whole lines per write (one record, or a group commit of several), and a reader whose every error names the file and the line.
  */
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import type { z } from "zod";
@@ -42,29 +42,74 @@ export function repairTornTail(file: string): string | undefined {
 
 /**
  * An open append-only JSONL log. Opening it repairs a torn tail first, so the next record starts on a line of its
- * own. Each record is one write() of one line, handed to the kernel at once, so a killed process loses nothing it
- * had finished; the descriptor stays open (an open per record costs more than the write).
+ * own. Records are written as whole lines with write(), handed to the kernel at once, so a killed process loses
+ * nothing it had finished; the descriptor stays open (an open per record costs more than the write).
  */
 export class JsonlAppender<Entry> {
   private descriptor: number | undefined;
+  /** Lines queued by appendGrouped() for the next group commit, and the promise that commit settles. */
+  private queued: string[] = [];
+  private commit: { done: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
+
   constructor(readonly file: string) {
     repairTornTail(file);
     this.descriptor = openSync(file, "a");
   }
 
-  /** Appends one record as one line. */
+  /** Appends one record as one line, written before this returns. */
   append(record: Entry): void {
-    if (this.descriptor === undefined) throw new Error(`${this.file}: appended to after close()`);
-    const bytes = Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
-    let written = 0;
-    // A write to a regular file is whole in practice; the loop makes a short write finish the line, not tear it.
-    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    this.write(`${JSON.stringify(record)}\n`);
   }
 
-  /** Closes the file (idempotent). */
+  /**
+   * Queues one record for a group commit: the records queued in one turn of the event loop (the episodes whose replies
+   * arrived together) are written in one write() just after it, and the promise resolves once they are (it rejects if
+   * that write fails). Whoever awaits it before reporting a record done keeps append()'s rule: nothing reported done
+   * is lost when the process is killed. One write per batch instead of one per record.
+   */
+  appendGrouped(record: Entry): Promise<void> {
+    if (this.descriptor === undefined) return Promise.reject(new Error(`${this.file}: appended to after close()`));
+    this.queued.push(`${JSON.stringify(record)}\n`);
+    if (!this.commit) {
+      let resolve: () => void = () => undefined;
+      let reject: (error: unknown) => void = () => undefined;
+      const done = new Promise<void>((onDone, onFailure) => {
+        resolve = onDone;
+        reject = onFailure;
+      });
+      this.commit = { done, resolve, reject };
+      setImmediate(() => this.flush());
+    }
+    return this.commit.done;
+  }
+
+  /** Closes the file (idempotent), first writing what appendGrouped() still holds. */
   close(): void {
+    this.flush();
     if (this.descriptor !== undefined) closeSync(this.descriptor);
     this.descriptor = undefined;
+  }
+
+  private flush(): void {
+    const commit = this.commit;
+    if (!commit) return;
+    const lines = this.queued.join("");
+    this.queued = [];
+    this.commit = undefined;
+    try {
+      this.write(lines);
+      commit.resolve();
+    } catch (error) {
+      commit.reject(error);
+    }
+  }
+
+  private write(lines: string): void {
+    if (this.descriptor === undefined) throw new Error(`${this.file}: appended to after close()`);
+    const bytes = Buffer.from(lines, "utf8");
+    let written = 0;
+    // A write to a regular file is whole in practice; the loop makes a short write finish the lines, not tear them.
+    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
   }
 }
 

@@ -61,6 +61,28 @@ describe("JsonlAppender", () => {
     log.close();
     expect(readJsonl(file, RowSchema).map((line) => line.record.id)).toEqual([1, 2, 3]);
   });
+
+  it("writes the records queued in one turn together, and resolves each one's promise only once they are in the file", async () => {
+    const file = logFile("");
+    const log = new JsonlAppender<{ id: number }>(file);
+    const committed = [1, 2, 3].map((id) => log.appendGrouped({ id }));
+    // Queued, not yet written: the commit comes after this turn of the event loop.
+    expect(readFileSync(file, "utf8")).toBe("");
+    await committed[0];
+    expect(readJsonl(file, RowSchema).map((line) => line.record.id)).toEqual([1, 2, 3]);
+    await Promise.all(committed);
+    await log.appendGrouped({ id: 4 });
+    log.close();
+    expect(readFileSync(file, "utf8")).toBe('{"id":1}\n{"id":2}\n{"id":3}\n{"id":4}\n');
+  });
+
+  it("writes what is still queued when closed", () => {
+    const file = logFile("");
+    const log = new JsonlAppender<{ id: number }>(file);
+    void log.appendGrouped({ id: 1 });
+    log.close();
+    expect(readFileSync(file, "utf8")).toBe('{"id":1}\n');
+  });
 });
 
 describe("readJsonl", () => {
