@@ -1,0 +1,55 @@
+/**
+ * Builds the Fireworks backend for `rllm train --backend fireworks`: the API base URL (--base-url, FIREWORKS_BASE_URL
+ * or the service), FIREWORKS_API_KEY read at the first request (never printed), the renderer for the model's tokenizer
+ * (as Tinker's), and the refusals that are the user's to fix turned into errors naming the flag.
+ */
+import { existsSync } from "node:fs";
+import { InputError } from "../../../core/errors/input-error.js";
+import type { TrainingBackend } from "../../backend.js";
+import { loadRenderer } from "../tinker/create-tinker-training-backend.js";
+import type { BackendFlags } from "../training-backends.js";
+import { createFireworksBackend } from "./fireworks-backend.js";
+import { FireworksApiError, FireworksUnreachableError } from "./fireworks-errors.js";
+import { FIREWORKS_DEFAULT_BASE_URL, FireworksRestClient } from "./fireworks-rest-client.js";
+
+/** The backend and the base model it trains (--model; the backend refuses to open without one). */
+export async function createFireworksTrainingBackend(_checkpoint?: string, flags: BackendFlags = {}): Promise<{ backend: TrainingBackend; baseModel: string }> {
+  if (flags.tokenizer && !existsSync(flags.tokenizer)) throw new InputError(`--tokenizer ${flags.tokenizer}: no such directory`);
+  const baseUrl = (flags.baseUrl ?? process.env.FIREWORKS_BASE_URL ?? FIREWORKS_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const apiKey = fireworksApiKey();
+  const backend = createFireworksBackend({
+    control: new FireworksRestClient(baseUrl, apiKey),
+    apiKey,
+    loraRank: flags.loraRank,
+    notify: flags.notify,
+    loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, flags.tokenizer),
+    // A local fake (tests) is ready at once; the service takes minutes, and the SDK polls every 5 s.
+    wait: /^http:\/\/127\.0\.0\.1[:/]/.test(baseUrl) ? { pollMs: 100 } : {},
+  });
+  const withFlagErrors: TrainingBackend = {
+    ...backend,
+    async open(request) {
+      try {
+        return await backend.open(request);
+      } catch (error) {
+        if (error instanceof FireworksUnreachableError) throw new Error(`${flags.baseUrl ? "--base-url" : process.env.FIREWORKS_BASE_URL ? "FIREWORKS_BASE_URL" : "the Fireworks API"}: ${error.message}`);
+        // The control plane checks the settings when the job is created: a refusal there is about --model or --lora-rank.
+        if (error instanceof FireworksApiError && error.method === "POST" && /\/rlorTrainerJobs\?/.test(error.path) && error.status === 400) {
+          throw new InputError(`--model ${request.baseModel}: Fireworks refused the trainer job: ${error.detail}`);
+        }
+        throw error;
+      }
+    },
+  };
+  return { backend: withFlagErrors, baseModel: flags.model ?? "" };
+}
+
+/** FIREWORKS_API_KEY, read at the first request so that listing capabilities needs no key; missing is a usage error. */
+function fireworksApiKey(): () => string {
+  let key: string | undefined;
+  return () => {
+    key ??= process.env.FIREWORKS_API_KEY;
+    if (!key) throw new InputError("Fireworks needs an API key: set FIREWORKS_API_KEY");
+    return key;
+  };
+}
