@@ -61,11 +61,23 @@ export function createFireworksBackend(options: FireworksBackendOptions): Traini
   };
   const asFireworks = (ref: PolicyRef): PolicyRef => ({ ...ref, backend: "fireworks" });
 
-  async function release(job: RunningTrainerJob | { account: string; jobId: string }, deployment?: RolloutDeployment): Promise<void> {
-    await deployment?.close().catch((error: unknown) => notify(`Fireworks: deleting deployment ${deployment.deploymentId} failed (${(error as Error).message}); delete it in the console`));
-    await deleteTrainerJob(options.control, job.account, job.jobId).catch((error: unknown) =>
-      notify(`Fireworks: deleting trainer job ${job.jobId} failed (${(error as Error).message}); delete it in the console`),
-    );
+  // Deletes the deployment and the job; what could not be deleted is said in one notice, since it keeps billing.
+  async function release(job: { account: string; jobId: string }, deploymentId?: string): Promise<void> {
+    const { account, jobId } = job;
+    const left: string[] = [];
+    let reason = "";
+    if (deploymentId) {
+      // DeploymentManager._delete_deployment: a hard delete that skips the checks a serving deployment would get.
+      await options.control.request(`/v1/accounts/${account}/deployments/${deploymentId}?ignoreChecks=true&hard=true`, { method: "DELETE", absentOn: [404] }).catch((error: unknown) => {
+        left.push(`deployment ${deploymentId}`);
+        reason = (error as Error).message;
+      });
+    }
+    await deleteTrainerJob(options.control, account, jobId).catch((error: unknown) => {
+      left.push(`trainer job ${jobId}`);
+      reason = (error as Error).message;
+    });
+    if (left.length > 0) notify(`Fireworks: could not delete ${left.join(" and ")} (${reason}); delete ${left.length > 1 ? "them" : "it"} in the Fireworks console`);
   }
 
   return {
@@ -102,7 +114,7 @@ export function createFireworksBackend(options: FireworksBackendOptions): Traini
         opened = { job, deployment, trainer };
         return asFireworks(policy);
       } catch (error) {
-        await release(job, deployment);
+        await release(job, deployment?.deploymentId);
         throw error;
       }
     },
@@ -141,8 +153,7 @@ export function createFireworksBackend(options: FireworksBackendOptions): Traini
       const earlier = record.data;
       if (earlier.jobId !== current().job.jobId && (await trainerJobState(options.control, earlier.account, earlier.jobId)) !== undefined) {
         notify(`Fireworks: deleting trainer job ${earlier.jobId} and deployment ${earlier.deploymentId}, left by the run that saved ${path.basename(directory)}`);
-        await options.control.request(`/v1/accounts/${earlier.account}/deployments/${earlier.deploymentId}?ignoreChecks=true&hard=true`, { method: "DELETE", absentOn: [404] }).catch(() => undefined);
-        await release(earlier);
+        await release(earlier, earlier.deploymentId);
       }
       return policy;
     },
@@ -152,7 +163,7 @@ export function createFireworksBackend(options: FireworksBackendOptions): Traini
       const { job, deployment, trainer } = opened;
       opened = undefined;
       await trainer.close();
-      await release(job, deployment);
+      await release(job, deployment.deploymentId);
     },
   };
 }

@@ -25,6 +25,8 @@ export interface FireworksRequest {
 /** A client bound to one base URL and key. */
 export class FireworksRestClient {
   private answered = false;
+  /** Set once a request spent its retries on a dead connection: later ones (the deletes on close) fail at once. */
+  private lostDetail: string | undefined;
 
   constructor(
     readonly baseUrl: string,
@@ -54,11 +56,15 @@ export class FireworksRestClient {
         const detail = connectionFailure(error);
         // Never answered: down or misaddressed, so say so now rather than after the retries.
         if (!this.answered) throw new FireworksUnreachableError(this.baseUrl, detail);
-        if (retries >= this.retry.maxRetries) throw new FireworksUnreachableError(this.baseUrl, `${method} ${path} got no answer after ${retries + 1} attempts (${detail}); once it is back, rerun with --resume`);
+        if (this.lostDetail !== undefined || retries >= this.retry.maxRetries) {
+          this.lostDetail = detail;
+          throw new FireworksUnreachableError(this.baseUrl, `${method} ${path} got no answer after ${retries + 1} attempts (${detail}); once it is back, rerun with --resume`);
+        }
         await this.sleep(backoffDelay(this.retry, retries));
         continue;
       }
       this.answered = true;
+      this.lostDetail = undefined;
       if (options.absentOn?.includes(response.status)) return undefined;
       const text = await response.text();
       if (response.ok) return text === "" ? {} : JSON.parse(text);

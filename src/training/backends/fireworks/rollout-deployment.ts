@@ -34,7 +34,6 @@ export interface RolloutDeployment {
   hotLoad(identity: string): Promise<void>;
   /** A sampler over the deployment's current weights, recorded as `version`. */
   sampler(version: number, source: string): TinkerSampler;
-  close(): Promise<void>;
 }
 
 /** Creates the deployment for `trainerJobName` and waits until it is READY. */
@@ -96,10 +95,6 @@ export async function openRolloutDeployment(
         version,
         sample: (parameters) => sampleCompletions(client, model, parameters, parameters.seed ?? ++sampleSeed),
       };
-    },
-    async close() {
-      // DeploymentManager._delete_deployment: hard delete, skipping the checks a serving deployment would get.
-      await client.request(`${resource}?ignoreChecks=true&hard=true`, { method: "DELETE", absentOn: [404] });
     },
   };
 }
