@@ -24,7 +24,7 @@ export async function createFireworksTrainingBackend(_checkpoint?: string, flags
     notify: flags.notify,
     loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, flags.tokenizer),
     // A local fake (tests) is ready at once; the service takes minutes, and the SDK polls every 5 s.
-    wait: /^http:\/\/127\.0\.0\.1[:/]/.test(baseUrl) ? { pollMs: 100 } : {},
+    pollMs: /^http:\/\/127\.0\.0\.1[:/]/.test(baseUrl) ? 100 : undefined,
   });
   const withFlagErrors: TrainingBackend = {
     ...backend,

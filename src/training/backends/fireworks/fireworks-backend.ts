@@ -46,13 +46,14 @@ export interface FireworksBackendOptions {
   loadRenderer(tokenizerId: string): Promise<ChatRenderer>;
   loraRank?: number;
   notify?: (message: string) => void;
-  wait?: Partial<Pick<ReadyWait, "pollMs" | "timeoutMs">>;
+  /** Poll interval (the SDK's POLL_INTERVAL_S, 5 s, by default). */
+  pollMs?: number;
 }
 
 /** Creates the backend; nothing is sent until `open`. */
 export function createFireworksBackend(options: FireworksBackendOptions): TrainingBackend {
   const notify = options.notify ?? ((message: string) => process.emitWarning(message));
-  const wait: ReadyWait = { pollMs: options.wait?.pollMs ?? 5_000, timeoutMs: options.wait?.timeoutMs ?? 3_600_000, notify };
+  const wait: ReadyWait = { pollMs: options.pollMs ?? 5_000, pendingTimeoutMs: 48 * 3_600_000, readyTimeoutMs: 15 * 60_000, deploymentTimeoutMs: 600_000, hotLoadTimeoutMs: 400_000, notify };
   const capabilities: BackendCapabilities = { ...FIREWORKS_CAPABILITIES };
   let opened: { job: RunningTrainerJob; deployment: RolloutDeployment; trainer: TrainingBackend } | undefined;
   const current = () => {

@@ -67,7 +67,7 @@ export async function openRolloutDeployment(
     const { state } = DeploymentSchema.parse(await client.request(resource));
     if (state === "READY") break;
     if (["FAILED", "DELETED", "DELETING"].includes(state)) throw new FireworksNotReadyError(`deployment ${deploymentId}`, state, "the control plane stopped it");
-    if (now() - started > wait.timeoutMs) throw new FireworksNotReadyError(`deployment ${deploymentId}`, state, `not ready after ${Math.round(wait.timeoutMs / 1000)} s`);
+    if (now() - started > wait.deploymentTimeoutMs) throw new FireworksNotReadyError(`deployment ${deploymentId}`, state, `not ready after ${Math.round(wait.deploymentTimeoutMs / 1000)} s`);
     await sleep(wait.pollMs);
   }
   const hotLoadHeaders = { "fireworks-model": baseModel, "fireworks-deployment": model };
@@ -84,7 +84,7 @@ export async function openRolloutDeployment(
         const replica = status.replicas[0];
         if (replica?.readiness && replica.current_snapshot_identity === identity) return;
         if (replica?.loading_state?.stage === "error") throw new FireworksNotReadyError(`hot load of ${identity}`, "error", `deployment ${deploymentId} could not load it`);
-        if (now() - loadStarted > wait.timeoutMs) throw new FireworksNotReadyError(`hot load of ${identity}`, replica?.loading_state?.stage ?? "pending", `not served after ${Math.round(wait.timeoutMs / 1000)} s`);
+        if (now() - loadStarted > wait.hotLoadTimeoutMs) throw new FireworksNotReadyError(`hot load of ${identity}`, replica?.loading_state?.stage ?? "pending", `not served after ${Math.round(wait.hotLoadTimeoutMs / 1000)} s`);
         await sleep(wait.pollMs);
       }
     },

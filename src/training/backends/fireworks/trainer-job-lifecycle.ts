@@ -29,10 +29,16 @@ export interface RunningTrainerJob {
   maxContext: number;
 }
 
-/** How long to wait and how often to look. */
+/** How often to look, and how long to wait (each phase's limit, from the SDK's _constants.py and deployment.py). */
 export interface ReadyWait {
   pollMs: number;
-  timeoutMs: number;
+  /** A trainer job waiting for capacity (JOB_STATE_PENDING): DEFAULT_TRAINER_PENDING_TIMEOUT_S, 48 h. */
+  pendingTimeoutMs: number;
+  /** A placed trainer job until it runs: TRAINER_READY_TIMEOUT_S, 15 min. */
+  readyTimeoutMs: number;
+  /** A deployment until READY: DEPLOYMENT_READY_DEFAULT_TIMEOUT_S, 10 min; a hot load until served: HOTLOAD_WAIT_TIMEOUT_S, 400 s. */
+  deploymentTimeoutMs: number;
+  hotLoadTimeoutMs: number;
   notify: (message: string) => void;
   sleep?: (milliseconds: number) => Promise<void>;
   now?: () => number;
@@ -78,6 +84,8 @@ async function waitUntilRunning(client: FireworksRestClient, account: string, jo
   const started = now();
   const gatewayUrl = `${client.baseUrl}/training/v1/rlorTrainerJobs/${account}/${jobId}`;
   let lastState = "";
+  // Capacity may take long; once placed, the job must run within the ready limit (the SDK's two clocks).
+  let placedAt: number | undefined;
   for (;;) {
     const job = JobSchema.parse(await client.request(`/v1/accounts/${account}/rlorTrainerJobs/${jobId}`));
     const detail = job.status?.message ?? "";
@@ -89,7 +97,12 @@ async function waitUntilRunning(client: FireworksRestClient, account: string, jo
       wait.notify(`Fireworks: trainer job ${jobId} is ${job.state || "(no state yet)"}${detail ? `: ${detail}` : ""} (${Math.round((now() - started) / 1000)} s)`);
       lastState = job.state;
     }
-    if (now() - started > wait.timeoutMs) throw new FireworksNotReadyError(`trainer job ${jobId}`, job.state, `not running after ${Math.round(wait.timeoutMs / 1000)} s`);
+    if (job.state === "JOB_STATE_PENDING") {
+      if (now() - started > wait.pendingTimeoutMs) throw new FireworksNotReadyError(`trainer job ${jobId}`, job.state, `no capacity after ${Math.round(wait.pendingTimeoutMs / 1000)} s`);
+    } else {
+      placedAt ??= now();
+      if (now() - placedAt > wait.readyTimeoutMs) throw new FireworksNotReadyError(`trainer job ${jobId}`, job.state, `not running ${Math.round(wait.readyTimeoutMs / 1000)} s after placement`);
+    }
     await sleep(wait.pollMs);
   }
 }
