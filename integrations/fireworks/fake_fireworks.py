@@ -24,6 +24,8 @@ from urllib.parse import parse_qs, urlparse
 import httpx
 import pydantic
 from fireworks.training.sdk import types as sdk_types
+from fireworks.training.sdk._snapshot_chain import ExportPrecision, SamplerCheckpointType
+from fireworks.training.sdk.client import GradAccNormalization
 from fireworks.training.sdk.deployment import DeploymentConfig, DeploymentManager
 from fireworks.training.sdk.trainer import TrainerJobConfig, TrainerJobManager
 from fireworks.training.sdk.types._pydantic_types.forward_backward_request import ForwardBackwardRequest
@@ -49,6 +51,13 @@ GATEWAY_BODIES: dict[str, type | None] = {
     "load_weights": sdk_types.LoadWeightsRequest,
     "unload_model": sdk_types.UnloadModelRequest,
     "retrieve_future": sdk_types.FutureRetrieveRequest,
+}
+# Fields the SDK adds beside its request models through extra_body (client.py), each with the type of its values.
+GATEWAY_EXTRA_BODY: dict[str, dict[str, pydantic.TypeAdapter]] = {
+    "save_weights_for_sampler": {"checkpoint_type": pydantic.TypeAdapter(SamplerCheckpointType), "export_precision": pydantic.TypeAdapter(ExportPrecision), "metadata": pydantic.TypeAdapter(dict)},
+    "optim_step": {"grad_accumulation_normalization": pydantic.TypeAdapter(GradAccNormalization)},
+    "forward": {"comms": pydantic.TypeAdapter(str)},
+    "forward_backward": {"comms": pydantic.TypeAdapter(str)},
 }
 COMPLETION_KEYS = CompletionCreateParamsNonStreaming.__required_keys__ | CompletionCreateParamsNonStreaming.__optional_keys__
 COMPLETION_PARAMS = pydantic.TypeAdapter(CompletionCreateParamsNonStreaming)
@@ -230,8 +239,12 @@ class FakeFireworks:
         if model is not None:
             if "json" not in headers.get("content-type", ""):
                 raise Refusal(415, f"/api/v1/{route} takes JSON (the SDK refuses the protobuf transport)")
+            payload = json.loads(body)
             try:
-                model.model_validate(json.loads(body))
+                for key, adapter in GATEWAY_EXTRA_BODY.get(route, {}).items():
+                    if key in payload:
+                        adapter.validate_python(payload.pop(key))
+                model.model_validate(payload)
             except pydantic.ValidationError as error:
                 raise Refusal(400, describe(error, f"/api/v1/{route}")) from error
         forwarded = {name: value for name, value in headers.items() if name in ("content-type", "accept")}
@@ -385,7 +398,10 @@ def main() -> None:
     fake = FakeFireworks(args.tinker_url.rstrip("/"), args.api_key, args.models.split(","))
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(fake))
     print(f"fake fireworks at http://127.0.0.1:{server.server_address[1]}", file=sys.stderr, flush=True)
-    server.serve_forever()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:  # SIGINT is how the tests stop it
+        pass
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
-"""The fake judged by the SDK: fireworks-ai 1.2.30's own TrainerJobManager and DeploymentManager drive it through a
-trainer job's life, a rollout deployment and a hot load, and its refusals reach the SDK as the errors it raises."""
+"""The fake judged by the SDK: fireworks-ai 1.2.30's own TrainerJobManager, training client and DeploymentManager drive
+it through a trainer job's life, LoRA training through the gateway, a rollout deployment and a hot load of the trained
+weights, and its refusals reach the SDK as the errors it raises."""
 
 import httpx
 import pytest
 from conftest import API_KEY, MODEL
+from fireworks.training import sdk
 from fireworks.training.sdk.deployment import DeploymentConfig, DeploymentManager
 from fireworks.training.sdk.trainer import TrainerJobConfig, TrainerJobManager
 
@@ -57,4 +59,29 @@ def test_a_rollout_deployment_is_created_hot_loaded_and_deleted_through_the_sdk(
         deployments.hotload("sdk-rollout", MODEL, "tinker://no-such/sampler_weights/x")
     deployments.delete("sdk-rollout")
     assert deployments.get("sdk-rollout") is None
+    trainer.delete(endpoint.job_id)
+
+
+def test_the_sdk_training_client_trains_through_the_gateway_and_its_weights_hot_load(fake_url):
+    trainer = TrainerJobManager(api_key=API_KEY, base_url=fake_url)
+    endpoint = trainer.create_and_wait(TrainerJobConfig(base_model=MODEL, lora_rank=8), poll_interval_s=0.05)
+    service = sdk.FiretitanServiceClient(base_url=endpoint.base_url, api_key=API_KEY)
+    training = service.create_lora_training_client(base_model=MODEL, rank=8)
+    datum = sdk.Datum(
+        model_input=sdk.ModelInput.from_ints([5, 9, 11]),
+        loss_fn_inputs={"target_tokens": sdk.TensorData(data=[9, 11, 2], dtype="int64"), "weights": sdk.TensorData(data=[0.0, 1.0, 1.0], dtype="float32")},
+    )
+    losses = []
+    for _ in range(3):
+        losses.append(training.forward_backward([datum], "cross_entropy").result().metrics["loss:sum"])
+        training.optim_step(sdk.AdamParams(learning_rate=0.01)).result()
+    assert losses[-1] < losses[0]
+    saved = training.save_weights_for_sampler("step-3").result()
+
+    deployments = DeploymentManager(api_key=API_KEY, base_url=fake_url)
+    deployments.create_or_get(DeploymentConfig(deployment_id="sdk-hot-load", base_model=MODEL, hot_load_trainer_job=endpoint.job_name, for_training=True))
+    deployments.wait_for_ready("sdk-hot-load", poll_interval_s=0.05)
+    deployments.hotload("sdk-hot-load", MODEL, saved.path)
+    assert deployments.wait_for_hotload("sdk-hot-load", MODEL, saved.path, poll_interval=0)
+    deployments.delete("sdk-hot-load")
     trainer.delete(endpoint.job_id)

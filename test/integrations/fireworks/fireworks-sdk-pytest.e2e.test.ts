@@ -1,5 +1,5 @@
-// Runs integrations/fireworks's Python suite: the official fireworks-ai SDK (1.2.30)'s TrainerJobManager and
-// DeploymentManager drive the Fireworks fake (training delegated to `rllm serve --tinker`), from the pinned ml
+// Runs integrations/fireworks's Python suite: the official fireworks-ai SDK (1.2.30)'s TrainerJobManager, training
+// client and DeploymentManager drive the Fireworks fake (training delegated to `rllm serve --tinker`), from the pinned ml
 // environment (scripts/python-env.sh ml). Nothing may skip.
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -22,7 +22,7 @@ function runPytest(python: string): Promise<{ status: number | null; output: str
 }
 
 describe("integrations/fireworks pytest suite", () => {
-  it("passes with the official SDK's trainer-job and deployment managers, none skipped", async () => {
+  it("passes with the official SDK's trainer-job manager, training client and deployment manager, none skipped", async () => {
     const { status, output } = await runPytest(pythonEnv("ml"));
     const tail = output.slice(-6000);
     expect(status, tail).toBe(0);

@@ -41,7 +41,8 @@ export interface TinkerBackendOptions {
   heartbeatMs?: number;
   /**
    * Speak Tinker 0.23's wire, which the Fireworks gateway keeps (its SDK's request types): forward_backward in JSON,
-   * create_model without optimizer_config, save_weights_for_sampler without kind.
+   * create_model without optimizer_config, save_weights_for_sampler with the SDK's checkpoint_type instead of kind
+   * ("base": a LoRA adapter is saved whole, resolve_next_checkpoint_type in fireworks-ai's _snapshot_chain.py).
    */
   tinker023Wire?: boolean;
   /**
@@ -110,7 +111,7 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
 
   async function saveForSampler(name: string): Promise<string> {
     const { modelId } = opened();
-    return PathReplySchema.parse(await future("save_weights_for_sampler", { model_id: modelId, path: name, ...(options.tinker023Wire ? {} : { kind: "snapshot" }), seq_id: nextSeqId(), type: "save_weights_for_sampler" })).path;
+    return PathReplySchema.parse(await future("save_weights_for_sampler", { model_id: modelId, path: name, ...(options.tinker023Wire ? { checkpoint_type: "base" } : { kind: "snapshot" }), seq_id: nextSeqId(), type: "save_weights_for_sampler" })).path;
   }
 
   return {
