@@ -98,6 +98,23 @@ describe("rllm train --backend fireworks against the fake", () => {
     expect(result.stderr + result.stdout).not.toContain(KEY);
   }, 300_000);
 
+  it("fine-tunes with rllm sft: the rows tokenized with the tokenizer the gateway names, the loss falls", async () => {
+    const rows = [[6, 7], [3, 8], [9, 4], [5, 5]].map(([a, b], index) => ({
+      id: `row-${index}`,
+      messages: [{ role: "user", content: `What is ${a}*${b}?` }, { role: "assistant", content: `${a}*${b} is ${a! * b!} \\boxed{${a! * b!}}` }],
+    }));
+    writeFileSync(path.join(directory, "rows.jsonl"), rows.map((row) => JSON.stringify(row)).join("\n"));
+    expect((await runCli(["dataset", "register", "products", "--file", path.join(directory, "rows.jsonl")], environment)).code).toBe(0);
+    const out = path.join(directory, "sft");
+    const args = ["sft", "products", "--backend", "fireworks", "--base-url", fake.url, "--model", MODEL, "--batch-size", "2", "--lr", "3e-3", "--save-every", "3", "--val-fraction", "0", "--epochs", "3", "--out", out];
+    const result = await runCli(args, { ...environment, FIREWORKS_API_KEY: KEY });
+    expect(result.code, result.stderr).toBe(0);
+    const losses = readFileSync(path.join(out, "metrics.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line)).filter((record) => record.kind === "train").map((record) => record.loss as number);
+    expect(losses).toHaveLength(6);
+    expect(losses.at(-1)!).toBeLessThan(losses[0]! / 2);
+    expect((await fakeState(fake.url)).jobs).toEqual({});
+  }, 300_000);
+
   it("a wrong API key: one line naming FIREWORKS_API_KEY, exit 1", async () => {
     const result = await runCli(train(fake.url, path.join(directory, "wrong-key")), { ...environment, FIREWORKS_API_KEY: "fw-a-wrong-key" });
     expect(result.code).toBe(1);

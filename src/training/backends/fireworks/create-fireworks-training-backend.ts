@@ -6,23 +6,33 @@
 import { existsSync } from "node:fs";
 import { InputError } from "../../../core/errors/input-error.js";
 import type { TrainingBackend } from "../../backend.js";
-import { loadRenderer } from "../tinker/create-tinker-training-backend.js";
+import type { ChatTokenizer } from "../../sft/tokenize-sft-row.js";
+import { loadChatFormat } from "../tinker/create-tinker-training-backend.js";
 import type { BackendFlags } from "../training-backends.js";
 import { createFireworksBackend } from "./fireworks-backend.js";
 import { FireworksApiError, FireworksUnreachableError } from "./fireworks-errors.js";
 import { FIREWORKS_DEFAULT_BASE_URL, FireworksRestClient } from "./fireworks-rest-client.js";
 
-/** The backend and the base model it trains (--model; the backend refuses to open without one). */
-export async function createFireworksTrainingBackend(_checkpoint?: string, flags: BackendFlags = {}): Promise<{ backend: TrainingBackend; baseModel: string }> {
+/** The backend, the base model it trains (--model; the backend refuses to open without one) and, once open, its chat tokenizer. */
+export async function createFireworksTrainingBackend(
+  _checkpoint?: string,
+  flags: BackendFlags = {},
+): Promise<{ backend: TrainingBackend; baseModel: string; chatTokenizer: () => ChatTokenizer | undefined }> {
   if (flags.tokenizer && !existsSync(flags.tokenizer)) throw new InputError(`--tokenizer ${flags.tokenizer}: no such directory`);
   const baseUrl = (flags.baseUrl ?? process.env.FIREWORKS_BASE_URL ?? FIREWORKS_DEFAULT_BASE_URL).replace(/\/+$/, "");
   const apiKey = fireworksApiKey();
+  let chatTokenizer: ChatTokenizer | undefined;
   const backend = createFireworksBackend({
     control: new FireworksRestClient(baseUrl, apiKey),
     apiKey,
     loraRank: flags.loraRank,
     notify: flags.notify,
-    loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, flags.tokenizer),
+    // The gateway's get_info names the tokenizer, as Tinker's does; SFT rows without token ids are tokenized with it.
+    loadRenderer: async (tokenizerId) => {
+      const format = await loadChatFormat(tokenizerId, flags.tokenizer);
+      chatTokenizer = format.tokenizer;
+      return format.renderer;
+    },
     // A local fake (tests) is ready at once; the service takes minutes, and the SDK polls every 5 s.
     pollMs: /^http:\/\/127\.0\.0\.1[:/]/.test(baseUrl) ? 100 : undefined,
   });
@@ -41,7 +51,7 @@ export async function createFireworksTrainingBackend(_checkpoint?: string, flags
       }
     },
   };
-  return { backend: withFlagErrors, baseModel: flags.model ?? "" };
+  return { backend: withFlagErrors, baseModel: flags.model ?? "", chatTokenizer: () => chatTokenizer };
 }
 
 /** FIREWORKS_API_KEY, read at the first request so that listing capabilities needs no key; missing is a usage error. */
