@@ -1,7 +1,8 @@
 """A local fake of Fireworks' control plane, trainer gateway, hot-load and inference APIs, for rllm-ts's tests.
 
 Every request body is validated with the official fireworks-ai SDK's own types and request builders (the version
-pinned in integrations/python/ml.txt): a body the SDK would not write is refused with HTTP 400 naming the field.
+pinned in integrations/python/ml.txt; the checks are in sdk_checks.py): a body the SDK would not write is refused
+with HTTP 400 naming the field.
 Training behind the gateway is delegated to the project's Tinker emulator (`rllm serve --tinker`, the tiny model),
 so loss really moves; the fake never reaches the real service.
 
@@ -22,60 +23,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 import httpx
-import pydantic
-from fireworks.training.sdk import types as sdk_types
-from fireworks.training.sdk._snapshot_chain import ExportPrecision, SamplerCheckpointType
-from fireworks.training.sdk.client import GradAccNormalization
 from fireworks.training.sdk.deployment import DeploymentConfig, DeploymentManager
 from fireworks.training.sdk.trainer import TrainerJobConfig, TrainerJobManager
-from fireworks.training.sdk.types._pydantic_types.forward_backward_request import ForwardBackwardRequest
-from fireworks.training.sdk.types._pydantic_types.forward_request import ForwardRequest
 from fireworks.types import CompletionCreateResponse
-from fireworks.types.completion_create_params import CompletionCreateParamsNonStreaming
+from sdk_checks import GATEWAY_BODIES, Refusal, check_completion_params, check_gateway_body, check_same_as_sdk
 
 ACCOUNT = "rllm-fake"
-# The gateway's Tinker-wire routes, each with the SDK type its body must validate as (None: no body).
-GATEWAY_BODIES: dict[str, type | None] = {
-    "healthz": None,
-    "get_server_capabilities": None,
-    "client/config": sdk_types.ClientConfigRequest,
-    "create_session": sdk_types.CreateSessionRequest,
-    "session_heartbeat": sdk_types.SessionHeartbeatRequest,
-    "create_model": sdk_types.CreateModelRequest,
-    "get_info": sdk_types.GetInfoRequest,
-    "forward_backward": ForwardBackwardRequest,
-    "forward": ForwardRequest,
-    "optim_step": sdk_types.OptimStepRequest,
-    "save_weights": sdk_types.SaveWeightsRequest,
-    "save_weights_for_sampler": sdk_types.SaveWeightsForSamplerRequest,
-    "load_weights": sdk_types.LoadWeightsRequest,
-    "unload_model": sdk_types.UnloadModelRequest,
-    "retrieve_future": sdk_types.FutureRetrieveRequest,
-}
-# Fields the SDK adds beside its request models through extra_body (client.py), each with the type of its values.
-GATEWAY_EXTRA_BODY: dict[str, dict[str, pydantic.TypeAdapter]] = {
-    "save_weights_for_sampler": {"checkpoint_type": pydantic.TypeAdapter(SamplerCheckpointType), "export_precision": pydantic.TypeAdapter(ExportPrecision), "metadata": pydantic.TypeAdapter(dict)},
-    "optim_step": {"grad_accumulation_normalization": pydantic.TypeAdapter(GradAccNormalization)},
-    "forward": {"comms": pydantic.TypeAdapter(str)},
-    "forward_backward": {"comms": pydantic.TypeAdapter(str)},
-}
-COMPLETION_KEYS = CompletionCreateParamsNonStreaming.__required_keys__ | CompletionCreateParamsNonStreaming.__optional_keys__
-COMPLETION_PARAMS = pydantic.TypeAdapter(CompletionCreateParamsNonStreaming)
-
-
-class Refusal(Exception):
-    """An HTTP error answer: status and message (the message names the field)."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-def describe(error: pydantic.ValidationError, what: str) -> str:
-    issue = error.errors()[0]
-    field = ".".join(str(part) for part in issue["loc"]) or "(root)"
-    return f'{what}: field "{field}": {issue["msg"]}'
 
 
 class FakeFireworks:
@@ -188,10 +141,7 @@ class FakeFireworks:
         except (TypeError, ValueError) as error:
             raise Refusal(400, f"trainingConfig: {error}") from error
         # The SDK's own builder is the judge: the body must be exactly what it writes for these settings.
-        expected = TrainerJobManager._build_trainer_create_payload(config)
-        for key in sorted(set(expected) | set(payload)):
-            if expected.get(key) != payload.get(key):
-                raise Refusal(400, f'field "{key}": {json.dumps(payload.get(key))}, the SDK sends {json.dumps(expected.get(key))}')
+        check_same_as_sdk(TrainerJobManager._build_trainer_create_payload(config), payload)
         if config.base_model not in self.models:
             raise Refusal(400, f'field "trainingConfig.baseModel": model "{config.base_model}" not found; this account can train {", ".join(self.models)}')
         with self.lock:
@@ -235,18 +185,10 @@ class FakeFireworks:
             raise Refusal(404, f"the trainer gateway has no /api/v1/{route}")
         if route == "healthz":
             return json_reply({"status": "ok"})
-        model = GATEWAY_BODIES[route]
-        if model is not None:
+        if GATEWAY_BODIES[route] is not None:
             if "json" not in headers.get("content-type", ""):
                 raise Refusal(415, f"/api/v1/{route} takes JSON (the SDK refuses the protobuf transport)")
-            payload = json.loads(body)
-            try:
-                for key, adapter in GATEWAY_EXTRA_BODY.get(route, {}).items():
-                    if key in payload:
-                        adapter.validate_python(payload.pop(key))
-                model.model_validate(payload)
-            except pydantic.ValidationError as error:
-                raise Refusal(400, describe(error, f"/api/v1/{route}")) from error
+            check_gateway_body(route, json.loads(body))
         forwarded = {name: value for name, value in headers.items() if name in ("content-type", "accept")}
         reply = self.tinker.request(method, route, content=self.to_tinker(route, body) if body else None, headers=forwarded)
         content = self.from_tinker(route, reply.content) if reply.status_code == 200 else reply.content
@@ -267,9 +209,7 @@ class FakeFireworks:
             expected = DeploymentManager._build_deployment_body(config)
         except (TypeError, ValueError) as error:
             raise Refusal(400, f"deployment: {error}") from error
-        for key in sorted(set(expected) | set(payload)):
-            if expected.get(key) != payload.get(key):
-                raise Refusal(400, f'field "{key}": {json.dumps(payload.get(key))}, the SDK sends {json.dumps(expected.get(key))}')
+        check_same_as_sdk(expected, payload)
         job_id = str(payload.get("hotLoadTrainerJob", "")).rsplit("/", 1)[-1]
         with self.lock:
             if job_id not in self.jobs:
@@ -315,13 +255,7 @@ class FakeFireworks:
     def completions(self, headers: dict[str, str], payload: dict) -> tuple[int, dict[str, str], bytes]:
         if headers.get("authorization") != f"Bearer {self.api_key}":
             raise Refusal(401, "inference needs the key as a Bearer token")
-        unknown = set(payload) - COMPLETION_KEYS
-        if unknown:
-            raise Refusal(400, f'field "{sorted(unknown)[0]}": not a completions parameter')
-        try:
-            params = COMPLETION_PARAMS.validate_python(payload)
-        except pydantic.ValidationError as error:
-            raise Refusal(400, describe(error, "/inference/v1/completions")) from error
+        params = check_completion_params(payload)
         deployment = self.deployments.get(str(params["model"]).rsplit("/", 1)[-1])
         if deployment is None or deployment["name"] != params["model"] or deployment["state"] != "READY":
             raise Refusal(404, f'field "model": no ready deployment {params["model"]}')

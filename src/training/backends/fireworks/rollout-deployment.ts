@@ -71,7 +71,6 @@ export async function openRolloutDeployment(
     await sleep(wait.pollMs);
   }
   const hotLoadHeaders = { "fireworks-model": baseModel, "fireworks-deployment": model };
-  let sampleSeed = 0;
 
   return {
     deploymentId,
@@ -93,14 +92,14 @@ export async function openRolloutDeployment(
         samplingSessionId: model,
         source,
         version,
-        sample: (parameters) => sampleCompletions(client, model, parameters, parameters.seed ?? ++sampleSeed),
+        sample: (parameters) => sampleCompletions(client, model, parameters),
       };
     },
   };
 }
 
 /** One completions call, token ids in; completions take stop strings, not ids, so stop tokens are cut here. */
-async function sampleCompletions(client: FireworksRestClient, model: string, parameters: SampleParameters, seed: number): Promise<SampledSequence[]> {
+async function sampleCompletions(client: FireworksRestClient, model: string, parameters: SampleParameters): Promise<SampledSequence[]> {
   const reply = CompletionSchema.parse(
     await client.request("/inference/v1/completions", {
       method: "POST",
@@ -114,7 +113,7 @@ async function sampleCompletions(client: FireworksRestClient, model: string, par
         top_p: parameters.topP ?? 1,
         // Full-distribution sampling, as the SDK's RL sampler asks: the deployment's generation defaults would truncate it.
         top_k: 0,
-        seed,
+        ...(parameters.seed !== undefined ? { seed: parameters.seed } : {}),
         logprobs: true,
         raw_output: true,
         stream: false,

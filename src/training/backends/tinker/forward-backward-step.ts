@@ -94,7 +94,11 @@ export function sendForwardBackward(
     target.client,
     async () => {
       if (target.jsonRequests) {
-        const data = request.data.filter((datum): datum is DatumInput => !(datum instanceof Uint8Array));
+        // wireDatums leaves datums unencoded on the JSON wire.
+        const data = request.data.map((datum) => {
+          if (datum instanceof Uint8Array) throw new Error("forward_backward on the JSON wire: a datum came already encoded as protobuf");
+          return datum;
+        });
         const { route, body } = jsonForwardBackwardRequest({ modelId: target.modelId, ...request, data });
         return UntypedFutureSchema.parse((await target.client.request(route, { json: body })).json).request_id;
       }
