@@ -157,6 +157,21 @@ describe("rllm train --backend fireworks against the fake", () => {
     expect(state.deployments).toEqual([]);
   }, 300_000);
 
+  it("Ctrl-C stops after the current step and still deletes the job and the deployment", async () => {
+    const out = path.join(directory, "interrupted");
+    const run = spawnCli(train(fake.url, out), { ...environment, FIREWORKS_API_KEY: KEY });
+    const exited = new Promise<number | null>((resolve) => run.on("close", resolve));
+    const stateFile = path.join(out, "state.json");
+    while (!existsSync(stateFile) && run.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(Object.keys((await fakeState(fake.url)).jobs)).toHaveLength(1);
+    run.kill("SIGINT");
+    await exited;
+    expect(JSON.parse(readFileSync(stateFile, "utf8")).step).toBeLessThan(4);
+    const state = await fakeState(fake.url);
+    expect(state.jobs).toEqual({});
+    expect(state.deployments).toEqual([]);
+  }, 300_000);
+
   it("a service that closes mid-future: one line saying it was lost and how to resume, exit 1", async () => {
     // Every future of this emulator answers try_again, so the run is polling one through the gateway when the fake
     // process is killed under it.
