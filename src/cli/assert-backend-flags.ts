@@ -2,10 +2,10 @@
 import { InputError } from "../core/errors/input-error.js";
 
 const backendFlags: Record<string, { flag: string; backends: readonly string[] }> = {
-  model: { flag: "--model", backends: ["tinker"] },
-  loraRank: { flag: "--lora-rank", backends: ["tinker"] },
-  baseUrl: { flag: "--base-url", backends: ["tinker"] },
-  tokenizer: { flag: "--tokenizer", backends: ["tinker"] },
+  model: { flag: "--model", backends: ["tinker", "fireworks"] },
+  loraRank: { flag: "--lora-rank", backends: ["tinker", "fireworks"] },
+  baseUrl: { flag: "--base-url", backends: ["tinker", "fireworks"] },
+  tokenizer: { flag: "--tokenizer", backends: ["tinker", "fireworks"] },
   checkpoint: { flag: "--checkpoint", backends: ["local"] },
 };
 

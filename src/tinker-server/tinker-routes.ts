@@ -1,4 +1,7 @@
-/** The local Tinker server's routes under /api/v1: JSON bodies validated with zod, forward_backward in protobuf. */
+/**
+ * The local Tinker server's routes under /api/v1: JSON bodies validated with zod, forward_backward in protobuf (or in
+ * Tinker 0.23's JSON, with forward-only calls on /forward, as the Fireworks gateway takes them).
+ */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { HttpError } from "../http/http-error.js";
@@ -7,9 +10,10 @@ import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath } from "../http/start-http-server.js";
 import { loadZstd } from "../training/backends/tinker/tinker-http-client.js";
-import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse } from "../training/backends/tinker/tinker-proto.js";
+import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse, type DecodedForwardBackwardRequest } from "../training/backends/tinker/tinker-proto.js";
 import { TINY_TOKENIZER_ID } from "../training/backends/tinker/tiny-chat-renderer.js";
 import { FutureFailure } from "./future-table.js";
+import { decodeJsonForwardBackward, JsonForwardBackwardSchema, JsonForwardSchema } from "./json-forward-backward.js";
 import { LOCAL_TINKER_MODEL, type ServerState } from "./server-state.js";
 import { SequenceQueue } from "./sequence-queue.js";
 import { TinyTinkerLearner } from "./tiny-tinker-learner.js";
@@ -44,6 +48,30 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** Queues one decoded forward_backward (or forward) on its model in seq_id order and answers its future. */
+function runForwardBackward(state: ServerState, decoded: DecodedForwardBackwardRequest, response: ServerResponse): void {
+  const { maxChunkDatums } = state.options;
+  if (decoded.data.length > maxChunkDatums) {
+    throw new HttpError(400, `forward_backward with ${decoded.data.length} datums; the limit is ${maxChunkDatums} per request`, "invalid_request_error", "data");
+  }
+  const target = model(state, decoded.modelId);
+  const slot = queued(state, decoded.modelId, decoded.seqId);
+  state.stats.chunkSizes.push(decoded.data.length);
+  if (decoded.forwardOnly) state.stats.forwardOnlyRequests += 1;
+  else state.stats.lastTrainingRequest = decoded;
+  state.startFuture(
+    response,
+    async () => {
+      const order = state.stats.forwardBackwardOrder.get(decoded.modelId) ?? [];
+      order.push(decoded.seqId);
+      state.stats.forwardBackwardOrder.set(decoded.modelId, order);
+      const output = target.learner.forwardBackward(decoded, state.vocabularySize, state.contextLength);
+      return { proto: encodeForwardBackwardOutput(output), json: { loss_fn_output_type: output.lossFnOutputType, loss_fn_outputs: output.outputs.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, data]) => [name, { data, dtype: "float32" }]))), metrics: output.metrics } };
+    },
+    slot,
+  );
 }
 
 const AdamSchema = z.object({
@@ -134,33 +162,23 @@ export const tinkerRoutes: Record<string, Route> = {
   },
 
   forward_backward: async (state, request, response) => {
-    if (!(request.headers["content-type"] ?? "").includes("application/x-protobuf")) {
-      throw new HttpError(415, "forward_backward takes application/x-protobuf (ForwardBackwardRequest)");
+    if ((request.headers["content-type"] ?? "").includes("application/json")) {
+      runForwardBackward(state, decodeJsonForwardBackward(await json(request, JsonForwardBackwardSchema)), response);
+      return;
     }
-    const { maxChunkBytes, maxChunkDatums } = state.options;
+    if (!(request.headers["content-type"] ?? "").includes("application/x-protobuf")) {
+      throw new HttpError(415, "forward_backward takes application/x-protobuf or application/json (ForwardBackwardRequest)");
+    }
+    const { maxChunkBytes } = state.options;
     let bytes: Uint8Array = await readBytes(request, maxChunkBytes * 2);
     if (request.headers["content-encoding"] === "zstd") bytes = (await loadZstd()).decompress(bytes);
     if (bytes.byteLength > maxChunkBytes) throw new HttpError(413, `forward_backward of ${bytes.byteLength} bytes; the limit is ${maxChunkBytes}`);
-    const decoded = decodeForwardBackwardRequest(bytes);
-    if (decoded.data.length > maxChunkDatums) {
-      throw new HttpError(400, `forward_backward with ${decoded.data.length} datums; the limit is ${maxChunkDatums} per request`, "invalid_request_error", "data");
-    }
-    const target = model(state, decoded.modelId);
-    const slot = queued(state, decoded.modelId, decoded.seqId);
-    state.stats.chunkSizes.push(decoded.data.length);
-    if (decoded.forwardOnly) state.stats.forwardOnlyRequests += 1;
-    else state.stats.lastTrainingRequest = decoded;
-    state.startFuture(
-      response,
-      async () => {
-        const order = state.stats.forwardBackwardOrder.get(decoded.modelId) ?? [];
-        order.push(decoded.seqId);
-        state.stats.forwardBackwardOrder.set(decoded.modelId, order);
-        const output = target.learner.forwardBackward(decoded, state.vocabularySize, state.contextLength);
-        return { proto: encodeForwardBackwardOutput(output), json: { loss_fn_output_type: output.lossFnOutputType, loss_fn_outputs: output.outputs.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, data]) => [name, { data, dtype: "float32" }]))), metrics: output.metrics } };
-      },
-      slot,
-    );
+    runForwardBackward(state, decodeForwardBackwardRequest(bytes), response);
+  },
+
+  // Tinker 0.23's forward-only route (JSON ForwardRequest), which the protobuf wire replaced by forward_only.
+  forward: async (state, request, response) => {
+    runForwardBackward(state, decodeJsonForwardBackward(await json(request, JsonForwardSchema)), response);
   },
 
   optim_step: async (state, request, response) => {

@@ -130,7 +130,7 @@ describe("rllm train usage errors", () => {
   it("names a flag the backend cannot honour, and the backend", exitsAtOnce, async () => {
     const local = await runCli(["train", "arith", "--lora-rank", "8", "--out", fresh("train-lora")]);
     expect(local.code).toBe(2);
-    expect(local.stderr).toContain('--lora-rank: backend "local" cannot honour it (only tinker)');
+    expect(local.stderr).toContain('--lora-rank: backend "local" cannot honour it (only tinker, fireworks)');
     const tinker = await runCli(["train", "arith", "--backend", "tinker", "--checkpoint", directory, "--out", fresh("train-tinker-checkpoint")]);
     expect(tinker.code).toBe(2);
     expect(tinker.stderr).toContain('--checkpoint: backend "tinker" cannot honour it (only local)');

@@ -6,12 +6,12 @@ import { outFlag, seedFlag } from "../shared-flags.js";
 
 /** `rllm sft`'s flags. */
 export const SftFlagsSchema = z.object({
-  backend: z.string().default("local").describe("training backend (local: the embedded tiny model; tinker: Tinker's API)").meta({ value: "name" }),
+  backend: z.string().default("local").describe("training backend (local: the embedded tiny model; tinker: Tinker's API; fireworks: a Fireworks trainer job)").meta({ value: "name" }),
   checkpoint: z.string().optional().describe("--backend local: starting weights, a tiny-model checkpoint folder (default: the shipped one)").meta({ value: "dir" }),
-  model: z.string().optional().describe("--backend tinker: the base model to fine-tune (default: the server's only model)").meta({ value: "name" }),
-  loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker: LoRA rank (default 32)").meta({ value: "r" }),
-  baseUrl: z.string().url().optional().describe("--backend tinker: the service URL (default TINKER_BASE_URL, else the hosted service)").meta({ value: "url" }),
-  tokenizer: z.string().optional().describe("--backend tinker: a directory with tokenizer.json and tokenizer_config.json").meta({ value: "dir" }),
+  model: z.string().optional().describe("--backend tinker|fireworks: the base model to fine-tune (tinker's default: the server's only model; fireworks needs one)").meta({ value: "name" }),
+  loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker|fireworks: LoRA rank (default 32)").meta({ value: "r" }),
+  baseUrl: z.string().url().optional().describe("--backend tinker|fireworks: the service URL (default TINKER_BASE_URL or FIREWORKS_BASE_URL, else the hosted service)").meta({ value: "url" }),
+  tokenizer: z.string().optional().describe("--backend tinker|fireworks: a directory with tokenizer.json and tokenizer_config.json").meta({ value: "dir" }),
   split: z.string().default("train").describe("dataset split to train on").meta({ value: "name" }),
   tokenizeMethod: TokenizeMethodSchema.optional()
     .describe("sampled (the sampler's token ids; default when every row has them), hf_template (the model's chat template), cumulative (every assistant turn)")

@@ -25,10 +25,10 @@ export const TrainFlagsSchema = z.object({
   out: outFlag.describe("run directory (overrides the config; default runs/train-<cookbook>-<timestamp>)"),
   checkpoint: z.string().optional().describe("starting weights for --backend local: a tiny-model checkpoint directory (default: the shipped model)").meta({ value: "dir" }),
   resume: z.boolean().default(false).describe("continue the run in --out from its last checkpoint; refuses if the config differs"),
-  model: z.string().optional().describe("--backend tinker: the base model to train (default: the server's only model)").meta({ value: "name" }),
-  loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker: LoRA rank (default 32)").meta({ value: "r" }),
-  baseUrl: z.string().url().optional().describe("--backend tinker: the service URL (default TINKER_BASE_URL, else the hosted service)").meta({ value: "url" }),
-  tokenizer: z.string().optional().describe("--backend tinker: a directory with tokenizer.json and tokenizer_config.json (default: the Hugging Face cache or hub)").meta({ value: "dir" }),
+  model: z.string().optional().describe("--backend tinker|fireworks: the base model to train (tinker's default: the server's only model; fireworks needs one, e.g. accounts/fireworks/models/qwen3-8b)").meta({ value: "name" }),
+  loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker|fireworks: LoRA rank (default 32)").meta({ value: "r" }),
+  baseUrl: z.string().url().optional().describe("--backend tinker|fireworks: the service URL (default TINKER_BASE_URL or FIREWORKS_BASE_URL, else the hosted service)").meta({ value: "url" }),
+  tokenizer: z.string().optional().describe("--backend tinker|fireworks: a directory with tokenizer.json and tokenizer_config.json (default: the Hugging Face cache or hub)").meta({ value: "dir" }),
   capabilities: z.boolean().default(false).describe("print what each backend can do (losses, aggregations, merges, LoRA/full, sampling, KL, entropy selection, checkpoints, context) and exit"),
 });
 /** `rllm train`'s parsed flags. */

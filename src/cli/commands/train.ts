@@ -53,7 +53,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
     );
   }
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-  const remote = flags.backend === "tinker" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
+  const remote = flags.backend === "tinker" || flags.backend === "fireworks" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
   // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
   const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined, maxInfraErrorRate: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);

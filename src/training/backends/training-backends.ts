@@ -9,5 +9,6 @@ export const trainingBackends = createRegistry<CreateTrainingBackend>(
     local: { load: async () => (await import("./create-local-training-backend.js")).createLocalTrainingBackend },
     verl: { load: async () => (await import("./verl/create-verl-training-backend.js")).createVerlTrainingBackend },
     tinker: { load: async () => (await import("./tinker/create-tinker-training-backend.js")).createTinkerTrainingBackend },
+    fireworks: { load: async () => (await import("./fireworks/create-fireworks-training-backend.js")).createFireworksTrainingBackend },
   },
 );

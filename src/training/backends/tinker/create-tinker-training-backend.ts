@@ -82,7 +82,7 @@ export async function loadRenderer(tokenizerId: string, directory: string | unde
 }
 
 /** A tokenizer id's renderer (for sampling) and SFT tokenizer, both from the same template and vocabulary. */
-async function loadChatFormat(tokenizerId: string, directory: string | undefined): Promise<{ renderer: ChatRenderer; tokenizer: ChatTokenizer }> {
+export async function loadChatFormat(tokenizerId: string, directory: string | undefined): Promise<{ renderer: ChatRenderer; tokenizer: ChatTokenizer }> {
   if (tokenizerId === TINY_TOKENIZER_ID && !directory) return { renderer: tinyChatRenderer, tokenizer: tinyChatTokenizer };
   const [{ loadHfChatRenderer }, { hfChatTokenizer }] = await Promise.all([import("./hf-chat-renderer.js"), import("./hf-chat-tokenizer.js")]);
   const renderer = await loadHfChatRenderer(tokenizerId, directory);

@@ -1,7 +1,8 @@
 /**
  * One TrainBatch on Tinker: per substep, the rows become Datums with client-scaled advantages (scaled-advantages.ts),
  * split into requests at the server's limits, each sent as a protobuf forward_backward with the model's next seq_id
- * (in parallel only when the server allows it), then one optim_step with the Adam parameters.
+ * (in parallel only when the server allows it), then one optim_step with the Adam parameters. A target that speaks
+ * the JSON wire (the Fireworks gateway) gets the same requests as JSON bodies (tinker-json-wire.ts).
  */
 import { z } from "zod";
 import type { BatchSequence, TrainBatch } from "../../backend.js";
@@ -10,7 +11,8 @@ import { chunkDatums } from "./request-chunks.js";
 import { aggregationScales, lossFnConfig, sequenceDatum } from "./scaled-advantages.js";
 import type { ClientConfig } from "./client-config.js";
 import type { TinkerHttpClient } from "./tinker-http-client.js";
-import { decodeForwardBackwardOutput, encodeDatum, encodeForwardBackwardRequest, type ForwardBackwardResult } from "./tinker-proto.js";
+import { jsonForwardBackwardRequest } from "./tinker-json-wire.js";
+import { decodeForwardBackwardOutput, encodeDatum, encodeForwardBackwardRequest, type DatumInput, type ForwardBackwardResult } from "./tinker-proto.js";
 
 const OptimReplySchema = z.object({ metrics: z.record(z.string(), z.number()).nullish() }).passthrough();
 
@@ -23,6 +25,13 @@ export interface TrainingTarget {
   nextSeqId: () => number;
   poll?: PollOptions;
   counts?: PollCounts;
+  /** Send forward_backward and forward as JSON (Tinker 0.23's wire, which Fireworks keeps) instead of protobuf. */
+  jsonRequests?: boolean;
+}
+
+/** The rows' datums as the target's wire carries them: encoded once for protobuf (sizing and sending share the bytes). */
+export function wireDatums(target: TrainingTarget, datums: readonly DatumInput[]): (DatumInput | Uint8Array)[] {
+  return target.jsonRequests ? [...datums] : datums.map(encodeDatum);
 }
 
 /** Runs the batch; returns its metrics (loss, learner-vs-sampler mismatch on the first substep, requests sent). */
@@ -34,7 +43,7 @@ export async function forwardBackwardStep(target: TrainingTarget, batch: TrainBa
     const scales = aggregationScales(rows, batch.lossAggregation);
     const config = lossFnConfig(batch.loss, scales);
     // Encoded once: the same bytes size the chunks and go out in the requests.
-    const chunks = chunkDatums(rows.map((row, index) => encodeDatum(sequenceDatum(row, batch.loss, scales[index]!))), target.config.limits);
+    const chunks = chunkDatums(wireDatums(target, rows.map((row, index) => sequenceDatum(row, batch.loss, scales[index]!))), target.config.limits);
     const send = (data: (typeof chunks)[number], seqId: number) => sendForwardBackward(target, { seqId, data, lossFn: batch.loss.kind, lossFnConfig: config });
     let results: ForwardBackwardResult[];
     if (target.config.parallelChunks) {
@@ -79,16 +88,26 @@ export async function forwardBackwardStep(target: TrainingTarget, batch: TrainBa
 /** One forward_backward request (forward only when `forwardOnly`) of already encoded Datums, awaited to its output. */
 export function sendForwardBackward(
   target: TrainingTarget,
-  request: { seqId: number; data: readonly Uint8Array[]; lossFn: string; lossFnConfig: Record<string, number>; forwardOnly?: boolean },
+  request: { seqId: number; data: readonly (DatumInput | Uint8Array)[]; lossFn: string; lossFnConfig: Record<string, number>; forwardOnly?: boolean },
 ): Promise<ForwardBackwardResult> {
   return awaitFuture(
     target.client,
     async () => {
+      if (target.jsonRequests) {
+        // wireDatums leaves datums unencoded on the JSON wire.
+        const data = request.data.map((datum) => {
+          if (datum instanceof Uint8Array) throw new Error("forward_backward on the JSON wire: a datum came already encoded as protobuf");
+          return datum;
+        });
+        const { route, body } = jsonForwardBackwardRequest({ modelId: target.modelId, ...request, data });
+        return UntypedFutureSchema.parse((await target.client.request(route, { json: body })).json).request_id;
+      }
       const body = encodeForwardBackwardRequest({ modelId: target.modelId, ...request });
       const reply = await target.client.request("forward_backward", { proto: body, compress: target.config.compress });
       return UntypedFutureSchema.parse(reply.json).request_id;
     },
-    { acceptProto: true, requestType: "ForwardBackward", poll: target.poll, counts: target.counts },
+    // The JSON wire asks for JSON results too: the Fireworks SDK decodes binary results only where negotiated.
+    { acceptProto: !target.jsonRequests, requestType: "ForwardBackward", poll: target.poll, counts: target.counts },
   ).then((reply) => (reply.proto ? decodeForwardBackwardOutput(reply.proto) : jsonOutput(reply.json)));
 }
 

@@ -4,10 +4,9 @@
  * here from the learner logprobs they return.
  */
 import { LossConfigSchema, type BatchSequence } from "../../backend.js";
-import { sendForwardBackward, type TrainingTarget } from "./forward-backward-step.js";
+import { sendForwardBackward, wireDatums, type TrainingTarget } from "./forward-backward-step.js";
 import { chunkDatums } from "./request-chunks.js";
 import { sequenceDatum } from "./scaled-advantages.js";
-import { encodeDatum } from "./tinker-proto.js";
 
 const CROSS_ENTROPY = LossConfigSchema.parse({ kind: "cross_entropy" });
 
@@ -15,7 +14,7 @@ const CROSS_ENTROPY = LossConfigSchema.parse({ kind: "cross_entropy" });
 export async function forwardLoss(target: TrainingTarget, rows: readonly BatchSequence[]): Promise<{ loss: number; tokens: number }> {
   // Weights are the plain mask (scale 1): the loss is summed here, so nothing needs the server's scaling.
   const chunks = chunkDatums(
-    rows.map((row) => encodeDatum(sequenceDatum(row, CROSS_ENTROPY, 1))),
+    wireDatums(target, rows.map((row) => sequenceDatum(row, CROSS_ENTROPY, 1))),
     target.config.limits,
   );
   let sum = 0;

@@ -39,6 +39,17 @@ export interface TinkerBackendOptions {
   notify?: (message: string) => void;
   poll?: PollOptions;
   heartbeatMs?: number;
+  /**
+   * Speak Tinker 0.23's wire, which the Fireworks gateway keeps (its SDK's request types): forward_backward in JSON,
+   * create_model without optimizer_config, save_weights_for_sampler with the SDK's checkpoint_type instead of kind
+   * ("base": a LoRA adapter is saved whole, resolve_next_checkpoint_type in fireworks-ai's _snapshot_chain.py).
+   */
+  tinker023Wire?: boolean;
+  /**
+   * Opens the sampler of one policy version on `source` (the base model's name, or a saved sampler path). Absent: a
+   * Tinker sampling session; Fireworks hot-loads the path onto its deployment instead.
+   */
+  openSampler?: (request: { sessionId: string; source: string; version: number }) => Promise<TinkerSampler>;
 }
 
 /** The file a Tinker checkpoint directory holds: the tinker:// paths to restore from. */
@@ -89,16 +100,18 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
     return state;
   };
   const nextSeqId = () => ++seqId;
-  const trainingTarget = (): TrainingTarget => ({ client, config: opened().config, modelId: opened().modelId, nextSeqId, poll: options.poll, counts });
+  const trainingTarget = (): TrainingTarget => ({ client, config: opened().config, modelId: opened().modelId, nextSeqId, poll: options.poll, counts, jsonRequests: options.tinker023Wire });
   const policyRef = (): PolicyRef => ({ backend: "tinker", modelId: opened().baseModel, version, openaiBaseUrl: opened().chat.baseUrl, samplerPath: opened().sampler.source });
   const newSampler = (sessionId: string, source: string) =>
-    createTinkerSampler(client, { sessionId, samplingSessionSeqId: samplingSessions++, source, version, poll: options.poll, counts });
+    options.openSampler
+      ? options.openSampler({ sessionId, source, version })
+      : createTinkerSampler(client, { sessionId, samplingSessionSeqId: samplingSessions++, source, version, poll: options.poll, counts });
   const future = async (route: string, body: Record<string, unknown>) =>
     (await awaitFuture(client, () => submitJson(client, route, body), { poll: options.poll, counts })).json;
 
   async function saveForSampler(name: string): Promise<string> {
     const { modelId } = opened();
-    return PathReplySchema.parse(await future("save_weights_for_sampler", { model_id: modelId, path: name, kind: "snapshot", seq_id: nextSeqId(), type: "save_weights_for_sampler" })).path;
+    return PathReplySchema.parse(await future("save_weights_for_sampler", { model_id: modelId, path: name, ...(options.tinker023Wire ? { checkpoint_type: "base" } : { kind: "snapshot" }), seq_id: nextSeqId(), type: "save_weights_for_sampler" })).path;
   }
 
   return {
@@ -124,7 +137,7 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
             base_model: baseModel,
             lora_config: { rank: loraRank, ...(request.seed !== undefined ? { seed: request.seed } : {}), train_unembed: true, train_mlp: true, train_attn: true },
             // The SDK's CreateModelRequest defaults the optimizer to AdamW and sends it (checked by integrations/tinker).
-            optimizer_config: { type: "adamw" },
+            ...(options.tinker023Wire ? {} : { optimizer_config: { type: "adamw" } }),
             type: "create_model",
           }),
         );

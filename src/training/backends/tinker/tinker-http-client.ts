@@ -29,6 +29,8 @@ export interface TinkerHttpOptions {
   /** Says something the user should know (a billing pause); the CLI prints it on stderr. */
   notify?: (message: string) => void;
   sleep?: (milliseconds: number) => Promise<void>;
+  /** Who answers, for error messages, and where its key comes from: Tinker's by default; Fireworks' gateway speaks the same wire. */
+  service?: { name: string; keySource: string };
 }
 
 /** Per-request options. */
@@ -54,6 +56,7 @@ export function loadZstd(): Promise<Zstd> {
 export class TinkerHttpClient {
   private readonly retry: BackoffOptions;
   private readonly sleep: (milliseconds: number) => Promise<void>;
+  private readonly service: { name: string; keySource: string };
   /** Whether the service has answered any request of this client. */
   private answered = false;
   /** Why the service was lost (a request's retries all failed to connect); later requests fail at once until it answers. */
@@ -62,6 +65,7 @@ export class TinkerHttpClient {
   constructor(private readonly options: TinkerHttpOptions) {
     this.retry = options.retry ?? TINKER_RETRY_DEFAULTS;
     this.sleep = options.sleep ?? sleepFor;
+    this.service = options.service ?? { name: "Tinker", keySource: "TINKER_API_KEY (or TINKER_CREDENTIAL_CMD)" };
   }
 
   get baseUrl(): string {
@@ -97,12 +101,12 @@ export class TinkerHttpClient {
         });
       } catch (error) {
         // A service that has never answered is down or misaddressed, not flaky: say so now instead of retrying for a minute.
-        if (!this.answered) throw new TinkerUnreachableError(this.options.baseUrl, connectionFailure(error));
+        if (!this.answered) throw new TinkerUnreachableError(this.options.baseUrl, connectionFailure(error), this.service.name);
         // Once one request has spent its retries on a dead connection, the rest (heartbeats, unload_model on close)
         // fail at once: one error, not another minute of retries per request.
         if (this.lostDetail !== undefined || retries >= this.retry.maxRetries) {
           this.lostDetail = connectionFailure(error);
-          throw new TinkerConnectionLostError(this.options.baseUrl, path, this.lostDetail, attempt);
+          throw new TinkerConnectionLostError(this.options.baseUrl, path, this.lostDetail, attempt, this.service.name);
         }
         await this.sleep(backoffDelay(this.retry, retries++));
         continue;
@@ -112,16 +116,16 @@ export class TinkerHttpClient {
       const status = response.status;
       if (response.ok || options.passStatuses?.includes(status)) return readReply(response);
       const detail = await response.text();
-      if (status === 401) throw new TinkerAuthError(path, detail);
+      if (status === 401) throw new TinkerAuthError(path, detail, this.service.name, this.service.keySource);
       if (status === 402) {
         const pause = this.options.billingPauseMs ?? 30_000;
-        if (billingPaused + pause > (this.options.maxBillingPauseMs ?? 300_000)) throw new TinkerHttpError(path, status, detail, attempt);
-        (this.options.notify ?? process.emitWarning)(`Tinker: billing limit reached (HTTP 402: ${detail}); pausing ${pause / 1000} s before retrying`);
+        if (billingPaused + pause > (this.options.maxBillingPauseMs ?? 300_000)) throw new TinkerHttpError(path, status, detail, attempt, this.service.name);
+        (this.options.notify ?? process.emitWarning)(`${this.service.name}: billing limit reached (HTTP 402: ${detail}); pausing ${pause / 1000} s before retrying`);
         billingPaused += pause;
         await this.sleep(pause);
         continue;
       }
-      if (!isRetryableStatus(status) || retries >= this.retry.maxRetries) throw new TinkerHttpError(path, status, detail, attempt);
+      if (!isRetryableStatus(status) || retries >= this.retry.maxRetries) throw new TinkerHttpError(path, status, detail, attempt, this.service.name);
       await this.sleep(backoffDelay(this.retry, retries++));
     }
   }
@@ -135,8 +139,8 @@ export class TinkerHttpClient {
   }
 }
 
-// fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
-function connectionFailure(error: unknown): string {
+/** Why a fetch failed: it says only "fetch failed", and the reason (ECONNREFUSED, ENOTFOUND...) is in its cause. */
+export function connectionFailure(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.message ?? cause?.code ?? (error as Error).message;
 }
