@@ -1,4 +1,5 @@
 /** The `code` GradeVerifier behind `rllm grade --verifier code`: rows {id?, response, tests, fn_name?} run in the sandbox. */
+import os from "node:os";
 import pLimit from "p-limit";
 import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
@@ -46,7 +47,8 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
     const urls = flags.sandboxUrl ? parseSandboxUrls(flags.sandboxUrl) : [];
     const grader = await openProgramGrader(
       {
-        concurrency: options.concurrency,
+        // Every slot starts when the grader opens: none beyond what the rows can use.
+        concurrency: Math.min(options.concurrency ?? os.availableParallelism(), Math.max(1, rows.length)),
         timeoutSeconds: flags.timeout,
         runAllTests: flags.runAllTests,
         floatTolerance: flags.floatTolerance,

@@ -191,12 +191,19 @@ export class CodeGrader implements ProgramGrader {
     );
   }
 
-  /** Runs a trivial program once so a broken sandbox fails loudly at start, not as a wall of wrong answers. */
+  /**
+   * Runs a trivial program on every slot at once, so a broken sandbox fails loudly at start, not as a wall of wrong
+   * answers; and the slots start side by side here instead of one after another on their first problems.
+   */
   private async probe(): Promise<void> {
-    const outcome = await this.run({ mode: "stdio", program: "print(6 * 7)", stdin: "" }, { idleTimeoutMs: 30_000, deadlineMs: 30_000, cpuSeconds: 10 });
-    const verdict = classifyOutcome(outcome, this.runner.deniedExitCode, this.limits.outputBytes);
-    if (verdict || outcome.stdout.toString("utf8").trim() !== "42") {
-      throw new SandboxUnavailableError(`the sandbox probe failed (${verdict?.detail ?? "wrong output"}): ${outcome.stderr.trim().slice(-500)}`);
+    const outcomes = await Promise.all(
+      this.slots.map(() => this.run({ mode: "stdio", program: "print(6 * 7)", stdin: "" }, { idleTimeoutMs: 30_000, deadlineMs: 30_000, cpuSeconds: 10 })),
+    );
+    for (const outcome of outcomes) {
+      const verdict = classifyOutcome(outcome, this.runner.deniedExitCode, this.limits.outputBytes);
+      if (verdict || outcome.stdout.toString("utf8").trim() !== "42") {
+        throw new SandboxUnavailableError(`the sandbox probe failed (${verdict?.detail ?? "wrong output"}): ${outcome.stderr.trim().slice(-500)}`);
+      }
     }
   }
 }

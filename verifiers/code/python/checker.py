@@ -183,13 +183,18 @@ def _trusted_module(name):
         return None
 
 
+# Past this an int goes as hex: Python refuses to print ints of more than 4,300 digits. Computed once (a 4,000-digit
+# power in the function body cost about 0.1 ms per int reported).
+_INT_LIMIT = 10 ** 4000
+
+
 def _tagged(value):
     """The grader's JSON form of a plain value: tuples as lists, dicts as {"$dict": pairs}, other types never equal."""
     kind = type(value)
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:
-        return value if -(10 ** 4000) < value < 10 ** 4000 else {"$hex": hex(value)}
+        return value if -_INT_LIMIT < value < _INT_LIMIT else {"$hex": hex(value)}
     if kind is float:
         return value
     if kind is list or kind is tuple:

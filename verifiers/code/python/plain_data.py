@@ -8,6 +8,9 @@ import json
 
 _TAGS = ("$tuple", "$dict", "$set", "$frozenset", "$bytes", "$complex", "$int", "$float")
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+# Computed once: CPython folds no constant this large, so `10 ** 300` in the function body was a bignum power per int.
+_INT_LIMIT = 10 ** 300
+_INFINITIES = (float("inf"), float("-inf"))
 
 
 class NotPlainData(Exception):
@@ -22,9 +25,9 @@ def to_plain(value, depth=0):
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:
-        return value if -(10 ** 300) < value < 10 ** 300 else {"$int": hex(value)}
+        return value if -_INT_LIMIT < value < _INT_LIMIT else {"$int": hex(value)}
     if kind is float:
-        return value if value == value and value not in (float("inf"), float("-inf")) else {"$float": repr(value)}
+        return value if value == value and value not in _INFINITIES else {"$float": repr(value)}
     if kind is list:
         return [to_plain(item, depth + 1) for item in value]
     if kind is tuple:

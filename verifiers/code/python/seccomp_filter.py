@@ -57,25 +57,70 @@ class SeccompUnavailable(Exception):
     """The filter cannot be installed here; the caller must refuse to run untrusted code."""
 
 
+# Stands for the guarded process's pid in the instructions: the pid is known only after fork, so the program is
+# assembled once (in the fork server) and each forked process writes its own pid into these places.
+_PID = object()
+_INSTRUCTION = struct.Struct("=HBBI")
+_VALUE_OFFSET = 4  # of k (u32) within struct sock_filter
+
+
 def _assemble(instructions):
-    """Resolves label jumps and packs struct sock_filter entries (u16 code, u8 jt, u8 jf, u32 k)."""
+    """Resolves label jumps and packs struct sock_filter entries (u16 code, u8 jt, u8 jf, u32 k).
+
+    Returns the program with 0 where `_PID` stands, and the byte offsets of those values.
+    """
     positions, body = {}, []
     for item in instructions:
         if isinstance(item, str):
             positions[item] = len(body)
         else:
             body.append(item)
-    packed = []
+    packed, pid_offsets = [], []
     for index, (code, value, when_true, when_false) in enumerate(body):
         # Jumps are forward offsets from the next instruction; None falls through.
         true_offset = 0 if when_true is None else positions[when_true] - index - 1
         false_offset = 0 if when_false is None else positions[when_false] - index - 1
-        packed.append(struct.pack("=HBBI", code, true_offset, false_offset, value))
-    return b"".join(packed)
+        if value is _PID:
+            pid_offsets.append(index * _INSTRUCTION.size + _VALUE_OFFSET)
+            value = 0
+        packed.append(_INSTRUCTION.pack(code, true_offset, false_offset, value))
+    return b"".join(packed), tuple(pid_offsets)
+
+
+_templates = {}
+
+
+def _template(machine):
+    """`machine`'s program in a C buffer with 0 where the pid goes, its sock_fprog header, and the pid's byte offsets.
+
+    Assembled once per process: the fork server prepares it, and each forked process writes its pid into its own copy.
+    """
+    if machine not in _templates:
+        program, pid_offsets = _assemble(_instructions(machine))
+        buffer = ctypes.create_string_buffer(program, len(program))
+        _templates[machine] = (buffer, _FilterProgram(len(program) // _INSTRUCTION.size, ctypes.addressof(buffer)), pid_offsets)
+    return _templates[machine]
 
 
 def build_filter(machine, pid):
     """The BPF program for `machine` (os.uname().machine) and the process `pid` it will guard."""
+    buffer, _, pid_offsets = _template(machine)
+    program = bytearray(buffer.raw)
+    for offset in pid_offsets:
+        struct.pack_into("=I", program, offset, pid)
+    return bytes(program)
+
+
+def prepare():
+    """Assembles this machine's program ahead of the forks; an unknown architecture is left for install to refuse."""
+    try:
+        _template(os.uname().machine)
+    except SeccompUnavailable:
+        pass
+
+
+def _instructions(machine):
+    """The filter's instructions and labels for `machine`, with `_PID` where the guarded process's pid goes."""
     if machine not in _ARCHITECTURES:
         raise SeccompUnavailable("no seccomp filter for architecture %s: refusing to run programs unfiltered" % machine)
     audit_arch, numbers = _ARCHITECTURES[machine]
@@ -96,11 +141,11 @@ def build_filter(machine, pid):
         # clone: only with CLONE_THREAD (a thread of this process); the flags are the first argument on both arches.
         "clone", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_SET, _CLONE_THREAD, "allow", "kill"),
         # kill / prlimit64: pid 0 (own group; the program is its group's only process) or its own pid.
-        "self_or_group", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "allow", None), (_JUMP_EQUAL, pid, "allow", "kill"),
-        "self", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, pid, "allow", "kill"),
+        "self_or_group", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "allow", None), (_JUMP_EQUAL, _PID, "allow", "kill"),
+        "self", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, _PID, "allow", "kill"),
         # setpgid: only this process (0 or its pid) into its own group (0 or its pid), which it already leads.
-        "own_group", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "own_group_target", None), (_JUMP_EQUAL, pid, "own_group_target", "kill"),
-        "own_group_target", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "allow", None), (_JUMP_EQUAL, pid, "allow", "kill"),
+        "own_group", (_LOAD_WORD, _ARG0_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "own_group_target", None), (_JUMP_EQUAL, _PID, "own_group_target", "kill"),
+        "own_group_target", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, 0, "allow", None), (_JUMP_EQUAL, _PID, "allow", "kill"),
         # fcntl / ioctl: every command except those that set a SIGIO owner (the command is the second argument).
         "fcntl", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, _F_SETOWN, "kill", None), (_JUMP_EQUAL, _F_SETOWN_EX, "kill", "allow"),
         "ioctl", (_LOAD_WORD, _ARG1_LOW_OFFSET, None, None), (_JUMP_EQUAL, _FIOSETOWN, "kill", None), (_JUMP_EQUAL, _SIOCSPGRP, "kill", "allow"),
@@ -108,7 +153,7 @@ def build_filter(machine, pid):
         "kill", (_RETURN, _KILL_PROCESS, None, None),
         "enosys", (_RETURN, _ERRNO | _ENOSYS, None, None),
     ]
-    return _assemble(code)
+    return code
 
 
 class _FilterProgram(ctypes.Structure):
@@ -127,9 +172,10 @@ def make_undumpable():
 
 def install():
     """Installs the filter on the calling (single-threaded) process; raises SeccompUnavailable when the kernel refuses."""
-    program = build_filter(os.uname().machine, os.getpid())
-    buffer = ctypes.create_string_buffer(program, len(program))
-    header = _FilterProgram(len(program) // 8, ctypes.addressof(buffer))
+    buffer, header, pid_offsets = _template(os.uname().machine)
+    pid = os.getpid()
+    for offset in pid_offsets:
+        struct.pack_into("=I", buffer, offset, pid)  # this process's copy of the buffer (after fork, copy-on-write)
     if _libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise SeccompUnavailable("prctl(PR_SET_NO_NEW_PRIVS) failed: %s" % os.strerror(ctypes.get_errno()))
     if _libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(header), 0, 0) != 0:

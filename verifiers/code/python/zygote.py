@@ -375,6 +375,7 @@ def _self_test():
 
 def main():
     seccomp_filter.make_undumpable()
+    seccomp_filter.prepare()
     _wipe(CONFIG["scratch"])
     error = _self_test()
     _send({"type": "ready", "python": sys.version.split()[0], "error": error})
