@@ -16,11 +16,10 @@ export async function planTinkerEndpoint(flags: TinkerEndpointFlags): Promise<En
   return { isEmbedded: false, baseUrl: tinkerBaseUrl(flags.baseUrl), model: flags.model };
 }
 
-/** Opens the policy and its chat endpoint on 127.0.0.1; close it in a `finally`. */
-export async function openTinkerEndpoint(flags: TinkerEndpointFlags): Promise<Endpoint> {
+/** Opens the policy and its chat endpoint on 127.0.0.1, telling `notify` how it goes; close it in a `finally`. */
+export async function openTinkerEndpoint(flags: TinkerEndpointFlags, notify: (message: string) => void): Promise<Endpoint> {
   const { createTinkerClient, loadRenderer } = await import("../training/backends/tinker/create-tinker-training-backend.js");
   const { openTinkerPolicy } = await import("../training/backends/tinker/open-tinker-policy.js");
-  const notify = (message: string) => console.error(`rllm: ${message}`);
   const policy = await openTinkerPolicy({
     client: createTinkerClient(flags.baseUrl, notify),
     model: flags.model!,
