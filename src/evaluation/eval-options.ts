@@ -1,5 +1,7 @@
 /** What one eval is asked to do, as a typed object: the CLI maps `rllm eval`'s flags to it once, an eval set builds one per cell. */
 import { z } from "zod";
+import type { Benchmark } from "../core/benchmark.js";
+import type { Cookbook } from "../core/cookbook.js";
 import { ModelPriceSchema } from "../core/price-table.js";
 import { SelectionMethodSchema } from "../tournament/selection-methods.js";
 
@@ -12,11 +14,21 @@ const SamplingOptionsSchema = z
   })
   .strict();
 
+// A library user's own Benchmark or Cookbook object stands where the CLI gives a name; only what planning calls is checked.
+const BenchmarkObjectSchema = z.custom<Benchmark>(
+  (value) => typeof value === "object" && value !== null && typeof (value as Benchmark).name === "string" && typeof (value as Benchmark).loadTasks === "function",
+  "expected a benchmark name or a Benchmark ({name, defaultCookbook, loadTasks})",
+);
+const CookbookObjectSchema = z.custom<Cookbook>(
+  (value) => typeof value === "object" && value !== null && typeof (value as Cookbook).flow === "function" && typeof (value as Cookbook).evaluate === "function",
+  "expected a cookbook name, a module path or a Cookbook ({name, flow, evaluate})",
+);
+
 /** The options of one eval; defaults are `rllm eval`'s. */
 export const EvalOptionsSchema = z
   .object({
-    /** A benchmark name, a registered dataset, or a folder of terminal tasks (`<path>` or `harbor:<path>`). */
-    benchmark: z.string().min(1),
+    /** A benchmark name, a registered dataset, a folder of terminal tasks (`<path>` or `harbor:<path>`), or your own Benchmark. */
+    benchmark: z.union([z.string().min(1), BenchmarkObjectSchema]),
     /** openai: an OpenAI-compatible `baseUrl` (or the embedded model); tinker: `model` is a Tinker base model or tinker:// path. */
     backend: z.enum(["openai", "tinker"]).default("openai"),
     /** tinker only: a directory with tokenizer.json and tokenizer_config.json. */
@@ -32,8 +44,8 @@ export const EvalOptionsSchema = z
     /** Your own rows instead of the benchmark's data. */
     data: z.string().optional(),
     split: z.string().default("test"),
-    /** A built-in cookbook name or a module path (default: the benchmark's). */
-    cookbook: z.string().optional(),
+    /** A built-in cookbook name, a module path, or your own Cookbook (default: the benchmark's). */
+    cookbook: z.union([z.string().min(1), CookbookObjectSchema]).optional(),
     /** The cookbook's own options (`--set key=value`), checked against its schema. */
     cookbookOptions: z.record(z.string(), z.unknown()).default({}),
     limit: z.number().int().positive().optional(),

@@ -56,9 +56,9 @@ export async function planEval(input: EvalOptionsInput, hooks: PlanEvalHooks = {
   if (options.maxCost !== undefined && !options.prices && !options.endpoint && !options.price) {
     throw new InputError("--max-cost needs prices: --prices prices.json, or an --endpoint with prices");
   }
-  const benchmark = await resolveBenchmarkOrFolder(options.benchmark, rllmHome());
+  const benchmark = typeof options.benchmark === "string" ? await resolveBenchmarkOrFolder(options.benchmark, rllmHome()) : options.benchmark;
   if (options.resume && !options.out) throw new InputError("--resume needs --out <run directory>");
-  const baseCookbook = await resolveCookbook(options.cookbook ?? benchmark.defaultCookbook);
+  const baseCookbook = typeof options.cookbook === "object" ? options.cookbook : await resolveCookbook(options.cookbook ?? benchmark.defaultCookbook);
   const cookbookOptions = parseCookbookOptions(baseCookbook, options.cookbookOptions);
   if (options.data) assertInputFile("--data", options.data);
   const warn = hooks.warn ?? (() => {});
