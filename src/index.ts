@@ -43,6 +43,15 @@ export { readRunConfig, readRunSummary } from "./runs/read-run-files.js";
 // of one invocation shares (the cache, a limiter per endpoint, the price table).
 export { buildModelCallPipeline, createRateLimiter, type PipelineOptions, type ModelCallPipeline, type CacheSetting } from "./evaluation/model-call-pipeline.js";
 export { openRunServices, type RunServices, type RunServiceOptions } from "./evaluation/run-services.js";
+// The eval application as `rllm eval` runs it: typed options → a checked plan (reads only) → a run on the shared
+// services, with progress and Ctrl-C as hooks; and an eval set of models × benchmarks, one run folder per cell.
+export { EvalOptionsSchema, type EvalOptions, type EvalOptionsInput } from "./evaluation/eval-options.js";
+export { planEval, type EvalPlan, type PlanEvalHooks } from "./evaluation/plan-eval.js";
+export { executeEvalPlan, type EvalExecutionHooks, type EvalOutcome } from "./evaluation/execute-eval-plan.js";
+export type { EvalProgress } from "./evaluation/eval-progress.js";
+export { evaluateSet, parseEvalSetConfig, type EvalSetOptions, type EvalSetHooks, type EvalSetOutcome } from "./evaluation/evaluate-set.js";
+export { EvalSetConfigSchema, type EvalSetConfig } from "./core/eval-set-config.js";
+export type { SetComparisonRow } from "./core/set-summary.js";
 // The one-call flow the built-in cookbooks are built on.
 export { singleTurnFlow, systemThenInstruction } from "./engine/single-turn-flow.js";
 // Multi-turn: any Environment driven by a model through an EnvironmentAgent, and the Score of its outcome.

@@ -1,22 +1,8 @@
 /** The progress line of long runs on stderr: done/total, rate, errors, running accuracy, retries, ETA, and cost, rate limits and cache hits when in use. */
-import type { LimiterStats } from "../llm/rate-limiter.js";
+import type { EvalProgress } from "../evaluation/eval-progress.js";
 
-export interface ProgressCounts {
-  done: number;
-  total: number;
-  /** Already done before this invocation (resume): not counted in the rate. */
-  skipped: number;
-  correct: number;
-  scored: number;
-  infraErrors: number;
-  modelErrors: number;
-  retries: number;
-  /** Dollars spent so far, when prices are known. */
-  spent?: number;
-  /** The rate limiter's current request rate and waiting, when limits are set. */
-  limiter?: LimiterStats;
-  /** Replies taken from the response cache, when caching. */
-  cacheHits?: number;
+/** What the progress line shows: an eval's counts, and a detail at the end of the line. */
+export interface ProgressCounts extends EvalProgress {
   /** Shown at the end of the line (an eval set's per-cell counts). */
   detail?: string;
 }

@@ -1,14 +1,12 @@
-/** `rllm eval --set key=value`: a cookbook's own options, checked against its schema before any endpoint starts, then applied. */
+/** A cookbook's own options (`rllm eval --set key=value`), checked against its schema before any endpoint starts, then applied. */
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError } from "../core/errors/input-error.js";
 import { parseSetOptions } from "../core/parse-set-options.js";
 import { createOpenAiClient } from "../llm/openai-client.js";
-import { parseSetFlags } from "../core/parse-set-flags.js";
 import type { EndpointPlan } from "./resolve-endpoint.js";
 
-/** The cookbook's options from `--set` entries (its defaults filled in), or undefined for a cookbook that takes none and got none. */
-export function parseCookbookOptions(cookbook: Cookbook, entries: readonly string[]): Record<string, unknown> | undefined {
-  const given = parseSetFlags(entries);
+/** The cookbook's options checked against its schema (its defaults filled in), or undefined for a cookbook that takes none and got none. */
+export function parseCookbookOptions(cookbook: Cookbook, given: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!cookbook.optionsSchema) {
     const [key] = Object.keys(given);
     if (key !== undefined) throw new InputError(`--set ${key}: cookbook "${cookbook.name}" takes no options`);

@@ -13,7 +13,8 @@ export interface Endpoint {
   close(): Promise<void>;
 }
 
-export interface EndpointFlags {
+/** Where model calls go, as an eval's options (or a command's flags) name it. */
+export interface EndpointOptions {
   endpoint?: string;
   baseUrl?: string;
   model?: string;
@@ -22,7 +23,7 @@ export interface EndpointFlags {
 
 const defaultKeyVariable = "OPENAI_API_KEY";
 
-/** The endpoint the flags name, checked but not yet opened: nothing is started until `openEndpoint`. */
+/** The endpoint the options name, checked but not yet opened: nothing is started until `openEndpoint`. */
 export type EndpointPlan =
   | { isEmbedded: false; baseUrl: string; model: string; apiKey?: string; price?: ModelPrice }
   | { isEmbedded: true; model: "tiny" };
@@ -32,20 +33,20 @@ export function noModelEndpoint(label: string): Endpoint {
   return { baseUrl: "http://no-model.invalid/v1", model: label, isEmbedded: false, close: async () => {} };
 }
 
-/** Checks the endpoint flags (a usage error when they conflict) without starting anything. */
-export function planEndpoint(flags: EndpointFlags, home: string = rllmHome()): EndpointPlan {
-  if (flags.endpoint) {
-    if (flags.baseUrl || flags.model) throw new InputError("--endpoint already names a base URL and model: give it without --base-url and --model");
-    const named = namedEndpoint(readUserConfig(home), flags.endpoint, home);
-    const keyVariable = flags.apiKeyEnv ?? named.apiKeyEnv ?? defaultKeyVariable;
+/** Checks the endpoint options (a usage error, naming the CLI flags, when they conflict) without starting anything. */
+export function planEndpoint(options: EndpointOptions, home: string = rllmHome()): EndpointPlan {
+  if (options.endpoint) {
+    if (options.baseUrl || options.model) throw new InputError("--endpoint already names a base URL and model: give it without --base-url and --model");
+    const named = namedEndpoint(readUserConfig(home), options.endpoint, home);
+    const keyVariable = options.apiKeyEnv ?? named.apiKeyEnv ?? defaultKeyVariable;
     return { isEmbedded: false, baseUrl: named.baseUrl, model: named.model, apiKey: process.env[keyVariable], ...(named.prices ? { price: named.prices } : {}) };
   }
-  if (flags.baseUrl) {
-    if (!flags.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
-    return { isEmbedded: false, baseUrl: flags.baseUrl, model: flags.model, apiKey: process.env[flags.apiKeyEnv ?? defaultKeyVariable] };
+  if (options.baseUrl) {
+    if (!options.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
+    return { isEmbedded: false, baseUrl: options.baseUrl, model: options.model, apiKey: process.env[options.apiKeyEnv ?? defaultKeyVariable] };
   }
-  if (flags.model && flags.model !== "tiny") {
-    throw new InputError(`--model ${flags.model} needs --base-url; without it the embedded model "tiny" is used`);
+  if (options.model && options.model !== "tiny") {
+    throw new InputError(`--model ${options.model} needs --base-url; without it the embedded model "tiny" is used`);
   }
   return { isEmbedded: true, model: "tiny" };
 }

@@ -40,11 +40,11 @@ export function cachePolicy(flag: true | "always" | undefined, environment: Node
   return variable === "1" || variable === "true" || variable === "on" ? "on" : undefined;
 }
 
-/** Opens the services the flags ask for (the cache's SQLite module is loaded only when caching). */
-export async function openRunServices(flags: RunServiceOptions): Promise<RunServices> {
-  const prices = flags.prices ? readPriceTable(flags.prices) : undefined;
-  const ttlMs = flags.cacheTtl === undefined ? undefined : parseDuration("--cache-ttl", flags.cacheTtl);
-  const policy = cachePolicy(flags.cache);
+/** Opens the services the options ask for (the cache's SQLite module is loaded only when caching). */
+export async function openRunServices(options: RunServiceOptions): Promise<RunServices> {
+  const prices = options.prices ? readPriceTable(options.prices) : undefined;
+  const ttlMs = options.cacheTtl === undefined ? undefined : parseDuration("--cache-ttl", options.cacheTtl);
+  const policy = cachePolicy(options.cache);
   let cache: CacheSetting | undefined;
   if (policy) {
     const { ResponseCache, cacheFile } = await import("../llm/response-cache.js");
@@ -55,7 +55,7 @@ export async function openRunServices(flags: RunServiceOptions): Promise<RunServ
     ...(cache ? { cache } : {}),
     ...(cache?.store.recovery ? { cacheRecovery: cache.store.recovery } : {}),
     limiterFor(baseUrl) {
-      if (!limiters.has(baseUrl)) limiters.set(baseUrl, createRateLimiter({ requestsPerMinute: flags.rpm, tokensPerMinute: flags.tpm }));
+      if (!limiters.has(baseUrl)) limiters.set(baseUrl, createRateLimiter({ requestsPerMinute: options.rpm, tokensPerMinute: options.tpm }));
       return limiters.get(baseUrl);
     },
     priceFor(model, configured) {

@@ -2,29 +2,28 @@
 import { InputError } from "../core/errors/input-error.js";
 import type { Endpoint, EndpointPlan } from "./resolve-endpoint.js";
 
-/** The flags it reads. */
-export interface TinkerEndpointFlags {
+/** The options it reads. */
+export interface TinkerEndpointOptions {
   baseUrl?: string;
   model?: string;
   tokenizer?: string;
 }
 
-/** Checks the flags: --model names the base model or the tinker:// path; --base-url the Tinker service. */
-export async function planTinkerEndpoint(flags: TinkerEndpointFlags): Promise<EndpointPlan> {
-  if (!flags.model) throw new InputError("--backend tinker needs --model <base model or tinker://…/sampler_weights/… path>");
+/** Checks the options: --model names the base model or the tinker:// path; --base-url the Tinker service. */
+export async function planTinkerEndpoint(options: TinkerEndpointOptions): Promise<EndpointPlan> {
+  if (!options.model) throw new InputError("--backend tinker needs --model <base model or tinker://…/sampler_weights/… path>");
   const { tinkerBaseUrl } = await import("../training/backends/tinker/tinker-credentials.js");
-  return { isEmbedded: false, baseUrl: tinkerBaseUrl(flags.baseUrl), model: flags.model };
+  return { isEmbedded: false, baseUrl: tinkerBaseUrl(options.baseUrl), model: options.model };
 }
 
-/** Opens the policy and its chat endpoint on 127.0.0.1; close it in a `finally`. */
-export async function openTinkerEndpoint(flags: TinkerEndpointFlags): Promise<Endpoint> {
+/** Opens the policy and its chat endpoint on 127.0.0.1, telling `notify` how it goes; close it in a `finally`. */
+export async function openTinkerEndpoint(options: TinkerEndpointOptions, notify: (message: string) => void): Promise<Endpoint> {
   const { createTinkerClient, loadRenderer } = await import("../training/backends/tinker/create-tinker-training-backend.js");
   const { openTinkerPolicy } = await import("../training/backends/tinker/open-tinker-policy.js");
-  const notify = (message: string) => console.error(`rllm: ${message}`);
   const policy = await openTinkerPolicy({
-    client: createTinkerClient(flags.baseUrl, notify),
-    model: flags.model!,
-    loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, flags.tokenizer),
+    client: createTinkerClient(options.baseUrl, notify),
+    model: options.model!,
+    loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, options.tokenizer),
     notify,
   });
   return { baseUrl: policy.baseUrl, model: policy.model, isEmbedded: false, close: policy.close };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { arithCookbook } from "../../cookbooks/arith/index.js";
 import { finqaCookbook } from "../../cookbooks/finqa/index.js";
 import { configureCookbook, parseCookbookOptions } from "../../src/evaluation/configure-cookbook.js";
+import { parseSetFlags } from "../../src/core/parse-set-flags.js";
 import type { EndpointPlan } from "../../src/evaluation/resolve-endpoint.js";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import { InputError } from "../../src/core/errors/input-error.js";
@@ -31,29 +32,29 @@ describe("parseCookbookOptions", () => {
   it("refuses any --set key for a cookbook that takes no options, naming it", () => {
     for (const entry of ["beta=0.5", "judgeModel=x", "anything=1"]) {
       const key = entry.split("=")[0];
-      expect(() => parseCookbookOptions(arithCookbook, [entry])).toThrow(new InputError(`--set ${key}: cookbook "arith" takes no options`));
+      expect(() => parseCookbookOptions(arithCookbook, parseSetFlags([entry]))).toThrow(new InputError(`--set ${key}: cookbook "arith" takes no options`));
     }
-    expect(parseCookbookOptions(arithCookbook, [])).toBeUndefined();
+    expect(parseCookbookOptions(arithCookbook, parseSetFlags([]))).toBeUndefined();
   });
 
   it("refuses an unknown key, naming the cookbook's known keys", () => {
-    expect(() => parseCookbookOptions(finqaCookbook, ["betta=0.5"])).toThrow('--set betta: unknown key for cookbook "finqa"; known: beta, judgeModel');
+    expect(() => parseCookbookOptions(finqaCookbook, parseSetFlags(["betta=0.5"]))).toThrow('--set betta: unknown key for cookbook "finqa"; known: beta, judgeModel');
   });
 
   it("refuses a bad value, naming the key", () => {
-    expect(() => parseCookbookOptions(finqaCookbook, ["beta=high"])).toThrow("--set beta: Invalid input: expected number, received string");
-    expect(() => parseCookbookOptions(finqaCookbook, ["beta=-1"])).toThrow(/^--set beta: Too small/);
-    expect(() => parseCookbookOptions(finqaCookbook, ["beta"])).toThrow("--set beta: expected key=value");
+    expect(() => parseCookbookOptions(finqaCookbook, parseSetFlags(["beta=high"]))).toThrow("--set beta: Invalid input: expected number, received string");
+    expect(() => parseCookbookOptions(finqaCookbook, parseSetFlags(["beta=-1"]))).toThrow(/^--set beta: Too small/);
+    expect(() => parseCookbookOptions(finqaCookbook, parseSetFlags(["beta"]))).toThrow("--set beta: expected key=value");
   });
 
   it("accepts finqa's options, typed", () => {
-    expect(parseCookbookOptions(finqaCookbook, ["beta=0.5", "judgeModel=gpt-4o-mini"])).toEqual({ beta: 0.5, judgeModel: "gpt-4o-mini" });
+    expect(parseCookbookOptions(finqaCookbook, parseSetFlags(["beta=0.5", "judgeModel=gpt-4o-mini"]))).toEqual({ beta: 0.5, judgeModel: "gpt-4o-mini" });
   });
 });
 
 describe("configureCookbook", () => {
   const rewardWith = async (entries: string[]) => {
-    const cookbook = configureCookbook(finqaCookbook, parseCookbookOptions(finqaCookbook, entries), remote);
+    const cookbook = configureCookbook(finqaCookbook, parseCookbookOptions(finqaCookbook, parseSetFlags(entries)), remote);
     return (await cookbook.evaluate(task, episode("FINAL ANSWER: 3%"))).value;
   };
 
@@ -84,7 +85,7 @@ describe("configureCookbook", () => {
   });
 
   it("refuses a judge model with the embedded model, before any endpoint starts", () => {
-    const options = parseCookbookOptions(finqaCookbook, ["judgeModel=gpt-4o-mini"]);
+    const options = parseCookbookOptions(finqaCookbook, parseSetFlags(["judgeModel=gpt-4o-mini"]));
     expect(() => configureCookbook(finqaCookbook, options, embedded)).toThrow(/model "gpt-4o-mini", which needs --base-url/);
   });
 

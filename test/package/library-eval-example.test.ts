@@ -1,6 +1,6 @@
 /**
- * docs/package.md's "Running an eval from code" example, run as written: the user's cookbook and the eval script are
- * taken from the page's code blocks, with `rllm-ts` pointed at the sources, so the page cannot drift from the API.
+ * docs/package.md's library examples ("Running an eval from code", "Planning and running an eval as `rllm eval` does"),
+ * run as written: the user's cookbook and the eval scripts are taken from the page's code blocks, with `rllm-ts` pointed at the sources, so the page cannot drift from the API.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +26,8 @@ beforeAll(async () => {
   const example = codeBlockAfter(page, "### Running an eval from code");
   writeFileSync(path.join(folder, "first-run.ts"), example);
   writeFileSync(path.join(folder, "second-run.ts"), example);
+  writeFileSync(path.join(folder, "planned-run.ts"), codeBlockAfter(page, "### Planning and running an eval as `rllm eval` does"));
+  writeFileSync(path.join(folder, "eval-set.ts"), codeBlockAfter(page, "An eval set (`rllm eval --config`) is `evaluateSet"));
 });
 
 afterAll(async () => {
@@ -50,6 +52,24 @@ describe("the library eval example of docs/package.md", () => {
       await import(path.join(folder, "second-run.ts"));
       expect(server.requests.length).toBe(firstRequests);
       expect(JSON.parse(readFileSync(path.join(folder, "second", "summary.json"), "utf8")).rerank.knockout).toEqual(summary.rerank.knockout);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("plans and runs an eval as rllm eval does, with a Benchmark and Cookbook of the user's own, and runs an eval set", async () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { OPENAI_BASE_URL: server.url, RLLM_HOME: path.join(folder, "home-planned"), RUN_DIRECTORY: path.join(folder, "planned"), SET_DIRECTORY: path.join(folder, "set") });
+      await import(path.join(folder, "planned-run.ts"));
+      const summary = JSON.parse(readFileSync(path.join(folder, "planned", "summary.json"), "utf8"));
+      expect(summary.metrics.accuracy.mean).toBe(0.5);
+      expect(summary.rerank.knockout).toMatchObject({ "rerank@1": 0.5 });
+      expect(JSON.parse(readFileSync(path.join(folder, "planned", "config.json"), "utf8"))).toMatchObject({ benchmark: "greetings", cookbook: "echo-upper", model: "my-model", attempts: 3 });
+
+      await import(path.join(folder, "eval-set.ts"));
+      const set = JSON.parse(readFileSync(path.join(folder, "set", "set-summary.json"), "utf8"));
+      expect(set.cells.map((cell: { directory: string; status: string }) => `${cell.directory} ${cell.status}`)).toEqual(["mine__arith complete", "mine__qa complete"]);
     } finally {
       process.env = saved;
     }
