@@ -1,9 +1,11 @@
 /**
  * Math grading beside Math-Verify: verdict agreement on the project's math suites, and whole-process verdicts/s of
- * `rllm grade --verifier math` against math-verify-grade.py on the same ≥ 3,000 rows.
+ * `rllm grade --verifier math` against math-verify-grade.py on the same ≥ 3,000 rows. Our verdicts must be the same
+ * in every round and on every repeat of a row, and are checked against the last run's (math-verdict-record.ts).
  */
 import path from "node:path";
 import { alternate, type PeerComparison, type PeerRow } from "./peer-comparison.js";
+import { changedVerdicts, readVerdictRecord, type VerdictRecord, writeVerdictRecord } from "./math-verdict-record.js";
 import { fixed, log, median, type PeersEnvironment, readJsonl, writeJsonl } from "./peers-environment.js";
 
 interface MathSide {
@@ -25,6 +27,8 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
   const mathFile = path.join(scratch, "math-rows.jsonl");
   const mathVerify: MathSide[] = [];
   const rllmMath: MathSide[] = [];
+  const recordFile = path.join(root, "docs/results/math-verdicts.json");
+  let verdictCheck = "";
 
   const mathVerifySide = (): MathSide => {
     const output = path.join(scratch, "math-verify-out.jsonl");
@@ -45,6 +49,9 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
     async round(round, rounds) {
       log(`round ${round + 1}/${rounds}: math`);
       for (const side of alternate(round, mathVerifySide, rllmMathSide)) (side === mathVerifySide ? mathVerify : rllmMath).push(side());
+    },
+    async finish() {
+      verdictCheck = checkOurVerdicts(rllmMath, recordFile, mathSuites);
     },
     rows() {
       // Agreement over the distinct suite rows (the first mathSuites.length rows of the file).
@@ -71,7 +78,7 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
           comparison: `math verdicts, ${mathSuites.length} suite rows`,
           peer: `math-verify ${versions["math-verify"]}`,
           peerFigure: `${verifyVerdicts.slice(0, mathSuites.length).filter(Boolean).length} correct`,
-          oursFigure: `${oursVerdicts.slice(0, mathSuites.length).filter((verdict) => verdict === true).length} correct, ${oursUnscored} unscored`,
+          oursFigure: `${oursVerdicts.slice(0, mathSuites.length).filter((verdict) => verdict === true).length} correct, ${oursUnscored} unscored; ${verdictCheck}`,
           ratio: `${fixed((100 * agree) / mathSuites.length, 1)}% agree`,
           goal: "–",
         },
@@ -79,4 +86,22 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
       return rows;
     },
   };
+}
+
+/**
+ * Checks that every round gave the same verdicts, that every repeat of a suite row got its first copy's verdict, and
+ * which verdicts changed since the recorded run; records this run's. Returns the outcome for the table.
+ */
+function checkOurVerdicts(rounds: MathSide[], recordFile: string, mathSuites: { response: unknown; ground_truth: unknown }[]): string {
+  const first = rounds[0]!.verdicts;
+  const unstableRounds = rounds.filter((side) => side.verdicts.some((verdict, index) => verdict !== first[index])).length;
+  const unstableRepeats = first.filter((verdict, index) => verdict !== first[index % mathSuites.length]).length;
+  if (unstableRounds > 0 || unstableRepeats > 0) log(`math: ${unstableRounds} rounds and ${unstableRepeats} repeated rows gave other verdicts than the first`);
+  const current: VerdictRecord = mathSuites.map((row, index) => ({ response: row.response, ground_truth: row.ground_truth, isCorrect: first[index] ?? null }));
+  const recorded = readVerdictRecord(recordFile);
+  const changed = recorded ? changedVerdicts(recorded, current) : [];
+  for (const change of changed) log(`math verdict changed, suite row ${change.row}: ${JSON.stringify(change.response)} against ${JSON.stringify(change.groundTruth)}: ${change.before} → ${change.after}`);
+  writeVerdictRecord(recordFile, current);
+  const stability = unstableRounds + unstableRepeats === 0 ? "same in every round and repeat" : `${unstableRounds} rounds, ${unstableRepeats} repeats differ`;
+  return `${stability}, ${recorded ? `${changed.length} changed since the last run` : "first recorded run"}`;
 }
