@@ -43,7 +43,7 @@ export interface CompiledExpression {
   bigEvaluate?: EvalFunction | null;
   /**
    * 64-digit values by the scope they were computed in (`bigScopeKey`): a ground truth is evaluated at each sample
-   * point once for all the responses graded against it. At most the sample points and the empty scope.
+   * point once for all the responses graded against it. Cleared when full (`bigValuesLimit`).
    */
   bigValues?: Map<string, unknown>;
   /** `hasValueBeyondPrecision`'s answer, computed on first use. */
@@ -52,6 +52,9 @@ export interface CompiledExpression {
 
 // A 64-digit evaluation that threw, as stored in `bigValues`.
 const evaluationFailed = Symbol("evaluation failed");
+// The scope holds the other side's variables too, so a ground truth met by responses with ever new variable names
+// would gather 8 values per name set without end; 64 holds the 8 sample points for several name sets.
+const bigValuesLimit = 64;
 
 /** A complex value; real values have `imaginary` 0. */
 export interface ComplexValue {
@@ -168,6 +171,7 @@ function bigValue(compiled: CompiledExpression, scope: Record<string, number>): 
   compiled.bigValues ??= new Map();
   const key = bigScopeKey(scope);
   if (compiled.bigValues.has(key)) return compiled.bigValues.get(key);
+  if (compiled.bigValues.size >= bigValuesLimit) compiled.bigValues.clear();
   let value: unknown;
   try {
     const big = bigMath();
