@@ -162,7 +162,9 @@ function stickyVersion(pattern: RegExp): RegExp {
  * `pattern` an optional multi-character separator such as `\cup`.
  */
 function splitTopLevel(text: string, separators: string, pattern?: RegExp): string[] {
-  const sticky = pattern ? stickyVersion(pattern) : undefined;
+  // Where no separator occurs at all (most answers), there is nothing to split: the scan below would find none.
+  const sticky = pattern?.test(text) ? stickyVersion(pattern) : undefined;
+  if (!sticky && ![...separators].some((separator) => text.includes(separator))) return [text.trim()];
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
