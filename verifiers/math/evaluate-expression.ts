@@ -39,7 +39,22 @@ export interface CompiledExpression {
   expression: string;
   /** Exact value when the expression is rational arithmetic; computed on first use (null: not rational). */
   rational?: Rational | null;
+  /** `expression` compiled in 64-digit BigNumber arithmetic; compiled on first use (null: BigNumber parsing failed). */
+  bigEvaluate?: EvalFunction | null;
+  /**
+   * 64-digit values by the scope they were computed in (`bigScopeKey`): a ground truth is evaluated at each sample
+   * point once for all the responses graded against it. Cleared when full (`bigValuesLimit`).
+   */
+  bigValues?: Map<string, unknown>;
+  /** `hasValueBeyondPrecision`'s answer, computed on first use. */
+  isBeyondPrecision?: boolean;
 }
+
+// A 64-digit evaluation that threw, as stored in `bigValues`.
+const evaluationFailed = Symbol("evaluation failed");
+// The scope holds the other side's variables too, so a ground truth met by responses with ever new variable names
+// would gather 8 values per name set without end; 64 holds the 8 sample points for several name sets.
+const bigValuesLimit = 64;
 
 /** A complex value; real values have `imaginary` 0. */
 export interface ComplexValue {
@@ -129,9 +144,9 @@ export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpress
   if (!isSafeForBigNumbers(left.node) || !isSafeForBigNumbers(right.node)) return undefined;
   try {
     const big = bigMath();
-    const bigScope = () => Object.fromEntries(Object.entries(scope).map(([name, value]) => [name, big.bignumber(value)]));
-    const a = big.evaluate(left.expression, bigScope()) as unknown;
-    const b = big.evaluate(right.expression, bigScope()) as unknown;
+    const a = bigValue(left, scope);
+    if (a === evaluationFailed) return undefined;
+    const b = bigValue(right, scope);
     if (!big.isBigNumber(a) || !big.isBigNumber(b)) return undefined;
     // NaN: off the real domain in BigNumber arithmetic (acos(2)), where floats went complex; nothing to tell.
     if (a.isNaN() || b.isNaN()) return undefined;
@@ -147,6 +162,52 @@ export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpress
   }
 }
 
+/**
+ * `compiled`'s 64-digit value with `scope`'s variables bound to their floats' decimal values (or `evaluationFailed`),
+ * computed once per scope. The key is the whole scope, not only the expression's own symbols: a variable of the other
+ * side can shadow a function of this one (`gamma(x)` against `gamma x`).
+ */
+function bigValue(compiled: CompiledExpression, scope: Record<string, number>): unknown {
+  compiled.bigValues ??= new Map();
+  const key = bigScopeKey(scope);
+  if (compiled.bigValues.has(key)) return compiled.bigValues.get(key);
+  if (compiled.bigValues.size >= bigValuesLimit) compiled.bigValues.clear();
+  let value: unknown;
+  try {
+    const big = bigMath();
+    value = bigEvaluator(compiled).evaluate(Object.fromEntries(Object.entries(scope).map(([name, number]) => [name, big.bignumber(number)])));
+  } catch {
+    value = evaluationFailed;
+  }
+  compiled.bigValues.set(key, value);
+  return value;
+}
+
+// `String` of a float is its shortest round-trip form, so distinct floats give distinct keys (but for -0, spelled out).
+function bigScopeKey(scope: Record<string, number>): string {
+  return Object.entries(scope)
+    .map(([name, value]) => `${name}=${Object.is(value, -0) ? "-0" : value}`)
+    .join(",");
+}
+
+/**
+ * The BigNumber compilation of `compiled.expression`, made once: the same as `big.evaluate(expression, scope)`, which
+ * parses and compiles the text on every call (8 sample points, two sides: most of a symbolic verdict's time). Throws
+ * as that parse would, every time.
+ */
+function bigEvaluator(compiled: CompiledExpression): EvalFunction {
+  if (compiled.bigEvaluate === undefined) {
+    try {
+      compiled.bigEvaluate = bigMath().parse(compiled.expression).compile();
+    } catch (error) {
+      compiled.bigEvaluate = null;
+      throw error;
+    }
+  }
+  if (compiled.bigEvaluate === null) throw new Error(`BigNumber arithmetic cannot parse ${compiled.expression}`);
+  return compiled.bigEvaluate;
+}
+
 // Magnitudes that floats and 64-digit arithmetic both vouch for: past them a sum can absorb a difference unseen
 // (1 + 2^{-1000} is 1 in both; 2^{2^{2^{30}}} overflows both).
 const vouchedMagnitude = { low: 1e-15, high: 1e15 };
@@ -156,6 +217,11 @@ const vouchedMagnitude = { low: 1e-15, high: 1e15 };
  * 1e-15…1e15, or overflows: then neither float nor 64-digit agreement shows that two values are equal.
  */
 export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
+  compiled.isBeyondPrecision ??= findValueBeyondPrecision(compiled);
+  return compiled.isBeyondPrecision;
+}
+
+function findValueBeyondPrecision(compiled: CompiledExpression): boolean {
   let isBeyond = false;
   compiled.node.traverse((child) => {
     if (isBeyond || child.type === "SymbolNode" || child.type === "ConstantNode") return;
@@ -175,6 +241,18 @@ export function hasValueBeyondPrecision(compiled: CompiledExpression): boolean {
  * nerdamer, which computes them exactly (`99999999999999999999!`); the worker time limit is the backstop.
  */
 export function isSafeForBigNumbers(node: MathNode): boolean {
+  let isSafe = safeForBigNumbers.get(node);
+  if (isSafe === undefined) {
+    isSafe = hasNoLargeFactorial(node);
+    safeForBigNumbers.set(node, isSafe);
+  }
+  return isSafe;
+}
+
+// isSafeForBigNumbers's answers by node: compiled expressions are cached, so a ground truth's node is met again and again.
+const safeForBigNumbers = new WeakMap<MathNode, boolean>();
+
+function hasNoLargeFactorial(node: MathNode): boolean {
   let isSafe = true;
   node.traverse((child) => {
     const operator = child as unknown as { fn?: unknown; op?: string; args?: MathNode[] };

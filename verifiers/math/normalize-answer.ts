@@ -139,17 +139,19 @@ function unwrapDelimiters(text: string): string {
   }
 }
 
+// Built once: dropTextUnits runs on every answer, and building this one there took about half of normalizeAnswer's time.
+const knownTextUnit = new RegExp(
+  `(\\S)\\s*\\\\(?:text|mbox|mathrm|textrm)\\s*\\{\\s*(?:${unitWords.join("|")}|degrees?)\\s*\\}(?:\\s*\\^\\s*\\{?\\d\\}?)?\\s*$`,
+  "i",
+);
+const textAfterNumber = /([\d})])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*[a-zA-Z(][a-zA-Z\s/.()-]*\}(?:\s*\^\s*\{?\d\}?)?\s*$/;
+
 /**
  * Removes `\text{ cm}^2`-style unit annotations at the end of the answer; after a number, any trailing words in
  * `\text{}` are a unit or a remark (`5\text{ m/s}`, `12\text{ (rounded)}`).
  */
 function dropTextUnits(text: string): string {
-  const known = new RegExp(
-    `(\\S)\\s*\\\\(?:text|mbox|mathrm|textrm)\\s*\\{\\s*(?:${unitWords.join("|")}|degrees?)\\s*\\}(?:\\s*\\^\\s*\\{?\\d\\}?)?\\s*$`,
-    "i",
-  );
-  const afterNumber = /([\d})])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*[a-zA-Z(][a-zA-Z\s/.()-]*\}(?:\s*\^\s*\{?\d\}?)?\s*$/;
-  return text.replace(known, "$1").replace(afterNumber, "$1");
+  return text.replace(knownTextUnit, "$1").replace(textAfterNumber, "$1");
 }
 
 /** `\text{abc}` → ` abc ` (also \mathrm, \mbox, \operatorname...), braces matched. */

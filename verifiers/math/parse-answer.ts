@@ -16,6 +16,8 @@ export type MathValue =
   | { kind: "text"; text: string };
 
 const relationPattern = /\\leq|\\geq|\\lt(?![a-zA-Z])|\\gt(?![a-zA-Z])|\\neq|<=|>=|!=|<|>/;
+// The same, captured, so that splitting at it keeps the operators.
+const relationSplitter = new RegExp(`(${relationPattern.source})`);
 const knownWords = /^(?:sqrt|pi|exp|sin|cos|tan|sec|csc|cot|log|ln|abs|inf|infinity|infty|asin|acos|atan|arcsin|arccos|arctan|sinh|cosh|tanh|floor|ceil)$/i;
 
 /** Parses a normalised answer; never throws (unparseable input becomes a text value). */
@@ -142,12 +144,27 @@ function mixedNumbers(text: string): string {
   );
 }
 
+// Sticky copies of splitTopLevel's multi-character separators, compiled once each (the callers pass literals, new
+// objects on every call); each use sets lastIndex before it matches.
+const stickyPatterns = new Map<string, RegExp>();
+
+function stickyVersion(pattern: RegExp): RegExp {
+  let sticky = stickyPatterns.get(pattern.source);
+  if (!sticky) {
+    sticky = new RegExp(pattern.source, "y");
+    stickyPatterns.set(pattern.source, sticky);
+  }
+  return sticky;
+}
+
 /**
  * Splits `text` at top-level separators (outside (), [], {}, \{ \}); `separators` are single characters,
  * `pattern` an optional multi-character separator such as `\cup`.
  */
 function splitTopLevel(text: string, separators: string, pattern?: RegExp): string[] {
-  const sticky = pattern ? new RegExp(pattern.source, "y") : undefined;
+  // Where no separator occurs at all (most answers), there is nothing to split: the scan below would find none.
+  const sticky = pattern?.test(text) ? stickyVersion(pattern) : undefined;
+  if (!sticky && ![...separators].some((separator) => text.includes(separator))) return [text.trim()];
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
@@ -217,7 +234,7 @@ function isBalanced(text: string): boolean {
 /** `a < b`, `-2 \leq x \leq 7`, `x \neq 3`: sides as mathjs expressions, operators normalised to <, <=, !=. */
 function parseRelation(text: string): MathValue | undefined {
   if (!relationPattern.test(text)) return undefined;
-  const tokens = text.split(new RegExp(`(${relationPattern.source})`));
+  const tokens = text.split(relationSplitter);
   const sides: string[] = [];
   const operators: RelationOperator[] = [];
   const flipped: boolean[] = [];
