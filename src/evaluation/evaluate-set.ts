@@ -3,10 +3,11 @@
  * sharing episode slots, each endpoint's rate limits and one spending limit; then set-summary.json compares them.
  * Each cell's EvalOptions are built from the typed config directly.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { InputError } from "../core/errors/input-error.js";
+import { describeIssues, InputError } from "../core/errors/input-error.js";
+import { parseJsonFile } from "../core/parse-json-file.js";
 import {
   EvalSetConfigSchema,
   benchmarkLabel,
@@ -170,12 +171,17 @@ function planCells(config: EvalSetConfig, source: string): Cell[] {
   });
 }
 
+/** set.json as written by an earlier run: compared key by key with the set config of this one. */
+const SavedSetConfigSchema = z.record(z.string(), z.unknown());
+
 /** A new set needs a fresh folder; a resume needs the same set config as the one saved there. */
 function openSetDirectory(directory: string, config: EvalSetConfig, resume: boolean): void {
   const saved = path.join(directory, "set.json");
   if (resume) {
     if (!existsSync(saved)) throw new InputError(`--resume: ${saved} not found (is ${directory} an eval set folder?)`);
-    const differences = diffConfigs(JSON.parse(readFileSync(saved, "utf8")) as Record<string, unknown>, config);
+    const savedConfig = SavedSetConfigSchema.safeParse(parseJsonFile(saved));
+    if (!savedConfig.success) throw new InputError(describeIssues(saved, undefined, savedConfig.error));
+    const differences = diffConfigs(savedConfig.data, config);
     if (differences.length > 0) throw new InputError(`--resume: the eval set in ${directory} was made from a different file:\n${differences.join("\n")}`);
     return;
   }

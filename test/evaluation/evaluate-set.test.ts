@@ -1,5 +1,5 @@
 // evaluateSet: the cells of models × benchmarks built from the typed config, run at once into one set folder, and resumed.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,5 +62,15 @@ describe("evaluateSet", () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toContain(message);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("a resume whose saved set.json is torn names the file instead of throwing a bare SyntaxError", async () => {
+    const out = path.join(temporary(), "set");
+    mkdirSync(out, { recursive: true });
+    writeFileSync(path.join(out, "set.json"), '{"models": [');
+    const config = { models: [{ baseUrl: server.url, model: "scripted" }], benchmarks: [{ benchmark: "arith", limit: 1 }] };
+    const error = await evaluateSet(config, { out, resume: true }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toContain(`${path.join(out, "set.json")}: not valid JSON`);
   });
 });
