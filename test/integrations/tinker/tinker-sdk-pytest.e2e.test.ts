@@ -1,28 +1,11 @@
 // Runs integrations/tinker's Python suite: the official tinker SDK (0.38.0) and tinker-cookbook's sl_loop and rl_loop
 // recipes against `rllm serve --tinker`, from the pinned ml environment (scripts/python-env.sh ml). Nothing may skip.
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { pythonEnv } from "../../helpers/python-env.js";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-// Async, not spawnSync: the suite's servers are node processes, and the event loop must keep answering nothing else.
-function runPytest(python: string): Promise<{ status: number | null; output: string }> {
-  const child = spawn(python, ["-m", "pytest", "integrations/tinker", "-q", "-rs", "-p", "no:cacheprovider", "-W", "ignore::FutureWarning"], {
-    cwd: root,
-    env: { ...process.env, TINKER_API_KEY: "" },
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, output })));
-}
+import { runPytestSuite } from "../../helpers/run-pytest-suite.js";
 
 describe("integrations/tinker pytest suite", () => {
   it("passes with the official SDK and the cookbook recipes, none skipped", async () => {
-    const { status, output } = await runPytest(pythonEnv("ml"));
+    const { status, output } = await runPytestSuite("integrations/tinker", { TINKER_API_KEY: "" });
     const tail = output.slice(-6000);
     expect(status, tail).toBe(0);
     expect(output).toMatch(/\d+ passed/);
