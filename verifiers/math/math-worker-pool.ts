@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { startTsWorker } from "rllm-ts/core";
 import type { MathGroundTruth, MathVerdict } from "./grade-math-under-policy.js";
+import { groundTruthLane, MathJobLanes } from "./math-job-lanes.js";
 import { defaultMathPolicy, MathPolicySchema, type MathPolicy, type MathPolicyInput } from "./math-policy.js";
 import { takeSpareMathWorker } from "./spare-math-worker.js";
 
@@ -52,6 +53,8 @@ interface PendingJob {
   id: number;
   job: ResolvedMathJob;
   resolve: (verdict: PooledMathVerdict) => void;
+  /** The lane it waits in: its ground truth's (math-job-lanes.ts), or for a control check the dead thread's slot. */
+  lane: number;
   /** The known-good check run after a thread died, to tell whose fault the death was. */
   isControl?: boolean;
 }
@@ -76,7 +79,7 @@ const controlJob: ResolvedMathJob = { response: "\\boxed{\\frac{1}{2}}", groundT
 /** Grades jobs on `size` worker threads; call `close()` when done. */
 export class MathWorkerPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: PendingJob[] = [];
+  private readonly queue: MathJobLanes<PendingJob>;
   // Policies as validated, by the object callers passed (a batch passes one policy object for all its jobs).
   private readonly resolvedPolicies = new WeakMap<object, MathPolicy>();
   private nextId = 0;
@@ -85,6 +88,7 @@ export class MathWorkerPool {
 
   constructor(private readonly options: MathWorkerPoolOptions) {
     this.size = Math.max(1, options.size ?? availableParallelism());
+    this.queue = new MathJobLanes(this.size);
   }
 
   /** Queues one job; resolves with its verdict (a timeout resolves as "not equivalent, timed out"). */
@@ -99,7 +103,7 @@ export class MathWorkerPool {
     }
     const resolvedJob = { ...job, policy };
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, job: resolvedJob, resolve });
+      this.queue.push({ id: this.nextId++, job: resolvedJob, resolve, lane: groundTruthLane(job.groundTruth, this.size) });
       for (const slot of this.slots) slot.worker.ref();
       if (this.slots.length < this.size && this.slots.length < this.queue.length + this.busyCount()) this.spawn();
       this.dispatch();
@@ -150,11 +154,11 @@ export class MathWorkerPool {
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
+    for (const [index, slot] of this.slots.entries()) {
       if (this.queue.length === 0) return;
       if (!slot.isReady || slot.inFlight.length > 0) continue;
       const chunk = Math.max(1, Math.min(maxChunk, Math.floor(this.queue.length / this.size)));
-      slot.inFlight = this.queue.splice(0, chunk);
+      slot.inFlight = this.queue.take(index, chunk);
       this.startTimer(slot);
       slot.worker.postMessage({ jobs: slot.inFlight.map((pending) => ({ id: pending.id, job: pending.job })) });
     }
@@ -191,23 +195,23 @@ export class MathWorkerPool {
     void stuck.terminate();
     if (pending?.isControl) pending.resolve({ correct: false, reward: 0, reason, infraError: true });
     else if (pending && isTimeout) pending.resolve({ correct: false, reward: 0, reason: `not equivalent: ${reason}`, timedOut: true });
-    else if (pending) this.queueControl(pending, reason);
+    else if (pending) this.queueControl(slot, pending, reason);
     if (!this.isClosed) this.spawn(slot);
     this.dispatch();
   }
 
   /**
    * A thread died grading `pending`. The answer may have caused it (a check that exhausts the thread's memory), or the
-   * thread may be broken: a known-good check goes first on the fresh thread. When it is graded right, the death was the
-   * answer's, a scored 0; only when it fails too is the job an infrastructure error.
+   * thread may be broken: a known-good check goes first in the slot's lane, which its fresh thread takes first. When it
+   * is graded right, the death was the answer's, a scored 0; only when it fails too is the job an infrastructure error.
    */
-  private queueControl(pending: PendingJob, reason: string): void {
+  private queueControl(slot: Slot, pending: PendingJob, reason: string): void {
     const resolve = (control: PooledMathVerdict) =>
       pending.resolve(
         control.correct
           ? { correct: false, reward: 0, reason: `unparseable: the grading thread died on this answer (${reason})` }
           : { correct: false, reward: 0, reason: `${reason}, and a control check failed right after (${control.reason})`, infraError: true },
       );
-    this.queue.unshift({ id: this.nextId++, job: controlJob, resolve, isControl: true });
+    this.queue.unshift({ id: this.nextId++, job: controlJob, resolve, isControl: true, lane: this.slots.indexOf(slot) });
   }
 }
