@@ -43,23 +43,33 @@ export async function gradeCallTests(
   tests: { test: TestCase; index: number }[],
   fnName: string | undefined,
 ): Promise<TestResult[]> {
-  let death: CheckerDiedError = new CheckerDiedError("", []);
   // A checker death with no cause found was seen about once in 1,500 problems under load, also on correct programs
   // (code-dev's he-0-adv-stdout_noise in a CI run), and the program can no longer reach the checker (seccomp). So a
   // first death gives the problem one more run on a fresh fork and checker, whose verdict stands; a second death is
   // blamed by a known-good control: when it passes, the sandbox works and the deaths are the program's doing (a score
   // of 0 with the reason); only a control that fails too makes the problem an infrastructure error.
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      return await gradeCallTestsOnce(context, program, tests, fnName);
-    } catch (error) {
-      if (!(error instanceof CheckerDiedError)) throw error;
-      death = error;
-    }
-  }
+  let outcome = await attemptCallTests(context, program, tests, fnName);
+  if (outcome instanceof CheckerDiedError) outcome = await attemptCallTests(context, program, tests, fnName);
+  if (!(outcome instanceof CheckerDiedError)) return outcome;
+  const death = outcome;
   const control = await gradeControl(context);
   if (control !== undefined) throw new Error(`${death.message}; a known-good control failed right after (${control}): the sandbox is at fault`);
   return blameProgram(tests, death.results, `sandbox policy: the trusted checker ended while this program ran, twice (a known-good control passed right after)${death.stderrTail}`);
+}
+
+/** One run's verdicts, or the checker's death as a value (an Error, with its stack trace, is built only when one dies). */
+async function attemptCallTests(
+  context: RunContext,
+  program: string,
+  tests: { test: TestCase; index: number }[],
+  fnName: string | undefined,
+): Promise<TestResult[] | CheckerDiedError> {
+  try {
+    return await gradeCallTestsOnce(context, program, tests, fnName);
+  } catch (error) {
+    if (error instanceof CheckerDiedError) return error;
+    throw error;
+  }
 }
 
 /** undefined when the known-good control passes; otherwise why it did not. */
