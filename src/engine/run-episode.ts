@@ -40,7 +40,7 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   let episode: Episode | undefined;
   try {
     // Raced against the limit, so a flow that ignores its signal still ends on time.
-    const produced = await Promise.race([options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }), limit.stopped]);
+    const produced = await limit.race(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }));
     episode = toEpisode(produced, task.id, attempt);
     const target = taskTarget(task);
     if (target !== undefined) episode.target = target;
@@ -133,22 +133,21 @@ function sumUsage(episode: Episode): Episode["usage"] {
 }
 
 /**
- * The signal a flow runs under: aborted by the run's cancellation or after `timeoutMs`, with `stopped`, a promise that
- * rejects with the abort's reason at the same moment (the flow is raced against it). One controller, one timer and one
- * listener on the run signal, all released when the episode ends: AbortSignal.timeout + AbortSignal.any cost about four
- * times as much per episode, `any` keeps every episode's signal registered on the run signal, and a second listener
- * on the episode's own signal to end the race would cost as much again.
+ * The signal a flow runs under: aborted by the run's cancellation or after `timeoutMs`; `race(flow)` settles as the flow
+ * does, or rejects with the abort's reason at the moment of the abort (so a flow that ignores its signal still ends on
+ * time). One controller, one timer and one listener on the run signal, all released when the episode ends:
+ * AbortSignal.timeout + AbortSignal.any cost about four times as much per episode, `any` keeps every episode's signal
+ * registered on the run signal, and a second listener on the episode's own signal to end the race would cost as much
+ * again. The race is one promise of its own, not Promise.race over a second, pre-made promise (fewer objects per episode).
  */
 function episodeSignal(runSignal: AbortSignal, timeoutMs: number) {
   const controller = new AbortController();
   let timedOut = false;
-  let rejectStopped: (reason: unknown) => void = () => undefined;
-  const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
-  // Handled here as well as by the race: a run aborted before this episode began rejects it before the race is set up.
-  stopped.catch(() => undefined);
+  // Set once the race runs; an abort before it (a run already cancelled) is seen by race() on the signal.
+  let rejectRace: ((reason: unknown) => void) | undefined;
   const abort = (reason: unknown) => {
     controller.abort(reason);
-    rejectStopped(controller.signal.reason);
+    rejectRace?.(controller.signal.reason);
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -161,7 +160,14 @@ function episodeSignal(runSignal: AbortSignal, timeoutMs: number) {
   else runSignal.addEventListener("abort", onRunAbort, { once: true });
   return {
     signal: controller.signal,
-    stopped,
+    race<T>(flow: Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        // As Promise.race([flow, stopped]) did: a flow already settled wins over an abort already made.
+        Promise.resolve(flow).then(resolve, reject);
+        if (controller.signal.aborted) queueMicrotask(() => reject(controller.signal.reason));
+        else rejectRace = reject;
+      });
+    },
     timedOut: () => timedOut,
     release() {
       clearTimeout(timer);

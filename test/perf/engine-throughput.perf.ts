@@ -1,18 +1,32 @@
 /**
  * Engine overhead: episodes/s of `runEval` (with the client `rllm eval` builds) at concurrency 64 against a zero-latency
  * server, beside bare fetch and bare node:http loops sending the same request. Target (issue #32): engine ≥ 50% of node:http.
+ * It measures the build, dist/, which is what `rllm eval` runs (bin/rllm.js runs dist/ whenever it is fresh), building it
+ * first when it is missing or stale: the sources through tsx run slower (its `__name` wrappers on every nested function).
  */
 import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import pLimit from "p-limit";
-import { fork } from "node:child_process";
-import { runEval } from "../../src/engine/run-eval.js";
-import { runPaths } from "../../src/runs/run-directory.js";
-import { buildModelCallPipeline } from "../../src/evaluation/model-call-pipeline.js";
-import { qaCookbook } from "../../cookbooks/qa/index.js";
+import { fork, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { isBuildFresh } from "../../bin/build-stamp.js";
 import type { Task } from "../../src/core/task.js";
+import type { ChatResponse, LlmClient } from "../../src/core/llm-client.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+if (!(await isBuildFresh(root))) {
+  console.log("dist/ is missing or older than the sources: building it (npm run build)");
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("npm run build failed");
+}
+/** A module of the build, typed as its source. */
+const built = (file: string) => import(new URL(`dist/${file}`, `file://${root}`).href);
+const { runEval } = (await built("src/engine/run-eval.js")) as typeof import("../../src/engine/run-eval.js");
+const { runPaths } = (await built("src/runs/run-directory.js")) as typeof import("../../src/runs/run-directory.js");
+const { buildModelCallPipeline } = (await built("src/evaluation/model-call-pipeline.js")) as typeof import("../../src/evaluation/model-call-pipeline.js");
+const { qaCookbook } = (await built("cookbooks/qa/index.js")) as typeof import("../../cookbooks/qa/index.js");
 
 const concurrency = 64;
 const requests = 4000;
@@ -66,11 +80,12 @@ async function bareNodeHttpLoop(count: number): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
-async function engineRun(count: number): Promise<number> {
+// What `rllm eval` builds for an endpoint without --rpm, --tpm or --cache.
+const pipelineClient = () => buildModelCallPipeline({ baseUrl, model: "bench" }).client;
+
+async function engineRun(count: number, client: LlmClient = pipelineClient()): Promise<number> {
   const tasks: Task[] = Array.from({ length: count }, (_, index) => ({ id: `t${index}`, instruction: "What is 6*7?", metadata: { ground_truth: "42" } }));
   const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-bench-"));
-  // What `rllm eval` builds for an endpoint without --rpm, --tpm or --cache.
-  const { client } = buildModelCallPipeline({ baseUrl, model: "bench" });
   const started = performance.now();
   const result = await runEval({
     tasks,
@@ -103,6 +118,12 @@ const engineRequest = {
   headers: Object.fromEntries(Object.entries(sent).filter(([name]) => !["host", "connection", "content-length"].includes(name))),
   body: sentBody,
 };
+// The engine's own part: the same runs with a client that answers at once with the server's reply as the model client
+// parsed it (a fresh copy per call, as the client makes), so no HTTP, no reply parsing and no retry wrapper are in it.
+const answer: ChatResponse = await pipelineClient().chat({ messages: [{ role: "user", content: "What is 6*7?" }] });
+const instantClient: LlmClient = { model: "bench", chat: async () => ({ ...answer, choices: answer.choices.map((choice) => ({ ...choice })) }) };
+const engineWithoutHttp = (count: number) => engineRun(count, instantClient);
+await engineWithoutHttp(300);
 await bareFetchLoop(300);
 await bareNodeHttpLoop(300);
 const bareRates: number[] = [];
@@ -110,6 +131,7 @@ const nodeHttpRates: number[] = [];
 const engineRates: number[] = [];
 const nodeHttpCpu: number[] = [];
 const engineCpu: number[] = [];
+const engineOwnCpu: number[] = [];
 /** Runs `loop`, recording this process's CPU microseconds (user + system) per request: what load elsewhere disturbs least. */
 async function measured(loop: (count: number) => Promise<number>, cpu: number[]): Promise<number> {
   const before = process.cpuUsage();
@@ -123,6 +145,7 @@ for (let round = 0; round < rounds; round++) {
   bareRates.push(await bareFetchLoop(requests));
   nodeHttpRates.push(await measured(bareNodeHttpLoop, nodeHttpCpu));
   engineRates.push(await measured(engineRun, engineCpu));
+  await measured(engineWithoutHttp, engineOwnCpu);
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const list = (values: number[]) => values.map((value) => value.toFixed(0)).join(", ");
@@ -130,6 +153,7 @@ const bare = median(bareRates);
 const engine = median(engineRates);
 const nodeHttp = median(nodeHttpRates);
 const pairedRatios = engineRates.map((rate, round) => (100 * rate) / nodeHttpRates[round]!);
+console.log("the build, dist/ (what rllm eval runs)");
 console.log(`load average:     ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after (1 min; ${os.cpus().length} cores)`);
 console.log(`bare fetch loop:  ${bare.toFixed(0)} requests/s (median of ${list(bareRates)}; concurrency ${concurrency}, ${requests} requests)`);
 console.log(`engine (runEval): ${engine.toFixed(0)} episodes/s (median of ${list(engineRates)}; qa cookbook, graded, appended to episodes.jsonl)`);
@@ -141,5 +165,10 @@ const nodeHttpCpuMedian = median(nodeHttpCpu);
 console.log(
   `CPU per request:  engine ${engineCpuMedian.toFixed(0)} µs, node:http ${nodeHttpCpuMedian.toFixed(0)} µs (medians; this process only, the server runs in another):` +
     ` the engine's rate on CPU time alone is ${((100 * nodeHttpCpuMedian) / engineCpuMedian).toFixed(1)}% of node:http's`,
+);
+const engineOwnCpuMedian = median(engineOwnCpu);
+console.log(
+  `  of which:       the engine's own ${engineOwnCpuMedian.toFixed(0)} µs (runEval with a client that answers at once: flow, grading, episode checks, log),` +
+    ` the model client and its transport ${(engineCpuMedian - engineOwnCpuMedian).toFixed(0)} µs (node:http alone: ${nodeHttpCpuMedian.toFixed(0)} µs)`,
 );
 server.disconnect();
