@@ -42,3 +42,31 @@ describe("hostile programs", () => {
     if (testCase.expect !== "accepted") expect(verdict.detail).toContain(testCase.reason);
   });
 });
+
+// The checker compiles a job's assert tests before the program's names arrive (checker.py, _compile_test); a test
+// that does not compile must still fail only at its own turn, after the tests before it have run and been reported.
+describe("assert tests that do not compile", () => {
+  const program = "def f(x):\n    return x\n";
+  const grade = (codes: string[]) => {
+    const { tests, fnName } = normalizeTests(
+      codes.map((code) => ({ testtype: "assert", code })),
+      "f",
+    );
+    return grader.grade({ program, tests, fnName });
+  };
+
+  it("fail at their own turn, after the tests before them pass", async () => {
+    const verdict = await grade(["assert f(1) == 1", "assert f((", "assert f(2) == 2"]);
+    expect(verdict.verdict).toBe("runtime_error");
+    expect(verdict.passedTests).toBe(1);
+    expect(verdict.tests?.[1]?.detail).toMatch(/^SyntaxError: .*<test 1>/);
+    expect(verdict.tests?.[2]?.verdict).toBe("not_run");
+  });
+
+  it("do not hide an earlier test's failure", async () => {
+    const verdict = await grade(["assert f(1) == 2", "assert f(2) == 2\0"]);
+    expect(verdict.verdict).toBe("wrong_answer");
+    expect(verdict.tests?.[0]?.detail).toContain("AssertionError");
+    expect(verdict.tests?.[1]?.verdict).toBe("not_run");
+  });
+});
