@@ -33,9 +33,9 @@ interface Side {
   passed: number;
 }
 
-function timed(argv: string[]): { seconds: number; stdout: string } {
+function timed(argv: string[], env: NodeJS.ProcessEnv = {}): { seconds: number; stdout: string } {
   const started = performance.now();
-  const run = spawnSync(argv[0]!, argv.slice(1), { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(argv[0]!, argv.slice(1), { cwd: root, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`${argv.slice(0, 3).join(" ")} … exited ${run.status}: ${run.stderr.slice(-2000)}`);
   return { seconds, stdout: run.stdout };
@@ -48,12 +48,15 @@ function humanEvalSide(): Side {
 
 function rllmSide(): Side {
   const output = path.join(scratch, "rllm-out.jsonl");
-  const run = timed([process.execPath, path.join(root, "bin/rllm.js"), "grade", "--verifier", "code", "--input", rows, "--output", output, "--concurrency", String(workers)]);
+  // Both sides run the peers environment's interpreter (see human-eval-comparison.ts).
+  const run = timed([process.execPath, path.join(root, "bin/rllm.js"), "grade", "--verifier", "code", "--input", rows, "--output", output, "--concurrency", String(workers)], {
+    RLLM_PYTHON: python,
+  });
   const verdicts = readFileSync(output, "utf8").split("\n").filter((line) => line.trim() !== "");
   return { seconds: run.seconds, passed: verdicts.filter((line) => (JSON.parse(line) as { isCorrect?: boolean }).isCorrect === true).length };
 }
 
-console.log(`bin/rllm.js runs ${(await isBuildFresh(root)) ? "dist/ (fresh)" : "the sources through tsx (dist/ missing or stale)"}; ${rounds} rounds, ${workers} workers`);
+console.log(`bin/rllm.js runs ${(await isBuildFresh(root)) ? "dist/ (fresh)" : "the sources through tsx (dist/ missing or stale)"}; ${rounds} rounds, ${workers} workers; both sides on ${python}`);
 const humanEval: Side[] = [];
 const ours: Side[] = [];
 for (let round = 0; round < rounds; round++) {

