@@ -19,4 +19,10 @@ describe("peersReadmeTable", () => {
     expect(table).toContain("median of 3 alternating rounds");
     expect(table).toContain("| math grading | math-verify 0.9.0 | 20 verdicts/s | 1000 verdicts/s | 50.0× | ≥ 50× |");
   });
+
+  it("calls a run whose load stayed within the core count quiet, and any other shared and indicative", () => {
+    expect(peersReadmeTable(report)).toContain("(a shared machine: indicative figures)");
+    expect(peersReadmeTable({ ...report, loadAverage: { start: [0.4, 0.7, 0.6], end: [1.9, 1, 0.7] } })).toContain("(a quiet machine)");
+    expect(peersReadmeTable({ ...report, machine: "an unknown machine", loadAverage: { start: [0.4, 0, 0], end: [0.5, 0, 0] } })).toContain("indicative figures");
+  });
 });
