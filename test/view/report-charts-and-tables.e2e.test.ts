@@ -69,6 +69,20 @@ async function valueAxis(page: Page, id: string): Promise<{ ticks: string[]; siz
 }
 
 describe("training charts", () => {
+  it("draws an SFT run's loss (top level of its records) and its validation loss", async () => {
+    const sft: TrainingRecord[] = [
+      { kind: "validation", step: 0, loss: 2.4, tokens: 120 },
+      { kind: "train", step: 1, epoch: 1, loss: 2.3, tokens: 64, sequences: 4, learningRate: 1e-4, seconds: 0.1 },
+      { kind: "train", step: 2, epoch: 1, loss: 1.9, tokens: 64, sequences: 4, learningRate: 1e-4, seconds: 0.2 },
+      { kind: "validation", step: 2, loss: 2.0, tokens: 120 },
+    ];
+    const page = await open({ kind: "run", run: run([], sft), live: null }, "sft-loss", "training");
+    await expect.poll(() => page.locator("#chart-loss canvas").count()).toBe(1);
+    await expect.poll(() => page.locator("#chart-validation-loss canvas").count()).toBe(1);
+    expect(await valueAxis(page, "chart-loss").then((axis) => axis.ticks.length)).toBeGreaterThan(1);
+    await page.close();
+  });
+
   it("keeps the minus sign of negative loss ticks, with an axis wide enough for the longest label", async () => {
     const page = await open({ kind: "run", run: run([episode("t1", 0)], [trainRecord(1, 1, 1, -0.005, 1e-7), trainRecord(2, 0.5, 0.5, 0.002, 3e-7)]), live: null }, "loss", "training");
     await expect.poll(() => page.locator("#chart-loss canvas").count()).toBe(1);

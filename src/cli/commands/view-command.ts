@@ -11,7 +11,7 @@ export const viewCommand = defineCommand({
     "search, transcripts, tournaments and training curves. Data and code are inline; it opens from a file and fetches\n" +
     "nothing. With --serve it is served locally and refreshes as episodes are appended to a run still being written.\n" +
     "An eval set folder (rllm eval --config) gets its comparison table, linking to a report written in each cell's folder.",
-  arguments: z.tuple([z.string().describe("run directory written by rllm eval or rllm train, or an eval set folder").meta({ value: "run-dir" })]),
+  arguments: z.tuple([z.string().describe("run directory written by rllm eval, rllm train or rllm sft, or an eval set folder").meta({ value: "run-dir" })]),
   flags: ViewFlagsSchema,
   loadAction: async () => (await import("./view.js")).viewAction,
 });

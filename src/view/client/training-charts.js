@@ -126,6 +126,11 @@
       { label: "mean", values: field(["update", "logprobMismatchMean"]) },
       { label: "max", values: field(["update", "logprobMismatchMax"]) },
     ]);
-    chart(grid, "chart-loss", "Loss", steps, [{ label: "loss", values: field(["update", "loss"]) }]);
+    // An RL step writes its policy update's loss under `update`; an SFT step (rllm sft's metrics.jsonl) at the top level.
+    const updateLoss = field(["update", "loss"]);
+    const loss = field(["loss"]).map((value, index) => updateLoss[index] ?? value);
+    chart(grid, "chart-loss", "Loss", steps, [{ label: "loss", values: loss }]);
+    // SFT's held-out loss, measured before the first step and every --val-every steps.
+    chart(grid, "chart-validation-loss", "Validation loss", validationSteps, [{ label: "validation loss", values: validationField(["loss"]) }]);
   };
 })();
