@@ -93,7 +93,8 @@ async function testPassRates(name: string, checkpoint: string | undefined): Prom
 
 function lastCheckpoint(sftOut: string): string {
   const state = JSON.parse(readFileSync(path.join(sftOut, "state.json"), "utf8")) as { checkpoint: string };
-  return state.checkpoint;
+  // state.json names the checkpoint relative to its run folder (so the folder can move).
+  return path.resolve(sftOut, state.checkpoint);
 }
 
 const sftFlags = (epochs: string) => ["--backend", "local", "--lr", settings.lr, "--epochs", epochs, "--batch-size", settings.batch, "--val-fraction", "0.1", "--val-every", "50", "--save-every", "0"];
