@@ -1,7 +1,7 @@
 /**
  * Math verifier speed: `rllm grade --verifier math` start-up (whole process on a 3-row file) from the build and from
  * the sources, where that start-up goes, whole-process verdicts per second on small and large files, and in-process
- * verdicts per second. math-verify (Python) is not installed here, so it is not run side by side.
+ * verdicts per second. The real math-verify runs beside it on the same rows in `npm run bench:peers`.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -112,6 +112,6 @@ for (const row of bigRows) gradeMath(row.response, row.ground_truth);
 console.log(`in process, 1 core:                                           ${(bigRows.length / ((performance.now() - started) / 1000)).toFixed(0)} verdicts/s`);
 console.log(
   `rows: ${mixedRows.length} mixed pairs (cases.jsonl + public-suites.jsonl), repeated.\n` +
-    "math-verify (Python) is not installed here (no PyPI), so it is not run side by side: the figure to set against\n" +
-    "its own whole-process rate on the same files (python start, import, verify) is the verdicts/s above.",
+    "math-verify 0.9.0 (the real package, from PyPI) runs beside this on the same 3,000 rows, same run, in\n" +
+    "npm run bench:peers (docs/results/peers.md).",
 );
