@@ -41,8 +41,9 @@ export type CodeGraderOptions = z.input<typeof CodeGraderOptionsSchema>;
 
 // Per-slot uids start here; the offset keeps two graders on one machine (two test workers) on different uids.
 const slotUidBase = 200_000 + (process.pid % 4_000) * 64;
-// Processes of the sandbox itself in its pids cgroup: bwrap, its pid-namespace init, the fork server and the checker.
-const sandboxOwnProcesses = 4;
+// Processes of the sandbox itself in its pids cgroup: bwrap, its pid-namespace init, the fork server, its template
+// (which programs are forked from) and the checker.
+const sandboxOwnProcesses = 5;
 
 /** Grades programs in sandboxes; create it with `CodeGrader.create`, which checks the sandbox really works, and `close` it when done. */
 export class CodeGrader implements ProgramGrader {

@@ -1,7 +1,7 @@
-// One program must not find an earlier job's program or input in its own memory. The jobs of a slot are forked from
-// one fork server, so anything the server still held of an earlier job (its program text, its stdin) would be copied
-// into every later program: a candidate could then read and run the other samples' solutions to the same problem, a
-// reward it did not earn. A later program here scans what it can read of its memory (the brk heap and the mappings
+// One program must not find an earlier job's program, input or output in its own memory. The fork server reads them
+// all, and freed memory keeps its bytes: a program forked from it got a copy, and a candidate could read and run the
+// other samples' solutions to the same problem, or print their answers, a reward it did not earn. Programs are forked
+// from the fork server's template, which never holds a job (zygote.py); before it, this test found an earlier output. A later program here scans what it can read of its memory (the brk heap and the mappings
 // around its objects, copying each page through a pipe with write(2), which fails on an unmapped page instead of crashing).
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,14 +61,25 @@ beforeAll(async () => {
 afterAll(() => grader.close());
 
 describe("a later job's program", () => {
-  it("finds neither an earlier program's text nor an earlier job's stdin in its memory", async () => {
+  it("finds no earlier job's program text, stdin, output or returned value in its memory", async () => {
     const padding = `#${"pad".repeat(20_000)}\n`;
     const earlierCall = normalizeTests([{ testtype: "functional", input: "1", output: "2" }], "f");
     const callVerdict = await grader.grade({ program: `def f(x):\n    # ${marker} earlier program\n    return x * 2\n${padding}`, tests: earlierCall.tests, fnName: earlierCall.fnName });
     expect(callVerdict.verdict).toBe("accepted");
     const earlierStdio = normalizeTests([{ testtype: "stdin", input: `${marker} earlier stdin\n${"x".repeat(60_000)}\n`, output: "ok" }], undefined);
-    const stdioVerdict = await grader.grade({ program: "import sys\nsys.stdin.read()\nprint('ok')\n", tests: earlierStdio.tests, fnName: earlierStdio.fnName });
+    // Its output too: an earlier candidate's printed answer would do a later one as well as its program.
+    const printer = `import sys\nsys.stdin.read()\nprint('ok')\nprint(${JSON.stringify(head)} + ${JSON.stringify(tail)} + " earlier output", file=sys.stderr)\nprint("y" * 60000, file=sys.stderr)\n`;
+    const stdioVerdict = await grader.grade({ program: printer, tests: earlierStdio.tests, fnName: earlierStdio.fnName });
     expect(stdioVerdict.verdict).toBe("accepted");
+
+    // A returned value goes back through the checker's records, which the fork server relays.
+    const earlierValue = normalizeTests([{ testtype: "functional", input: "1", output: JSON.stringify(`${marker} earlier value`) }], "g");
+    const valueVerdict = await grader.grade({
+      program: `def g(x):\n    return ${JSON.stringify(head)} + ${JSON.stringify(tail)} + " earlier value"\n`,
+      tests: earlierValue.tests,
+      fnName: earlierValue.fnName,
+    });
+    expect(valueVerdict.verdict).toBe("accepted");
 
     const scan = normalizeTests([{ testtype: "functional", input: "1", output: "[0, true]" }], "f");
     const verdict = await grader.grade({ program: scanner, tests: scan.tests, fnName: scan.fnName });

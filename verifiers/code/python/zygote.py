@@ -11,6 +11,12 @@ Per job: the program runs in a forked child that gets its own pipes, rlimits, pr
 before its code loads; for function-call and assert jobs the slot's checker (checker.py, forked from this process
 once and again whenever it dies) receives the program's two call pipes over a socket. Afterwards the program is
 killed and reaped and the scratch directory is emptied, so nothing of a program carries to the next job.
+
+Programs are not forked from this process but from the template (_Template), a copy of it made before the first job
+that only ever forks and reaps: this process reads every job's program, stdin, output and records, and freed memory
+keeps its bytes, so a program forked from here could scan its own memory for earlier candidates' programs and answers
+(other samples of the same problem) and hand one in as its own. The template never holds any of them: it receives
+each job's descriptors, the job itself in a memory file the child reads, and sends back the child's pid and status.
 """
 import atexit
 import fcntl
@@ -137,6 +143,59 @@ def _run_child(fds, cpu_seconds, memory_bytes, body):
     os._exit(70)
 
 
+class _Template:
+    """The clean process programs are forked from (see the module's docstring); one request at a time, over a socket."""
+
+    def __init__(self):
+        self.channel, child_channel = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.pid = os.fork()
+        if self.pid == 0:
+            self.channel.close()
+            for fd in (_CONTROL_IN, _CONTROL_OUT, _CHECKER_PARTS):
+                os.close(fd)  # the grader's channels and the test code are the fork server's alone
+            _serve_forks(child_channel)
+        child_channel.close()
+
+    def fork_program(self, fds):
+        """Forks a program on `fds`: the job's memory file, then the descriptors it runs on (placed at 0..n-1)."""
+        socket.send_fds(self.channel, [b"fork"], fds)
+        return int(self.channel.recv(32))
+
+    def reap(self, pid):
+        """Waits for program `pid` (already killed or ending) to exit and returns its wait status."""
+        self.channel.send(b"reap %d" % pid)
+        return int(self.channel.recv(32))
+
+
+def _serve_forks(channel):
+    """The template's loop: forks a program per request, reaps one per request; ends with the fork server."""
+    try:
+        while True:
+            message, fds, _, _ = socket.recv_fds(channel, 64, 8)
+            if not message:
+                break
+            if message == b"fork":
+                pid = os.fork()
+                if pid == 0:
+                    channel.close()
+                    _run_program(fds)
+                for fd in fds:
+                    os.close(fd)
+                channel.send(b"%d" % pid)
+            else:
+                channel.send(b"%d" % os.waitpid(int(message.split()[1]), 0)[1])
+    finally:
+        os._exit(0)
+
+
+def _run_program(fds):
+    """In a child of the template: reads its job from the memory file fds[0], then runs its program on fds[1:]."""
+    job_file = fds[0]
+    job = json.loads(os.pread(job_file, os.fstat(job_file).st_size, 0).decode("utf-8", "surrogatepass"))
+    os.close(job_file)
+    _run_child(fds[1:], job["cpu_seconds"], CONFIG["memory_bytes"], lambda: program_host.run(job))
+
+
 def _status(status):
     if os.WIFSIGNALED(status):
         return None, signal.Signals(os.WTERMSIG(status)).name
@@ -187,6 +246,7 @@ class _Checker:
 
 
 _checker = None
+_template = None
 
 
 def _hand_over(job_id, calls_write, replies_read):
@@ -237,11 +297,14 @@ class _Job:
             _hand_over(job["id"], calls_write, replies_read)
             os.close(calls_write)
             os.close(replies_read)
-        self.program = os.fork()
-        if self.program == 0:
-            _run_child(fds, job["cpu_seconds"], CONFIG["memory_bytes"], lambda: program_host.run(job))
-        for fd in fds:
-            os.close(fd)
+        # The job goes to the program in a memory file of its own: the template forks it without reading the job.
+        job_file = os.memfd_create("job")
+        os.write(job_file, json.dumps(job).encode("utf-8"))
+        try:
+            self.program = _template.fork_program([job_file] + fds)
+        finally:
+            for fd in [job_file] + fds:
+                os.close(fd)
         self.streams = {stdout_read: "stdout", stderr_read: "stderr"}
         if is_call:
             self.streams.update({_checker.records: "records", _checker.stderr: "checker_stderr"})
@@ -332,7 +395,7 @@ class _Job:
 
     def finish(self):
         self.kill()
-        exit_code, signal_name = _status(os.waitpid(self.program, 0)[1])
+        exit_code, signal_name = _status(_template.reap(self.program))
         _wipe(CONFIG["scratch"])
         stdout = b"".join(self.stdout)
         _send({
@@ -380,13 +443,16 @@ def main():
     seccomp_filter.make_undumpable()
     seccomp_filter.prepare()
     _wipe(CONFIG["scratch"])
+    global _template
     error = _self_test()
+    if not error:
+        # Pre-imported objects go to the permanent generation: forked runs' collections then skip them, and fewer of
+        # their shared pages get copied on write.
+        gc.freeze()
+        _template = _Template()
     _send({"type": "ready", "python": sys.version.split()[0], "error": error})
     if error:
         return
-    # Pre-imported objects go to the permanent generation: forked runs' collections then skip them, and fewer of
-    # their shared pages get copied on write.
-    gc.freeze()
     while True:
         job = _read_control()
         if job is None:
