@@ -65,7 +65,23 @@ function gradeChecked(
   }
   const extracted = extractAnswer(response, { allowUnboxedFallback: resolvedPolicy.allowUnboxedFallback });
   if (!extracted) return { correct: false, reward: 0, reason: "no answer found in the response" };
-  const predicted = parseSide(extracted.text);
+  const last = memoizedComparison(extracted.text, truths, resolvedPolicy, choices);
+  return {
+    correct: last.equal,
+    reward: last.equal ? 1 : 0,
+    extracted: extracted.text,
+    reason: `${extracted.source}: ${last.reason}`,
+  };
+}
+
+/** The answer against each ground truth in turn, until one matches; the last comparison when none does. */
+function compareWithTruths(
+  answer: string,
+  truths: ReadonlyArray<string | number>,
+  resolvedPolicy: MathPolicy,
+  choices: readonly string[] | undefined,
+): Comparison {
+  const predicted = parseSide(answer);
   let last: Comparison = { equal: false, reason: "empty ground truth" };
   for (const truthText of truths) {
     const truth = parseGroundTruth(String(truthText));
@@ -73,12 +89,47 @@ function gradeChecked(
     last = compareParsed(truth, predicted, resolvedPolicy, choices);
     if (last.equal) break;
   }
-  return {
-    correct: last.equal,
-    reward: last.equal ? 1 : 0,
-    extracted: extracted.text,
-    reason: `${extracted.source}: ${last.reason}`,
-  };
+  return last;
+}
+
+/**
+ * The comparison's outcome for an answer already graded against the same ground truths, policy and choices: it is a
+ * function of those alone (the sample points are fixed), so a repeat is served without normalising, parsing or
+ * evaluating again. The samples of one problem often end in the same answer (`\boxed{42}` under different working),
+ * and the pool sends every job of a ground truth to the same thread (math-job-lanes.ts), so repeats meet here.
+ */
+function memoizedComparison(
+  answer: string,
+  truths: ReadonlyArray<string | number>,
+  policy: MathPolicy,
+  choices: readonly string[] | undefined,
+): Comparison {
+  const key = JSON.stringify([answer, truths.map(String), policyKey(policy), choices ?? null]);
+  const known = comparisonCache.get(key);
+  if (known) return known;
+  const comparison = compareWithTruths(answer, truths, policy, choices);
+  // A long answer is rarely repeated and would hold its text twice: it is not kept.
+  if (key.length <= comparisonKeyLimit) {
+    if (comparisonCache.size >= comparisonCacheLimit) comparisonCache.clear();
+    comparisonCache.set(key, comparison);
+  }
+  return comparison;
+}
+
+// Comparisons by answer, ground truths, policy and choices; cleared wholesale when full.
+const comparisonCache = new Map<string, Comparison>();
+const comparisonCacheLimit = 4096;
+const comparisonKeyLimit = 2048;
+// A policy's key by the object: a batch passes one policy object for its jobs (a grading thread gets a copy per job).
+const policyKeys = new WeakMap<MathPolicy, string>();
+
+function policyKey(policy: MathPolicy): string {
+  let key = policyKeys.get(policy);
+  if (key === undefined) {
+    key = JSON.stringify(policy);
+    policyKeys.set(policy, key);
+  }
+  return key;
 }
 
 function parseGroundTruth(text: string): ParsedAnswer | undefined {

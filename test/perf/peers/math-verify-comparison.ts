@@ -25,19 +25,24 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
     ...readJsonl(path.join(root, "test/verifiers/math/public-suites.jsonl")).map((row) => ({ response: row.prediction, ground_truth: row.gold })),
   ].filter((row) => row.ground_truth !== "" && !(Array.isArray(row.ground_truth) && row.ground_truth.every((truth) => truth === "")));
   const mathFile = path.join(scratch, "math-rows.jsonl");
+  // The suite rows once each: the 3,000 rows repeat them, and this project keeps comparisons it has made (the same
+  // answer against the same ground truth), which Math-Verify does not; this row shows the rate without repeats.
+  const distinctFile = path.join(scratch, "math-distinct-rows.jsonl");
   const mathVerify: MathSide[] = [];
   const rllmMath: MathSide[] = [];
+  const distinctMathVerify: number[] = [];
+  const distinctRllm: number[] = [];
   const recordFile = path.join(root, "docs/results/math-verdicts.json");
   let verdictCheck = "";
 
-  const mathVerifySide = (): MathSide => {
+  const mathVerifySide = (file = mathFile): MathSide => {
     const output = path.join(scratch, "math-verify-out.jsonl");
-    const run = environment.measure([python, path.join(here, "math-verify-grade.py"), mathFile, output]);
+    const run = environment.measure([python, path.join(here, "math-verify-grade.py"), file, output]);
     return { seconds: run.seconds, verdicts: readJsonl(output).map((row) => row.isCorrect as boolean) };
   };
-  const rllmMathSide = (): MathSide => {
+  const rllmMathSide = (file = mathFile): MathSide => {
     const output = path.join(scratch, "rllm-math-out.jsonl");
-    const run = environment.measure([...environment.rllm, "grade", "--verifier", "math", "--input", mathFile, "--output", output]);
+    const run = environment.measure([...environment.rllm, "grade", "--verifier", "math", "--input", file, "--output", output]);
     return { seconds: run.seconds, verdicts: readJsonl(output).map((row) => (row.status === "scored" ? (row.isCorrect as boolean) : null)) };
   };
 
@@ -45,10 +50,14 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
     name: "math",
     async start() {
       writeJsonl(mathFile, Array.from({ length: mathRowCount }, (_, index) => ({ id: index, ...mathSuites[index % mathSuites.length]! })));
+      writeJsonl(distinctFile, mathSuites.map((row, index) => ({ id: index, ...row })));
     },
     async round(round, rounds) {
       log(`round ${round + 1}/${rounds}: math`);
       for (const side of alternate(round, mathVerifySide, rllmMathSide)) (side === mathVerifySide ? mathVerify : rllmMath).push(side());
+      for (const side of alternate(round, mathVerifySide, rllmMathSide)) {
+        (side === mathVerifySide ? distinctMathVerify : distinctRllm).push(side(distinctFile).seconds);
+      }
     },
     async finish() {
       verdictCheck = checkOurVerdicts(rllmMath, recordFile, mathSuites);
@@ -73,6 +82,14 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
           oursFigure: `${fixed(oursMathRate, 0)} verdicts/s (${oursVerdicts.filter((verdict) => verdict === null).length} unscored)`,
           ratio: `${fixed(oursMathRate / verifyRate, 1)}×`,
           goal: "≥ 50×",
+        },
+        {
+          comparison: `math grading, the ${mathSuites.length.toLocaleString("en")} suite rows once each, whole process`,
+          peer: `math-verify ${versions["math-verify"]}`,
+          peerFigure: `${fixed(mathSuites.length / median(distinctMathVerify), 0)} verdicts/s`,
+          oursFigure: `${fixed(mathSuites.length / median(distinctRllm), 0)} verdicts/s`,
+          ratio: `${fixed(median(distinctMathVerify) / median(distinctRllm), 1)}×`,
+          goal: "–",
         },
         {
           comparison: `math verdicts, ${mathSuites.length} suite rows`,
