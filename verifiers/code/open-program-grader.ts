@@ -2,6 +2,7 @@
 import { CodeGrader, type CodeGraderOptions } from "./code-grader.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { RemoteCodeGrader } from "./remote/remote-code-grader.js";
+import { takeSpareCodeGrader } from "./spare-code-grader.js";
 
 export interface RemoteSandboxOptions {
   /** SandboxFusion-compatible services (their root or their /run_code URL). */
@@ -14,7 +15,8 @@ export interface RemoteSandboxOptions {
  * not reach the program) open the local sandbox, on first need.
  */
 export async function openProgramGrader(options: CodeGraderOptions, remote?: RemoteSandboxOptions): Promise<ProgramGrader> {
-  if (!remote || remote.urls.length === 0) return CodeGrader.create(options);
+  // The grader `rllm grade` opened while it started, when it was opened for these options (spare-code-grader.ts).
+  if (!remote || remote.urls.length === 0) return takeSpareCodeGrader(options) ?? CodeGrader.create(options);
   return new RemoteCodeGrader({
     urls: remote.urls,
     apiKey: remote.apiKey,
