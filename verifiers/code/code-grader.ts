@@ -162,7 +162,7 @@ export class CodeGrader implements ProgramGrader {
     // Without a pids cgroup, RLIMIT_NPROC counts every process of the user: with root's slot uids that is one sandbox,
     // otherwise leave room for the processes the user already runs.
     const processes = this.capsWholeSandbox ? null : this.host.dropsToSlotUser ? this.limits.processes : this.host.existingProcesses + 256 + this.limits.processes;
-    const config = { scratch: scratchDirectory ?? "/tmp", memoryBytes: this.limits.memoryBytes, fileBytes: this.limits.fileBytes, openFiles: this.limits.openFiles, processes };
+    const config = { scratch: scratchDirectory ?? "/tmp", memoryBytes: this.limits.memoryBytes, fileBytes: this.limits.fileBytes, openFiles: this.limits.openFiles, processes, slot };
     const command = sandboxCommand({
       host: this.host,
       limits: this.limits,

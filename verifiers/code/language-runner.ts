@@ -27,6 +27,11 @@ export interface ForkServerConfig {
   openFiles: number;
   /** RLIMIT_NPROC, or null when a pids cgroup caps the sandbox instead. */
   processes: number | null;
+  /**
+   * The slot's number: its processes keep to the CPU of that rank among those the fork server may use (slot mod
+   * count), so a job's many hand-offs between them stay on one CPU (runner-specific; see docs/code-sandbox.md).
+   */
+  slot: number;
 }
 
 export interface LanguageRunner {

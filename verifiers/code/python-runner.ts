@@ -21,6 +21,7 @@ export const pythonRunner: LanguageRunner = {
       open_files: config.openFiles,
       processes: config.processes,
       site_packages: host.python.sitePackages,
+      slot: config.slot,
     }),
   ],
   // Matches DENIED_EXIT_CODE in python/program_host.py.
