@@ -51,7 +51,12 @@ async function startSpareCodeGrader(flags: Map<string, string>): Promise<void> {
   const concurrency = flags.has("--concurrency") ? Number(flags.get("--concurrency")) : os.availableParallelism();
   if (!Number.isInteger(concurrency) || concurrency < 1) return;
   const rowCount = countRows(flags.get("--input"));
-  if (rowCount === undefined || (await hasConfiguredSandbox())) return;
+  if (rowCount === undefined) return;
+  // Python is asked where it lives first: its answer arrives while the config and the grader's modules load (zod
+  // among them) instead of after (python-probe.ts). With a sandbox service configured it goes unused.
+  const { pythonCommand, startPythonProbe } = await import("../../verifiers/code/sandbox/python-probe.js");
+  startPythonProbe(pythonCommand());
+  if (await hasConfiguredSandbox()) return;
   const { startSpareCodeGrader: start } = await import("../../verifiers/code/spare-code-grader.js");
   // The options the code verifier opens its grader with for these flags (code-grade-verifier.ts).
   start({ concurrency: Math.min(concurrency, Math.max(1, rowCount)) });

@@ -8,6 +8,7 @@ import type { LanguageRunner, RunJob } from "./language-runner.js";
 import { pythonRunner } from "./python-runner.js";
 import { createSlotCgroups, type SlotCgroups } from "./sandbox/sandbox-cgroup.js";
 import { sandboxCommand } from "./sandbox/sandbox-command.js";
+import { pythonCommand, takePythonProbe } from "./sandbox/python-probe.js";
 import { detectSandboxHost, type SandboxHost } from "./sandbox/sandbox-host.js";
 import { SandboxLimitsSchema, type SandboxLimits } from "./sandbox/sandbox-limits.js";
 import { SandboxSlot, type ProcessOutcome } from "./sandbox/sandbox-slot.js";
@@ -73,7 +74,10 @@ export class CodeGrader implements ProgramGrader {
   /** Detects and probes the sandbox; throws SandboxUnavailableError when it does not work (unless unsafe mode was asked for). */
   static async create(options: CodeGraderOptions = {}, runner: LanguageRunner = pythonRunner): Promise<CodeGrader> {
     const parsed = CodeGraderOptionsSchema.parse(options);
-    const host = detectSandboxHost({ unsafeNoSandbox: parsed.unsafeNoSandbox, python: parsed.python });
+    const python = pythonCommand(parsed.python);
+    // The interpreter's answer, when `rllm grade` asked while it started (python-probe.ts).
+    const pythonAnswer = await takePythonProbe(python);
+    const host = detectSandboxHost({ unsafeNoSandbox: parsed.unsafeNoSandbox, python, pythonAnswer });
     const limits = SandboxLimitsSchema.parse(parsed.limits);
     const size = parsed.concurrency ?? os.availableParallelism();
     const cgroups = createSlotCgroups(size, limits.memoryBytes, limits.processes + sandboxOwnProcesses);

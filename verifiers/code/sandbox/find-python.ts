@@ -1,7 +1,7 @@
 /** Resolves the Python interpreter that runs programs: its real executable and the installation prefix to mount read-only. */
-import { spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
 import { z } from "zod";
+import { pythonCommand, runPythonProbe, type PythonProbeOutcome } from "./python-probe.js";
 import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
 
 export interface PythonInstallation {
@@ -16,13 +16,12 @@ export interface PythonInstallation {
 
 const ProbeSchema = z.tuple([z.string(), z.string(), z.string(), z.array(z.string())]);
 const remedy = "Pass --set python=<path of a Python 3 interpreter> or set RLLM_PYTHON";
-// -S skips site.py's start-up work (each .pth file of the installation, about 100 ms under load); site.venv is the
-// one part of it that decides the site-packages of a virtual environment, so the answer is the same as without -S.
-const probe = "import sys, json, site; site.venv(set()); print(json.dumps([sys.executable, sys.base_prefix, sys.version.split()[0], site.getsitepackages()]))";
 
-/** Asks `command` (default `python3` on PATH, or $RLLM_PYTHON) where it really lives. */
-export function findPython(command = process.env.RLLM_PYTHON || "python3"): PythonInstallation {
-  const result = spawnSync(command, ["-I", "-S", "-c", probe], { encoding: "utf8", timeout: 30_000 });
+/**
+ * Asks `command` (default `python3` on PATH, or $RLLM_PYTHON) where it really lives; `result` is its answer when the
+ * question was asked already (python-probe.ts).
+ */
+export function findPython(command = pythonCommand(), result: PythonProbeOutcome = runPythonProbe(command)): PythonInstallation {
   if (result.status !== 0) {
     throw new SandboxUnavailableError(`cannot run the Python interpreter "${command}": ${result.error?.message ?? result.stderr.trim()}`, remedy);
   }

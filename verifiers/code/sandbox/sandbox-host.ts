@@ -2,6 +2,7 @@
 import { lstatSync, readlinkSync, readdirSync, readFileSync } from "node:fs";
 import { findExecutable } from "./find-executable.js";
 import { findPython, type PythonInstallation } from "./find-python.js";
+import type { PythonProbeOutcome } from "./python-probe.js";
 import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
 
 /** A top-level directory of the host that the sandbox reproduces: a symlink (usrmerge: /bin -> usr/bin) or a read-only bind. */
@@ -27,6 +28,8 @@ export interface DetectSandboxHostOptions {
   unsafeNoSandbox?: boolean;
   /** Python command to resolve (default $RLLM_PYTHON or python3). */
   python?: string;
+  /** Its answer to the probe, when it was asked already (python-probe.ts). */
+  pythonAnswer?: PythonProbeOutcome;
   searchPath?: string;
 }
 
@@ -41,7 +44,7 @@ export function detectSandboxHost(options: DetectSandboxHostOptions = {}): Sandb
   }
   return {
     kind: bwrap ? "bwrap" : "unsafe",
-    python: findPython(options.python),
+    python: findPython(options.python, options.pythonAnswer),
     bwrap,
     setpriv,
     dropsToSlotUser: isRoot && setpriv !== undefined,
