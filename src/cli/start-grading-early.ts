@@ -5,7 +5,7 @@
  * What starts early is only ever adopted when it matches what the command asks for (spare-math-worker.ts,
  * spare-code-grader.ts); the command itself still parses and checks every flag.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { setFlagsFromString } from "node:v8";
 
@@ -50,7 +50,7 @@ async function startSpareCodeGrader(flags: Map<string, string>): Promise<void> {
   if ([...flags.keys()].some((flag) => !plainCodeFlags.has(flag))) return;
   const concurrency = flags.has("--concurrency") ? Number(flags.get("--concurrency")) : os.availableParallelism();
   if (!Number.isInteger(concurrency) || concurrency < 1) return;
-  const rowCount = countRows(flags.get("--input"));
+  const rowCount = countRows(flags.get("--input"), concurrency);
   if (rowCount === undefined) return;
   // Python is asked where it lives first: its answer arrives while the config and the grader's modules load (zod
   // among them) instead of after (python-probe.ts). With a sandbox service configured it goes unused.
@@ -89,11 +89,19 @@ function flagValues(tokens: readonly string[]): Map<string, string> | undefined 
   return flags;
 }
 
-/** The input's non-blank lines (its rows, as the grader will read them), or undefined when it cannot be read. */
-function countRows(file: string | undefined): number | undefined {
+// Past this size the input is not read here only to count its rows (the command reads it anyway).
+const countedBytes = 1024 * 1024;
+
+/**
+ * The input's rows (its non-blank lines, as the grader will read them), at most `enough`: the grader opens no more
+ * slots than rows, so only a small input needs counting, and a larger one is not read twice. Undefined when the input
+ * cannot be read.
+ */
+function countRows(file: string | undefined, enough: number): number | undefined {
   if (file === undefined) return undefined;
   try {
-    return readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "").length;
+    if (statSync(file).size > countedBytes) return enough;
+    return Math.min(enough, readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "").length);
   } catch {
     return undefined;
   }

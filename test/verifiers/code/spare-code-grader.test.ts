@@ -71,6 +71,15 @@ describe("rllm grade's early start", () => {
     await (await taken!).close();
   });
 
+  it("does not read a large input only to count its rows: it opens the slots the flag asks for", async () => {
+    const large = path.join(folder, "large.jsonl");
+    writeFileSync(large, `{"response": "print(7)  # ${"x".repeat(1024 * 1024)}", "tests": []}\n`);
+    await startGradingEarly(["node", "rllm", "grade", "--verifier", "code", "--input", large, "--concurrency", "2"]);
+    const taken = takeSpareCodeGrader({ concurrency: 2 });
+    expect(taken).toBeDefined();
+    await (await taken!).close();
+  });
+
   it("opens none for flags that change the grader, an unreadable input, or another verifier", async () => {
     for (const flags of [argv("--timeout", "3"), argv("--set", "memoryMb=64"), argv("--run-all-tests"), argv("--concurrency", "0")]) {
       await startGradingEarly(flags);
