@@ -4,7 +4,7 @@
  * the question before it loads the grader's modules (zod among them, about 60 ms), and the interpreter's answer
  * (about 25 ms) arrives while they load instead of after.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 
 // -S skips site.py's start-up work (each .pth file of the installation, about 100 ms under load); site.venv is the
 // one part of it that decides the site-packages of a virtual environment, so the answer is the same as without -S.
@@ -20,7 +20,9 @@ export interface PythonProbeOutcome {
   error?: Error;
 }
 
-const started = new Map<string, Promise<PythonProbeOutcome>>();
+// Probes under way or answered, by command, with their process: unref'd until taken, so that one nobody takes (the run
+// graded on a sandbox service) never holds the CLI open, and ref'd again while a grader waits for it.
+const started = new Map<string, { outcome: Promise<PythonProbeOutcome>; child: ChildProcess }>();
 
 /** The interpreter command the code verifier uses: the one given, else $RLLM_PYTHON, else `python3` on PATH. */
 export function pythonCommand(command?: string): string {
@@ -36,21 +38,35 @@ export function runPythonProbe(command: string): PythonProbeOutcome {
 /** Asks `command` in the background; `takePythonProbe` hands the answer to the grader that opens next. */
 export function startPythonProbe(command: string): void {
   if (started.has(command)) return;
+  const child = spawn(command, probeArguments);
+  // Not spawn's own timeout option: its timer would hold the process open for an answer nobody takes.
+  const timer = setTimeout(() => child.kill("SIGKILL"), probeTimeoutMs).unref();
+  child.on("close", () => clearTimeout(timer));
   const outcome = new Promise<PythonProbeOutcome>((resolve) => {
     let stdout = "";
     let stderr = "";
-    const child = spawn(command, probeArguments, { timeout: probeTimeoutMs });
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", (error) => resolve({ status: null, stdout, stderr, error }));
     child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
-  started.set(command, outcome);
+  setHeld(child, false);
+  started.set(command, { outcome, child });
 }
 
 /** The answer of a probe started for `command`, handed over once; undefined when none was started. */
 export function takePythonProbe(command: string): Promise<PythonProbeOutcome> | undefined {
-  const outcome = started.get(command);
+  const probe = started.get(command);
   started.delete(command);
-  return outcome;
+  if (!probe) return undefined;
+  setHeld(probe.child, true);
+  return probe.outcome;
+}
+
+// Whether the probe's process and its pipes keep the event loop alive.
+function setHeld(child: ChildProcess, held: boolean): void {
+  for (const handle of [child, child.stdout, child.stderr, child.stdin] as ({ ref?: () => void; unref?: () => void } | null)[]) {
+    if (held) handle?.ref?.();
+    else handle?.unref?.();
+  }
 }
