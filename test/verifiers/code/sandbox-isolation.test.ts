@@ -65,3 +65,17 @@ describe("state between problems", () => {
     expect(outputs.size).toBe(3);
   });
 });
+
+describe("the interpreter's exit, as a program sees it", () => {
+  it("waits for a program's non-daemon threads before its process ends", async () => {
+    const program = "import threading, time\ndef late():\n    time.sleep(0.05)\n    print('thread')\nthreading.Thread(target=late).start()\nprint('main')\n";
+    const verdict = await grader.grade({ program, tests: [{ kind: "stdin", input: "", output: "main\nthread\n" }] });
+    expect(verdict.verdict, verdict.detail).toBe("accepted");
+  });
+
+  it("has no threading module loaded before the program imports one (its fork handler would run in every run)", async () => {
+    const program = "import sys\nprint('threading' in sys.modules)\n";
+    const verdict = await grader.grade({ program, tests: [{ kind: "stdin", input: "", output: "False\n" }] });
+    expect(verdict.verdict, verdict.detail).toBe("accepted");
+  });
+});

@@ -188,12 +188,24 @@ def _serve_forks(channel):
         os._exit(0)
 
 
+def _program_part(job):
+    """What a program's process reads of its job: "<mode> <cpu seconds>" on the first line, then the program's source.
+
+    Not the job's JSON: decoding JSON in every forked run cost it about 0.1 ms of CPU and 30 copy-on-write page faults
+    (HumanEval on 3.12, 2026-12-06), and a stdio job's JSON also holds its stdin, which the run reads from fd 0 anyway.
+    """
+    return ("%s %d\n" % (job["mode"], job["cpu_seconds"])).encode() + job["program"].encode("utf-8", "surrogatepass")
+
+
 def _run_program(fds):
-    """In a child of the template: reads its job from the memory file fds[0], then runs its program on fds[1:]."""
+    """In a child of the template: reads its part of the job (_program_part) from the memory file fds[0], then runs the
+    program on fds[1:]."""
     job_file = fds[0]
-    job = json.loads(os.pread(job_file, os.fstat(job_file).st_size, 0).decode("utf-8", "surrogatepass"))
+    header, program = os.pread(job_file, os.fstat(job_file).st_size, 0).split(b"\n", 1)
     os.close(job_file)
-    _run_child(fds[1:], job["cpu_seconds"], CONFIG["memory_bytes"], lambda: program_host.run(job))
+    mode, cpu_seconds = header.decode().split()
+    job = {"mode": mode, "program": program.decode("utf-8", "surrogatepass")}
+    _run_child(fds[1:], int(cpu_seconds), CONFIG["memory_bytes"], lambda: program_host.run(job))
 
 
 def _status(status):
@@ -299,7 +311,7 @@ class _Job:
             os.close(replies_read)
         # The job goes to the program in a memory file of its own: the template forks it without reading the job.
         job_file = os.memfd_create("job")
-        os.write(job_file, json.dumps(job).encode("utf-8"))
+        os.write(job_file, _program_part(job))
         try:
             self.program = _template.fork_program([job_file] + fds)
         finally:
