@@ -1,6 +1,7 @@
 /**
  * A Fireworks trainer job's life (fireworks-ai 1.2.30's TrainerJobManager): the account behind the key, create, wait
- * until JOB_STATE_RUNNING and the gateway's healthz answers (a notice per state change, a timeout), resume, delete.
+ * until JOB_STATE_RUNNING and the gateway's healthz answers (a notice per state change, a timeout), delete. `--resume`
+ * starts a new job rather than resuming the killed run's (docs/fireworks.md).
  */
 import { z } from "zod";
 import { FireworksNotReadyError } from "./fireworks-errors.js";
@@ -56,13 +57,6 @@ export async function resolveAccount(client: FireworksRestClient): Promise<strin
 export async function createTrainerJob(client: FireworksRestClient, account: string, jobId: string, settings: TrainerJobSettings, wait: ReadyWait): Promise<RunningTrainerJob> {
   await client.request(`/v1/accounts/${account}/rlorTrainerJobs?${trainerJobQuery(jobId)}`, { method: "POST", body: trainerJobPayload(settings) });
   wait.notify(`Fireworks: created trainer job ${jobId}; waiting for it to run`);
-  return waitUntilRunning(client, account, jobId, wait);
-}
-
-/** Resumes a stopped job (a run killed earlier) and answers once it is running again. */
-export async function resumeTrainerJob(client: FireworksRestClient, account: string, jobId: string, wait: ReadyWait): Promise<RunningTrainerJob> {
-  await client.request(`/v1/accounts/${account}/rlorTrainerJobs/${jobId}:resume`, { method: "POST" });
-  wait.notify(`Fireworks: resumed trainer job ${jobId}; waiting for it to run`);
   return waitUntilRunning(client, account, jobId, wait);
 }
 
