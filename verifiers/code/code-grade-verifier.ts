@@ -98,8 +98,8 @@ async function gradeRow(grader: ProgramGrader, row: CodeRow): Promise<Score> {
 
 /**
  * The Score of one program verdict: signals passedTests, totalTests, timedOut. A sandbox failure is unscored with
- * infraError; an unsupported test (it passes a value of its own the call channel cannot carry, which no program can
- * cause) is unscored too, never a pass and never a 0.
+ * infraError; a verdict of unsupported (a test that cannot run as written, which no program can cause, and no test the
+ * program failed: that failure would be the verdict) is unscored too, never a pass and never a 0.
  */
 function verdictScore(program: string, verdict: ProgramVerdict): Score {
   const signals = { passedTests: verdict.passedTests, totalTests: verdict.totalTests, timedOut: verdict.verdict === "time_limit" ? 1 : 0 };

@@ -140,7 +140,9 @@ async function gradeCallTestsOnce(
       const isMatch = record.value !== undefined && pythonEquals(record.value, expected[position]!, { floatTolerance: context.floatTolerance });
       results[position] = isMatch ? { index, verdict: "accepted", wallMs } : { index, verdict: "wrong_answer", detail: "returned value differs", wallMs };
     }
-    return results[position]!.verdict !== "accepted" && !context.runAllTests ? "stop" : "continue";
+    // An unsupported test (the test's own fault) does not end the job: a later test the program fails still scores it.
+    const verdict = results[position]!.verdict;
+    return verdict !== "accepted" && verdict !== "unsupported" && !context.runAllTests ? "stop" : "continue";
   };
 
   const seconds = context.timeoutMs / 1000;

@@ -1,7 +1,11 @@
 /** Per-test and per-program verdicts of the code verifier. */
 import { z } from "zod";
 
-/** not_run: skipped after an earlier failure (first-failure stop); unsupported: the test passes a value of its own the trusted checker's call channel cannot carry (no program can cause it). */
+/**
+ * not_run: skipped after an earlier failure (first-failure stop); unsupported: the test cannot run as written, which no
+ * program can cause (an assert test that does not compile, or one passing a value of its own the trusted checker's
+ * call channel cannot carry).
+ */
 export const TestVerdictKindSchema = z.enum(["accepted", "wrong_answer", "time_limit", "memory_limit", "runtime_error", "unsupported", "not_run"]);
 export type TestVerdictKind = z.infer<typeof TestVerdictKindSchema>;
 
@@ -16,7 +20,10 @@ export type TestResult = z.infer<typeof TestResultSchema>;
 export const ProgramVerdictSchema = z.object({
   /** True only when there was at least one test and every test was accepted. */
   passed: z.boolean(),
-  /** The first non-accepted test's verdict ("accepted" when all passed, "infra_error" when grading itself failed). */
+  /**
+   * The first test the program failed; else "unsupported" when a test could not run as written; else "not_run" or
+   * "accepted" ("infra_error" when grading itself failed).
+   */
   verdict: z.union([TestVerdictKindSchema, z.literal("infra_error")]),
   passedTests: z.number().int().nonnegative(),
   totalTests: z.number().int().nonnegative(),
@@ -25,9 +32,15 @@ export const ProgramVerdictSchema = z.object({
 });
 export type ProgramVerdict = z.infer<typeof ProgramVerdictSchema>;
 
-/** The program verdict summarising `tests`. */
+/**
+ * The program verdict summarising `tests`. A failure the program could have caused comes before an unsupported test
+ * wherever it stands, so that a broken test never hides a real failure.
+ */
 export function summarizeTests(tests: TestResult[]): ProgramVerdict {
-  const failure = tests.find((test) => test.verdict !== "accepted");
+  const failure =
+    tests.find((test) => test.verdict !== "accepted" && test.verdict !== "unsupported" && test.verdict !== "not_run") ??
+    tests.find((test) => test.verdict === "unsupported") ??
+    tests.find((test) => test.verdict === "not_run");
   const passedTests = tests.filter((test) => test.verdict === "accepted").length;
   return {
     passed: tests.length > 0 && failure === undefined,

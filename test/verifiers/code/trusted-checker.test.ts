@@ -43,8 +43,9 @@ describe("hostile programs", () => {
   });
 });
 
-// The checker compiles a job's assert tests before the program's names arrive (checker.py, _compile_test); a test
-// that does not compile must still fail only at its own turn, after the tests before it have run and been reported.
+// The checker compiles a job's assert tests before the program's names arrive (checker.py, _compile_test). A test that
+// does not compile is the test's fault, never the program's: unsupported at its own turn, after the tests before it
+// have run and been reported, and the tests after it still run, so a failure there still scores the program.
 describe("assert tests that do not compile", () => {
   const program = "def f(x):\n    return x\n";
   const grade = (codes: string[]) => {
@@ -55,12 +56,20 @@ describe("assert tests that do not compile", () => {
     return grader.grade({ program, tests, fnName });
   };
 
-  it("fail at their own turn, after the tests before them pass", async () => {
+  it("are unsupported at their own turn, and the tests after them still run", async () => {
     const verdict = await grade(["assert f(1) == 1", "assert f((", "assert f(2) == 2"]);
-    expect(verdict.verdict).toBe("runtime_error");
-    expect(verdict.passedTests).toBe(1);
-    expect(verdict.tests?.[1]?.detail).toMatch(/^SyntaxError: .*<test 1>/);
-    expect(verdict.tests?.[2]?.verdict).toBe("not_run");
+    expect(verdict.verdict).toBe("unsupported");
+    expect(verdict.passed).toBe(false);
+    expect(verdict.passedTests).toBe(2);
+    expect(verdict.tests?.[1]?.verdict).toBe("unsupported");
+    expect(verdict.tests?.[1]?.detail).toMatch(/^the test does not compile: SyntaxError: .*<test 1>/);
+    expect(verdict.tests?.[2]?.verdict).toBe("accepted");
+  });
+
+  it("do not hide a later test's failure", async () => {
+    const verdict = await grade(["assert f((", "assert f(2) == 3", "assert f(3) == 3"]);
+    expect(verdict.verdict).toBe("wrong_answer");
+    expect(verdict.tests?.map((test) => test.verdict)).toEqual(["unsupported", "wrong_answer", "not_run"]);
   });
 
   it("do not hide an earlier test's failure", async () => {

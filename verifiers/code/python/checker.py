@@ -10,8 +10,10 @@ sandbox's site-packages, never the program's object), and a small plain-data glo
 use `math.isclose` or a constant from the prompt work. Any other use of the program than calling its functions (reading
 an attribute of one, using a value the channel cannot copy, passing one of them back to the program) is the program's
 failure, a scored runtime_error with the reason: the program decides what its names are, so "unsupported" there would
-let a wrong program leave a failing test unscored. "unsupported" is left only for a test that passes a value of its
-own making the call channel cannot carry (a lambda, an object of a test-defined class): no program can cause that.
+let a wrong program leave a failing test unscored. "unsupported" is left for what no program can cause: a test that
+passes a value of its own making the call channel cannot carry (a lambda, an object of a test-defined class), or an
+assert test that does not compile. An unsupported test does not end the job: the tests after it still run, so a
+program that fails one of them is still a scored failure.
 
 One checker serves a slot's jobs one after another (the zygote forks it once and again after it dies): fd 3 carries
 the checkers' parts of the jobs ("<length>\\n<json>"), fd 4 is a socket on which the zygote hands over each job's
@@ -264,7 +266,7 @@ def _run_tests(part, channel, report):
     state = channel.state
     # Assert tests are compiled while the program is still starting: compiling HumanEval's check() takes about as long
     # as the program's own start, so doing it before the names arrive takes it off the job's path. A test that does not
-    # compile keeps its SyntaxError, raised at that test's turn as before.
+    # compile keeps its error, reported at that test's turn as unsupported (the test's fault, never the program's).
     compiled = [_compile_test(test, index) for index, test in enumerate(part["asserts"])] if part["mode"] != "functional" else None
     names = None
     try:
@@ -304,7 +306,8 @@ def _run_tests(part, channel, report):
             else:
                 code = compiled[index]
                 if isinstance(code, BaseException):
-                    raise code
+                    report({"i": index, "error": "the test does not compile: " + _describe(code), "verdict": "unsupported"})
+                    continue
                 exec(code, namespace)
         except BaseException as caught:
             error = caught
@@ -318,6 +321,6 @@ def _run_tests(part, channel, report):
         else:
             record = {"i": index, "value": _tagged(value)}
         report(record)
-        if "error" in record and not part["run_all"]:
+        if "error" in record and record.get("verdict") != "unsupported" and not part["run_all"]:
             return
     report({"end": True})
