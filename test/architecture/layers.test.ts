@@ -61,6 +61,7 @@ const layers: LayerTable = [
     { name: "llm", paths: ["src/llm"] },
     { name: "datasets", paths: ["src/datasets"] },
     { name: "runs", paths: ["src/runs"] },
+    { name: "sandbox", paths: ["src/sandbox"] },
   ],
   [
     { name: "http", paths: ["src/http"] },

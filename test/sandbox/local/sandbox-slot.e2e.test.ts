@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SandboxSlot, type SlotJob } from "../../../verifiers/code/sandbox/sandbox-slot.js";
+import { SandboxSlot, type SlotJob } from "../../../src/sandbox/local/sandbox-slot.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-slot-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /** The language-pluggable part of the code verifier: how to start a language's fork server inside the sandbox. */
-import type { Mount } from "./sandbox/sandbox-command.js";
-import type { SandboxHost } from "./sandbox/sandbox-host.js";
+import type { Mount } from "./sandbox-command.js";
+import type { SandboxHost } from "./sandbox-host.js";
 
 /** stdio: one forked run per test, stdin in, stdout out. functional / assert: one run per problem, a trusted checker calls the program. */
 export type RunMode = "stdio" | "functional" | "assert";

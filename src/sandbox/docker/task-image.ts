@@ -1,8 +1,8 @@
 /** The image a docker sandbox runs: the task's prebuilt image, else its Dockerfile built once per process, else the default. */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { SandboxUnavailableError } from "../../../code/sandbox/sandbox-unavailable-error.js";
-import type { SandboxSpec } from "../sandbox.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
+import type { SandboxSpec } from "../../core/sandbox-environment.js";
 import { runDocker } from "./run-docker.js";
 
 /** The image of a task with neither `[environment].docker_image` nor a Dockerfile (rLLM's docker sandbox default). */

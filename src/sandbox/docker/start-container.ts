@@ -3,8 +3,8 @@
  * probe as the image's user (its uid and gid, and whether bash exists) and one setup as root (the /logs folders,
  * the root-only verifier folders, the workdir given to the agent's user).
  */
-import { SandboxUnavailableError } from "../../../code/sandbox/sandbox-unavailable-error.js";
-import type { SandboxSpec } from "../sandbox.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
+import type { SandboxSpec } from "../../core/sandbox-environment.js";
 import { dockerOutput, runDocker } from "./run-docker.js";
 import { taskImage } from "./task-image.js";
 

@@ -1,5 +1,5 @@
 /** SandboxUnavailableError: no working sandbox on this machine, and the user did not opt out of isolation. */
-import { InfraError } from "rllm-ts/core";
+import { InfraError } from "../core/errors/infra-error.js";
 
 /** What to do when bubblewrap is missing or broken. */
 export const installBubblewrap =

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { CodeGrader } from "../../../verifiers/code/code-grader.js";
-import { createSlotCgroups } from "../../../verifiers/code/sandbox/sandbox-cgroup.js";
+import { createSlotCgroups } from "../../../src/sandbox/local/sandbox-cgroup.js";
 
 const mebibyte = 1024 ** 2;
 const cgroups = createSlotCgroups(1, 96 * mebibyte, 8);

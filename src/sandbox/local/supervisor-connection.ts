@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { z } from "zod";
 import { collectOutput } from "./collect-output.js";
-import type { ExecResult } from "./sandbox.js";
+import type { ExecResult } from "../../core/sandbox-environment.js";
 
 /** One command for the supervisor, run as `<shell> -c <command>`. */
 export interface SupervisorCommand {

@@ -12,14 +12,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createSlotCgroups, type SlotCgroups } from "../../code/sandbox/sandbox-cgroup.js";
-import { findExecutable } from "../../code/sandbox/find-executable.js";
-import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
+import { createSlotCgroups, type SlotCgroups } from "./sandbox-cgroup.js";
+import { findExecutable } from "../find-executable.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 import { collectOutput } from "./collect-output.js";
 import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
 import { startSupervisor, type SupervisorConnection } from "./supervisor-connection.js";
 import { supervisorProgram } from "./supervisor-program.js";
-import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "./sandbox.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "../../core/sandbox-environment.js";
 
 /**
  * The unprivileged uid every command runs as, without capabilities. The verifier shares it: it can read and fix the

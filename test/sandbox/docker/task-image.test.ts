@@ -1,7 +1,7 @@
 /** Which image a docker sandbox runs, decided without a daemon: the task's image, its built Dockerfile, the default. */
 import { describe, expect, it } from "vitest";
-import { SandboxSpecSchema } from "../../../../../verifiers/terminal/sandbox/sandbox.js";
-import { defaultTaskImage, taskImage, taskImageTag } from "../../../../../verifiers/terminal/sandbox/docker/task-image.js";
+import { SandboxSpecSchema } from "../../../src/core/sandbox-environment.js";
+import { defaultTaskImage, taskImage, taskImageTag } from "../../../src/sandbox/docker/task-image.js";
 
 // A docker binary that must never run: these cases decide without calling it.
 const noDocker = "/nonexistent/docker";

@@ -2,7 +2,7 @@
 import { realpathSync } from "node:fs";
 import { z } from "zod";
 import { pythonCommand, runPythonProbe, type PythonProbeOutcome } from "./python-probe.js";
-import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 
 export interface PythonInstallation {
   /** The real interpreter binary (pyenv shims and symlinks resolved). */

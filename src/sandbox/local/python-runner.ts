@@ -1,12 +1,12 @@
 /** The Python runner: a fork server (python/zygote.py) that forks each run, installs its limits and seccomp filter, then loads the program. */
-import { packagePath } from "rllm-ts/core";
+import { packagePath } from "../../core/package-root.js";
 import type { LanguageRunner } from "./language-runner.js";
 
 const launcherDirectory = "/sandbox/rllm";
 
 export const pythonRunner: LanguageRunner = {
   language: "python",
-  mounts: [{ source: packagePath("verifiers", "code", "python"), destination: launcherDirectory }],
+  mounts: [{ source: packagePath("src", "sandbox", "local", "python"), destination: launcherDirectory }],
   // -S: no site.py (the zygote adds site-packages itself, without running .pth files); -I: no env, no user site.
   argv: (host, config) => [
     host.python.executable,

@@ -10,13 +10,13 @@ import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
-import { findExecutable } from "../../code/sandbox/find-executable.js";
-import { SandboxUnavailableError } from "../../code/sandbox/sandbox-unavailable-error.js";
-import { collectOutput } from "./collect-output.js";
-import { killTaggedScript } from "./docker/kill-tagged-script.js";
-import { dockerOutput, runDocker } from "./docker/run-docker.js";
-import { startContainer, verifierFolders, type StartedContainer } from "./docker/start-container.js";
-import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxSpec } from "./sandbox.js";
+import { findExecutable } from "../find-executable.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
+import { collectOutput } from "../local/collect-output.js";
+import { killTaggedScript } from "./kill-tagged-script.js";
+import { dockerOutput, runDocker } from "./run-docker.js";
+import { startContainer, verifierFolders, type StartedContainer } from "./start-container.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxSpec } from "../../core/sandbox-environment.js";
 
 // The verifier's own HOME and TMPDIR, root-only and emptied when verification starts: the agent's home (a planted
 // usercustomize.py, shell rc files) and /tmp are not the grader's. Python ignores the user site in any case.

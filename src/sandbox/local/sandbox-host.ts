@@ -1,9 +1,9 @@
 /** What this machine offers for isolation: bubblewrap, setpriv, the Python installation, and whether we run as root. */
 import { lstatSync, readlinkSync, readdirSync, readFileSync } from "node:fs";
-import { findExecutable } from "./find-executable.js";
+import { findExecutable } from "../find-executable.js";
 import { findPython, type PythonInstallation } from "./find-python.js";
 import type { PythonProbeOutcome } from "./python-probe.js";
-import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 
 /** A top-level directory of the host that the sandbox reproduces: a symlink (usrmerge: /bin -> usr/bin) or a read-only bind. */
 export type RootEntry = { path: string; symlinkTarget: string } | { path: string; symlinkTarget?: undefined };

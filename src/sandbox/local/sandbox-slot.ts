@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
 import type { SlotCgroup } from "./sandbox-cgroup.js";
-import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
+import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 
 /** How to start the slot's sandbox. */
 export interface SlotCommand {

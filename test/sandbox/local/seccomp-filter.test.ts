@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const launcherDirectory = fileURLToPath(new URL("../../../verifiers/code/python/", import.meta.url));
+const launcherDirectory = fileURLToPath(new URL("../../../src/sandbox/local/python/", import.meta.url));
 
 /** Runs `code` with the launcher directory importable and returns its stdout. */
 function python(code: string): string {

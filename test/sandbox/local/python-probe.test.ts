@@ -6,9 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findPython } from "../../../verifiers/code/sandbox/find-python.js";
-import { pythonCommand, startPythonProbe, takePythonProbe } from "../../../verifiers/code/sandbox/python-probe.js";
-import { SandboxUnavailableError } from "../../../verifiers/code/sandbox/sandbox-unavailable-error.js";
+import { findPython } from "../../../src/sandbox/local/find-python.js";
+import { pythonCommand, startPythonProbe, takePythonProbe } from "../../../src/sandbox/local/python-probe.js";
+import { SandboxUnavailableError } from "../../../src/sandbox/sandbox-unavailable-error.js";
 
 describe("the Python probe asked ahead", () => {
   it("gives the same installation as a probe asked on the spot, and is handed over once", async () => {
@@ -31,7 +31,7 @@ describe("the Python probe asked ahead", () => {
 });
 
 describe("the Python probe's process", () => {
-  const probeModule = fileURLToPath(new URL("../../../verifiers/code/sandbox/python-probe.ts", import.meta.url));
+  const probeModule = fileURLToPath(new URL("../../../src/sandbox/local/python-probe.ts", import.meta.url));
   const folder = mkdtempSync(path.join(os.tmpdir(), "rllm-probe-"));
   // Stand-ins for an interpreter: one that never answers within the test, one that answers after a pause.
   const silent = path.join(folder, "silent-python");

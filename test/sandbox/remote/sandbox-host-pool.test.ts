@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { AllHostsFailedError, SandboxHostPool } from "../../../../verifiers/code/remote/sandbox-host-pool.js";
+import { AllHostsFailedError, SandboxHostPool } from "../../../src/sandbox/remote/sandbox-host-pool.js";
 
 type Behaviour = "ok" | "garbage" | "error-500" | "busy-once" | "garbage-for-program" | "hang" | "hang-program-once" | "hang-program";
 const servers: Server[] = [];
