@@ -81,7 +81,10 @@ const layers: LayerTable = [
     { name: "tiny", paths: ["src/models/tiny"] },
     { name: "curation", paths: ["src/datasets/curation"] },
   ],
-  [{ name: "cookbooks", paths: ["cookbooks"] }],
+  [
+    { name: "cookbooks", paths: ["cookbooks"] },
+    { name: "tinker client", paths: ["src/llm/tinker"] },
+  ],
   [{ name: "tournament", paths: ["src/tournament"] }],
   [
     { name: "training", paths: ["src/training"] },

@@ -10,7 +10,7 @@ import {
   encodeForwardBackwardOutput,
   encodeForwardBackwardRequest,
   TINKER_PROTO_FILE,
-} from "../../../../src/training/backends/tinker/tinker-proto.js";
+} from "../../../src/llm/tinker/tinker-proto.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 

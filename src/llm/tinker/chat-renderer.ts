@@ -1,5 +1,5 @@
 /** The ChatRenderer contract: Tinker is token in, token out, so the client renders chats and decodes completions itself. */
-import type { ChatMessage, ToolDefinition } from "../../../core/message.js";
+import type { ChatMessage, ToolDefinition } from "../../core/message.js";
 
 /** Renders chats to prompt ids with the base model's template, and decodes sampled ids, with its tokenizer. */
 export interface ChatRenderer {

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { TinkerHttpError, TinkerUnreachableError } from "../../../../src/training/backends/tinker/tinker-errors.js";
-import { TinkerHttpClient } from "../../../../src/training/backends/tinker/tinker-http-client.js";
+import { TinkerHttpError, TinkerUnreachableError } from "../../../src/llm/tinker/tinker-errors.js";
+import { TinkerHttpClient } from "../../../src/llm/tinker/tinker-http-client.js";
 
 /** A loopback port nothing listens on: taken, then released. */
 function closedPort(): Promise<number> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseToolCalls } from "../../../../src/training/backends/tinker/parse-tool-calls.js";
+import { parseToolCalls } from "../../../src/llm/tinker/parse-tool-calls.js";
 
 describe("parseToolCalls (Hermes/Qwen <tool_call>)", () => {
   it("turns each block into an OpenAI tool call and keeps the text around them", () => {

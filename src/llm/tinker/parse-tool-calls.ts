@@ -2,7 +2,7 @@
  * Tool calls in the Hermes/Qwen format: `<tool_call>{"name": …, "arguments": {…}}</tool_call>` blocks in the completion
  * text. The blocks become OpenAI tool calls; the text around them is the message content.
  */
-import type { ToolCall } from "../../../core/message.js";
+import type { ToolCall } from "../../core/message.js";
 
 const TOOL_CALL = /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g;
 

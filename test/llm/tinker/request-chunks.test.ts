@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chunkDatums } from "../../../../src/training/backends/tinker/request-chunks.js";
-import { encodedDatumBytes, type DatumInput } from "../../../../src/training/backends/tinker/tinker-proto.js";
+import { chunkDatums } from "../../../src/llm/tinker/request-chunks.js";
+import { encodedDatumBytes, type DatumInput } from "../../../src/llm/tinker/tinker-proto.js";
 
 const datum = (length: number): DatumInput => ({
   modelInput: Array.from({ length }, (_, index) => index),

@@ -1,9 +1,9 @@
 // The JSON wire (Tinker 0.23's, kept by the Fireworks gateway) carries the same request as the protobuf one: what the
 // local server decodes from either is equal, and forward-only calls go to /forward.
 import { describe, expect, it } from "vitest";
-import { decodeJsonForwardBackward, JsonForwardBackwardSchema, JsonForwardSchema } from "../../../../src/tinker-server/json-forward-backward.js";
-import { jsonForwardBackwardRequest } from "../../../../src/training/backends/tinker/tinker-json-wire.js";
-import { decodeForwardBackwardRequest, encodeForwardBackwardRequest, type ForwardBackwardInput } from "../../../../src/training/backends/tinker/tinker-proto.js";
+import { decodeJsonForwardBackward, JsonForwardBackwardSchema, JsonForwardSchema } from "../../../src/tinker-server/json-forward-backward.js";
+import { jsonForwardBackwardRequest } from "../../../src/llm/tinker/tinker-json-wire.js";
+import { decodeForwardBackwardRequest, encodeForwardBackwardRequest, type ForwardBackwardInput } from "../../../src/llm/tinker/tinker-proto.js";
 
 const request: ForwardBackwardInput = {
   modelId: "session-1:train:0",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../../../src/core/errors/input-error.js";
-import { tinkerCredentials } from "../../../../src/training/backends/tinker/tinker-credentials.js";
+import { InputError } from "../../../src/core/errors/input-error.js";
+import { tinkerCredentials } from "../../../src/llm/tinker/tinker-credentials.js";
 
 describe("tinkerCredentials", () => {
   it("refuses a missing key as an input error (exit 2) naming the variables to set", () => {

@@ -9,8 +9,8 @@ import path from "node:path";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { z } from "zod";
-import { InputError } from "../../../core/errors/input-error.js";
-import { messageText, type ChatMessage, type ToolDefinition } from "../../../core/message.js";
+import { InputError } from "../../core/errors/input-error.js";
+import { messageText, type ChatMessage, type ToolDefinition } from "../../core/message.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 
 const TokenizerConfigSchema = z

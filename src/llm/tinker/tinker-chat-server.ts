@@ -7,12 +7,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { ChatMessageSchema, ToolDefinitionSchema } from "../../../core/message.js";
-import { HttpError } from "../../../http/http-error.js";
-import { parseRequest } from "../../../http/parse-request.js";
-import { readJsonBody } from "../../../http/read-json-body.js";
-import { sendJson } from "../../../http/send-json.js";
-import { requestPath, startHttpServer } from "../../../http/start-http-server.js";
+import { ChatMessageSchema, ToolDefinitionSchema } from "../../core/message.js";
+import { HttpError } from "../../http/http-error.js";
+import { parseRequest } from "../../http/parse-request.js";
+import { readJsonBody } from "../../http/read-json-body.js";
+import { sendJson } from "../../http/send-json.js";
+import { requestPath, startHttpServer } from "../../http/start-http-server.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 import { parseToolCalls } from "./parse-tool-calls.js";
 import type { TinkerSampler } from "./tinker-sampler.js";

@@ -4,7 +4,7 @@
  * fresh credential for each request (backends.md §1.1).
  */
 import { execSync } from "node:child_process";
-import { InputError } from "../../../core/errors/input-error.js";
+import { InputError } from "../../core/errors/input-error.js";
 
 /** The production service (the tinker SDK's default). */
 export const TINKER_DEFAULT_BASE_URL = "https://tinker.thinkingmachines.dev/services/tinker-prod";

@@ -3,11 +3,11 @@
  * ForwardBackwardRequest and decodes ForwardBackwardOutput and SampleResponse; the local Tinker server does the reverse.
  */
 import protobuf from "protobufjs";
-import { packagePath } from "../../../core/package-root.js";
+import { packagePath } from "../../core/package-root.js";
 import { decodeTensorBytes, DTYPE, int32Bytes, int64Bytes, tensorBytes, type WireDtype } from "./tensor-bytes.js";
 
 /** The schema file kept beside this module (the wire contract). */
-export const TINKER_PROTO_FILE = packagePath("src", "training", "backends", "tinker", "tinker-public.proto");
+export const TINKER_PROTO_FILE = packagePath("src", "llm", "tinker", "tinker-public.proto");
 
 let root: protobuf.Root | undefined;
 function messageType(name: string): protobuf.Type {

@@ -1,6 +1,6 @@
 /** The ChatRenderer of the embedded tiny model (tokenizer id `rllm/tiny`), which the local Tinker server trains. */
-import { applyChatTemplate } from "../../../models/tiny/chat-template.js";
-import { decodeTokens, END_ID } from "../../../models/tiny/tokenizer.js";
+import { applyChatTemplate } from "../../models/tiny/chat-template.js";
+import { decodeTokens, END_ID } from "../../models/tiny/tokenizer.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 
 /** The tokenizer id the local Tinker server reports for the tiny model. */
