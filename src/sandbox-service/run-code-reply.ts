@@ -1,6 +1,6 @@
 /** A finished sandboxed run as SandboxFusion's RunCodeResponse, so verl's and tinker-cookbook's rewards read it unchanged. */
 import { constants } from "node:os";
-import { outputExceededNote, type RunCodeResponse } from "../sandbox/remote/sandbox-fusion-protocol.js";
+import { outputExceededNote, type RunCodeResponse } from "../core/sandbox-fusion-protocol.js";
 import type { ProcessOutcome } from "../sandbox/local/sandbox-slot.js";
 
 /**

@@ -7,7 +7,7 @@ export { SandboxSlot, type SlotCommand, type SlotJob, type ProcessOutcome } from
 export { SlotPool } from "./local/slot-pool.js";
 export { sandboxCommand, type Mount, type SandboxCommandOptions } from "./local/sandbox-command.js";
 export { detectSandboxHost, type SandboxHost, type DetectSandboxHostOptions } from "./local/sandbox-host.js";
-export { SandboxLimitsSchema, type SandboxLimits } from "./local/sandbox-limits.js";
+export { SandboxLimitsSchema, type SandboxLimits } from "../core/sandbox-limits.js";
 export { createSlotCgroups, type SlotCgroup, type SlotCgroups } from "./local/sandbox-cgroup.js";
 export { findPython, type PythonInstallation } from "./local/find-python.js";
 export { pythonCommand, takePythonProbe } from "./local/python-probe.js";
@@ -30,4 +30,4 @@ export {
   type RunCodeResponse,
   type ParsedRunCodeRequest,
   type CommandRunResult,
-} from "./remote/sandbox-fusion-protocol.js";
+} from "../core/sandbox-fusion-protocol.js";

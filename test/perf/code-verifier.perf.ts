@@ -10,7 +10,7 @@ import pLimit from "p-limit";
 import { CodeGrader } from "../../verifiers/code/code-grader.js";
 import { normalizeTests, type TestCase } from "../../verifiers/code/normalize-tests.js";
 import { sandboxCommand } from "../../src/sandbox/local/sandbox-command.js";
-import { SandboxLimitsSchema } from "../../src/sandbox/local/sandbox-limits.js";
+import { SandboxLimitsSchema } from "../../src/core/sandbox-limits.js";
 
 interface Problem {
   id: string;

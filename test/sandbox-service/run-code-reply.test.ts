@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runCodeReply } from "../../src/sandbox-service/run-code-reply.js";
-import { outputExceededNote } from "../../src/sandbox/remote/sandbox-fusion-protocol.js";
+import { outputExceededNote } from "../../src/core/sandbox-fusion-protocol.js";
 import type { ProcessOutcome } from "../../src/sandbox/local/sandbox-slot.js";
 
 const clean: ProcessOutcome = {

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { SandboxHost } from "./sandbox-host.js";
-import type { SandboxLimits } from "./sandbox-limits.js";
+import type { SandboxLimits } from "../../core/sandbox-limits.js";
 import type { SlotCommand } from "./sandbox-slot.js";
 
 /** A host path made visible read-only inside the sandbox. */

@@ -1,5 +1,5 @@
 /** A minimal client of one SandboxFusion-compatible service's `/run_code`: every failure of the host is a HostFailureError. */
-import { type RunCodeRequest, type RunCodeResponse, RunCodeResponseSchema } from "./sandbox-fusion-protocol.js";
+import { type RunCodeRequest, type RunCodeResponse, RunCodeResponseSchema } from "../../core/sandbox-fusion-protocol.js";
 import { HostFailureError } from "./host-failure-error.js";
 
 export interface RunCodeCallOptions {

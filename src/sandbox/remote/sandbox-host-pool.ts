@@ -6,7 +6,7 @@
  */
 import { callRunCode } from "./sandbox-fusion-client.js";
 import { HostFailureError } from "./host-failure-error.js";
-import type { RunCodeRequest, RunCodeResponse } from "./sandbox-fusion-protocol.js";
+import type { RunCodeRequest, RunCodeResponse } from "../../core/sandbox-fusion-protocol.js";
 
 export interface SandboxHostPoolOptions {
   apiKey?: string;

@@ -6,7 +6,7 @@ import type { RunJob } from "../../../src/sandbox/local/language-runner.js";
 import type { TestCase } from "../../../verifiers/code/normalize-tests.js";
 import type { RunContext } from "../../../verifiers/code/run-context.js";
 import type { ProcessOutcome } from "../../../src/sandbox/local/sandbox-slot.js";
-import { SandboxLimitsSchema } from "../../../src/sandbox/local/sandbox-limits.js";
+import { SandboxLimitsSchema } from "../../../src/core/sandbox-limits.js";
 
 /** What a job did in the fake sandbox: the checker's record lines, then how the run ended. */
 interface FakeRun {
