@@ -13,9 +13,9 @@ export { findPython, type PythonInstallation } from "./local/find-python.js";
 export { pythonCommand, takePythonProbe } from "./local/python-probe.js";
 export { pythonRunner } from "./local/python-runner.js";
 export type { LanguageRunner, RunJob, RunMode, ForkServerConfig } from "./local/language-runner.js";
-export { createBwrapSandbox, type BwrapSandboxOptions } from "./local/bwrap-sandbox.js";
+export { createBwrapSandbox, type BwrapSandboxOptions } from "./local/bwrap-environment.js";
 // The docker provider
-export { createDockerSandbox } from "./docker/docker-sandbox.js";
+export { createDockerSandbox } from "./docker/docker-environment.js";
 // The remote provider: SandboxFusion's /run_code, a pool of such hosts
 export { SandboxHostPool, AllHostsFailedError, type PooledRunResult, type SandboxHostPoolOptions } from "./remote/sandbox-host-pool.js";
 export { callRunCode, runCodeUrl, type RunCodeCallOptions } from "./remote/sandbox-fusion-client.js";

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDockerSandbox } from "../../../src/sandbox/docker/docker-sandbox.js";
+import { createDockerSandbox } from "../../../src/sandbox/docker/docker-environment.js";
 import { killTaggedScript } from "../../../src/sandbox/docker/kill-tagged-script.js";
 import { sandboxLabel } from "../../../src/sandbox/docker/start-container.js";
 import { taskImageTag } from "../../../src/sandbox/docker/task-image.js";

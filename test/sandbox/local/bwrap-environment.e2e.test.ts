@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-sandbox.js";
+import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-environment.js";
 import type { Sandbox } from "../../../src/core/sandbox-environment.js";
 
 /** Host processes whose command line contains `marker`. */
