@@ -1,6 +1,7 @@
 /** The eval loop: runs every missing (task, attempt) pair with bounded concurrency, appends each episode as it ends, summarises. */
 import pLimit from "p-limit";
 import type { Cookbook } from "../core/cookbook.js";
+import type { RunResources } from "../core/run-resources.js";
 import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
 import type { LlmClient, SamplingParams } from "../core/llm-client.js";
@@ -26,6 +27,8 @@ export interface EvalRunOptions {
   paths: RunPaths;
   /** Aborted by Ctrl-C: in-flight episodes are dropped (and rerun by --resume), finished ones are kept. */
   signal: AbortSignal;
+  /** The run's sandbox and pools (opened and closed by the caller), lent to every flow and evaluator. */
+  resources: RunResources;
   onEpisodeEnd?: (event: EpisodeEndEvent) => void;
   /** The model's prices: summary.json gets a `cost` section, and `maxCost` can be enforced. */
   price?: ModelPrice;

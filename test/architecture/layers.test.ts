@@ -13,6 +13,7 @@ import {
   findFileCycles,
   findFolderCycles,
   findLayerViolations,
+  findPluginInternalImports,
   findPrivatePluginImports,
   readPackageEntries,
   scanImports,
@@ -71,11 +72,9 @@ const layers: LayerTable = [
     { name: "benchmarks", paths: ["benchmarks"] },
     { name: "verifiers", paths: ["verifiers"] },
     { name: "gateway", paths: ["src/gateway"] },
-  ],
-  [
-    { name: "metrics", paths: ["src/metrics"] },
     { name: "sandbox service", paths: ["src/sandbox-service"] },
   ],
+  [{ name: "metrics", paths: ["src/metrics"] }],
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },
@@ -87,13 +86,11 @@ const layers: LayerTable = [
   ],
   [{ name: "tournament", paths: ["src/tournament"] }],
   [
-    { name: "training", paths: ["src/training"] },
+    { name: "evaluation", paths: ["src/evaluation"] },
     { name: "view", paths: ["src/view"] },
   ],
-  [
-    { name: "evaluation", paths: ["src/evaluation"] },
-    { name: "tinker-server", paths: ["src/tinker-server"] },
-  ],
+  [{ name: "training", paths: ["src/training"] }],
+  [{ name: "tinker-server", paths: ["src/tinker-server"] }],
   [{ name: "package entry", paths: ["src/index.ts"] }],
   [{ name: "cli", paths: ["src/cli"] }],
 ];
@@ -114,6 +111,10 @@ describe("layers", () => {
 
   it("has no plugin that imports src/ internals or another plugin kind's files by path", () => {
     expect(findPrivatePluginImports(pluginFolders, edges)).toEqual([]);
+  });
+
+  it("has no src/ file that reaches inside a plugin other than through its kind's registry or its public entry", () => {
+    expect(findPluginInternalImports(pluginFolders, entries, edges)).toEqual([]);
   });
 
   it("has no import that runs against the layers", () => {
@@ -172,6 +173,25 @@ describe("the layer checker itself", () => {
     expect(findPrivatePluginImports(pluginFolders, imports)).toEqual([
       "cookbooks/math/index.ts imports src/engine/single-turn-flow.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
       "cookbooks/math/math-evaluator.ts imports verifiers/math/grade-math.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
+    ]);
+  });
+
+  it("reports a src/ file that reaches inside a plugin, and accepts a kind's registry and a plugin's entry, by name or by path", () => {
+    const imports: ImportEdge[] = [
+      { from: "src/evaluation/resolve-cookbook.ts", to: "cookbooks/registry.js" },
+      { from: "src/cli/commands/train.ts", to: "benchmarks/resolve-benchmark.js" },
+      { from: "src/tournament/majority-answers.ts", to: "verifiers/math/index.js" },
+      { from: "src/tournament/other.ts", to: "verifiers/math/index.ts", entry: "rllm-ts/verifiers/math" },
+      { from: "src/tournament/cookbook-judge-kind.ts", to: "cookbooks/deepcoder/index.js" },
+      { from: "src/tournament/majority-answers.ts", to: "verifiers/math/extract-math-answer.js" },
+      { from: "src/cli/commands/train.ts", to: "cookbooks/arith/train.json" },
+      // Plugins importing plugins are the other rule's.
+      { from: "cookbooks/math/math-evaluator.ts", to: "verifiers/math/grade-math.js" },
+    ];
+    expect(findPluginInternalImports(pluginFolders, entries, imports)).toEqual([
+      "src/tournament/cookbook-judge-kind.ts imports cookbooks/deepcoder/index.js: outside cookbooks/, a plugin is reached only through cookbooks/'s registry or a public entry (rllm-ts/…)",
+      "src/tournament/majority-answers.ts imports verifiers/math/extract-math-answer.js: outside verifiers/, a plugin is reached only through verifiers/'s registry or a public entry (rllm-ts/…)",
+      "src/cli/commands/train.ts imports cookbooks/arith/train.json: outside cookbooks/, a plugin is reached only through cookbooks/'s registry or a public entry (rllm-ts/…)",
     ]);
   });
 

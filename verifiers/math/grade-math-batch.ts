@@ -14,6 +14,8 @@ export const jobsPerWorker = 256;
 
 export interface GradeMathBatchOptions {
   policy?: MathPolicyInput;
+  /** The run's pool to grade on (left open); absent, the batch opens one of its own and closes it. */
+  pool?: MathWorkerPool;
   /** Worker threads at most (default: all cores); fewer for a small batch, one per `jobsPerWorker` jobs. */
   concurrency?: number;
   timeoutMs?: number;
@@ -24,10 +26,13 @@ export interface GradeMathBatchOptions {
 export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMathBatchOptions = {}): Promise<PooledMathVerdict[]> {
   if (jobs.length === 0) return [];
   const policy = MathPolicySchema.parse(options.policy ?? {});
-  const pool = new MathWorkerPool({
-    size: workerCount(jobs.length, options.concurrency ?? availableParallelism()),
-    timeoutMs: options.timeoutMs ?? defaultMathTimeoutMs,
-  });
+  const pool =
+    options.pool ??
+    new MathWorkerPool({
+      size: workerCount(jobs.length, options.concurrency ?? availableParallelism()),
+      timeoutMs: options.timeoutMs ?? defaultMathTimeoutMs,
+    });
+  options.pool?.capThreads(workerCount(jobs.length, options.pool.size));
   let done = 0;
   try {
     return await Promise.all(
@@ -39,7 +44,7 @@ export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMat
       }),
     );
   } finally {
-    await pool.close();
+    if (!options.pool) await pool.close();
   }
 }
 

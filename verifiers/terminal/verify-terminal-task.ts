@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Sandbox } from "rllm-ts/core";
+import type { SandboxEnvironment } from "rllm-ts/core";
 import { readRewardFile } from "./read-reward-file.js";
 
 /** What the verifier needs from the task. */
@@ -40,7 +40,7 @@ export interface TerminalGrade {
 const testOutputFile = "/logs/verifier/test-stdout.txt";
 
 /** Runs the task's tests in `sandbox` and reads the reward. */
-export async function verifyTerminalTask(sandbox: Sandbox, verification: TerminalVerification): Promise<TerminalGrade> {
+export async function verifyTerminalTask(sandbox: SandboxEnvironment, verification: TerminalVerification): Promise<TerminalGrade> {
   const testsDir = path.join(verification.taskDir, "tests");
   if (existsSync(testsDir)) await sandbox.upload(testsDir, "/tests");
   const isTerminalBench = verification.format === "terminal-bench-v1";

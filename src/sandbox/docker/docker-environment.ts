@@ -1,5 +1,5 @@
 /**
- * The docker Sandbox backend, through the docker CLI: one container per episode (`sleep infinity` under docker-init)
+ * The docker provider's episode environment, through the docker CLI: one container per episode (`sleep infinity` under docker-init)
  * from the task's image or its built Dockerfile. Each command is a `docker exec` tagged by an environment variable;
  * past its time limit every process with the tag is killed. Processes a command leaves in the background live on
  * until `killAll`, which restarts the container (every process dies, the files stay). The agent runs as the image's
@@ -16,7 +16,8 @@ import { collectOutput } from "../local/collect-output.js";
 import { killTaggedScript } from "./kill-tagged-script.js";
 import { dockerOutput, runDocker } from "./run-docker.js";
 import { startContainer, verifierFolders, type StartedContainer } from "./start-container.js";
-import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxSpec } from "../../core/sandbox-environment.js";
+import type { ImageBuilds } from "./task-image.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type SandboxEnvironment, type SandboxSpec } from "../../core/sandbox-environment.js";
 
 // The verifier's own HOME and TMPDIR, root-only and emptied when verification starts: the agent's home (a planted
 // usercustomize.py, shell rc files) and /tmp are not the grader's. Python ignores the user site in any case.
@@ -27,15 +28,21 @@ const commandTagVariable = "RLLM_SANDBOX_COMMAND";
 // After the kill, how long the command may take to end before the container is restarted.
 const stopGraceMs = 3000;
 
+/** Options of `createDockerEnvironment` beyond the spec. */
+export interface DockerEnvironmentOptions {
+  /** The run's image builds, shared by its episodes (default: this environment's own). */
+  builds?: ImageBuilds;
+}
+
 /** Creates an episode's container (started in the background; the first call waits for it). */
-export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
+export function createDockerEnvironment(given: Partial<SandboxSpec> = {}, options: DockerEnvironmentOptions = {}): SandboxEnvironment {
   const spec = SandboxSpecSchema.parse(given);
   const docker = findExecutable("docker");
-  if (!docker) throw new SandboxUnavailableError("docker not found on PATH", "Install Docker and start its daemon, or use the bwrap backend");
+  if (!docker) throw new SandboxUnavailableError("docker not found on PATH", "Install Docker and start its daemon, or use --sandbox local");
   const name = `rllm-terminal-${randomUUID().slice(0, 12)}`;
   liveContainers.add(name);
   removeLeftoversAtExit(docker);
-  const ready = startContainer(docker, name, spec);
+  const ready = startContainer(docker, name, spec, options.builds ?? new Map());
   ready.catch(() => {}); // reported by the first call that awaits it
   const running = new Set<Promise<unknown>>();
   let isClosed = false;
@@ -123,7 +130,7 @@ export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
   };
 
   return {
-    backend: "docker",
+    provider: "docker",
     spec,
     exec,
     async upload(hostPath, sandboxPath) {
@@ -132,7 +139,7 @@ export function createDockerSandbox(given: Partial<SandboxSpec> = {}): Sandbox {
       if (isVerifierTarget) await enterVerification();
       const isFolder = statSync(hostPath).isDirectory();
       await asRoot('mkdir -p "$1"', isFolder ? sandboxPath : path.posix.dirname(sandboxPath));
-      // "folder/." copies a folder's contents into the existing target, as the bwrap backend does.
+      // "folder/." copies a folder's contents into the existing target, as the local (bubblewrap) environment does.
       await run(["cp", isFolder ? `${hostPath}/.` : hostPath, `${name}:${sandboxPath}`]);
       // docker cp makes root the owner; the agent's files go to the agent's user.
       if (!isVerifierTarget && !started.isAgentRoot) await asRoot('chown -R "$1" "$2"', started.agentOwner, sandboxPath);

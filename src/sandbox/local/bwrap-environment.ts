@@ -19,7 +19,7 @@ import { collectOutput } from "./collect-output.js";
 import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
 import { startSupervisor, type SupervisorConnection } from "./supervisor-connection.js";
 import { supervisorProgram } from "./supervisor-program.js";
-import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "../../core/sandbox-environment.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type SandboxEnvironment, type SandboxRole, type SandboxSpec } from "../../core/sandbox-environment.js";
 
 /**
  * The unprivileged uid every command runs as, without capabilities. The verifier shares it: it can read and fix the
@@ -48,14 +48,14 @@ const basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 // Joins the cgroups named in $RLLM_CGROUP_PROCS before starting bubblewrap, so every process of the command is counted.
 const joinCgroups = 'for file in $RLLM_CGROUP_PROCS; do echo $$ > "$file" || exit 97; done; exec "$@"';
 
-/** Options of `createBwrapSandbox` beyond the spec. */
-export interface BwrapSandboxOptions {
+/** Options of `createBwrapEnvironment` beyond the spec. */
+export interface BwrapEnvironmentOptions {
   /** PATH searched for bwrap and setpriv (default the process's). */
   searchPath?: string;
 }
 
 /** Creates an episode's sandbox; throws SandboxUnavailableError when bubblewrap is missing. */
-export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: BwrapSandboxOptions = {}): Sandbox {
+export function createBwrapEnvironment(given: Partial<SandboxSpec> = {}, options: BwrapEnvironmentOptions = {}): SandboxEnvironment {
   const spec = SandboxSpecSchema.parse(given);
   const bwrap = findExecutable("bwrap", options.searchPath);
   if (!bwrap) throw new SandboxUnavailableError("bubblewrap (bwrap) not found on PATH");
@@ -231,7 +231,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   };
 
   return {
-    backend: "bwrap",
+    provider: "local",
     spec,
     exec,
     async upload(hostPath, sandboxPath) {

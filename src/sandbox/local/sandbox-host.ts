@@ -1,8 +1,7 @@
 /** What this machine offers for isolation: bubblewrap, setpriv, the Python installation, and whether we run as root. */
 import { lstatSync, readlinkSync, readdirSync, readFileSync } from "node:fs";
 import { findExecutable } from "../find-executable.js";
-import { findPython, type PythonInstallation } from "./find-python.js";
-import type { PythonProbeOutcome } from "./python-probe.js";
+import type { PythonInstallation } from "./find-python.js";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 
 /** A top-level directory of the host that the sandbox reproduces: a symlink (usrmerge: /bin -> usr/bin) or a read-only bind. */
@@ -26,15 +25,13 @@ const rootCandidates = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 export interface DetectSandboxHostOptions {
   /** Allow running without bubblewrap (rlimits only). */
   unsafeNoSandbox?: boolean;
-  /** Python command to resolve (default $RLLM_PYTHON or python3). */
-  python?: string;
-  /** Its answer to the probe, when it was asked already (python-probe.ts). */
-  pythonAnswer?: PythonProbeOutcome;
+  /** The interpreter programs run with (resolve-python.ts). */
+  python: PythonInstallation;
   searchPath?: string;
 }
 
 /** Inspects the machine; throws SandboxUnavailableError when no sandbox exists and unsafe mode was not asked for. */
-export function detectSandboxHost(options: DetectSandboxHostOptions = {}): SandboxHost {
+export function detectSandboxHost(options: DetectSandboxHostOptions): SandboxHost {
   const bwrap = findExecutable("bwrap", options.searchPath);
   const isRoot = process.getuid?.() === 0;
   const setpriv = isRoot ? findExecutable("setpriv", options.searchPath) : undefined;
@@ -44,7 +41,7 @@ export function detectSandboxHost(options: DetectSandboxHostOptions = {}): Sandb
   }
   return {
     kind: bwrap ? "bwrap" : "unsafe",
-    python: findPython(options.python, options.pythonAnswer),
+    python: options.python,
     bwrap,
     setpriv,
     dropsToSlotUser: isRoot && setpriv !== undefined,

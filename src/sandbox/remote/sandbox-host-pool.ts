@@ -6,6 +6,7 @@
  */
 import { callRunCode } from "./sandbox-fusion-client.js";
 import { HostFailureError } from "./host-failure-error.js";
+import type { PooledRunResult } from "../../core/program-sandbox.js";
 import type { RunCodeRequest, RunCodeResponse } from "../../core/sandbox-fusion-protocol.js";
 
 export interface SandboxHostPoolOptions {
@@ -19,14 +20,6 @@ export interface SandboxHostPoolOptions {
   /** How long the control run may take before the host counts as broken. */
   controlTimeoutMs?: number;
 }
-
-/**
- * A run's outcome: the host's reply, or a failure the control run proved to be the program's own doing (`isTimeout`:
- * the service kept no time limit on it, twice, though it answered the control).
- */
-export type PooledRunResult =
-  | { kind: "reply"; host: string; response: RunCodeResponse }
-  | { kind: "program-failure"; host: string; reason: string; isTimeout: boolean };
 
 /** Every host failed its control: an infrastructure error, with each host's reason. */
 export class AllHostsFailedError extends Error {

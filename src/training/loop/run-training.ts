@@ -2,6 +2,7 @@
  * The training loop: sample tasks → rollouts with the current policy (traced by the gateway) → score → (joint) judge
  * its own solutions → transform → advantages → backend update → publish; validation, checkpoints and resume around it.
  */
+import type { RunResources } from "../../core/run-resources.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Cookbook } from "../../core/cookbook.js";
@@ -42,6 +43,8 @@ export interface TrainingOptions {
   /** Continue from the last checkpoint in `directory`. */
   resume: boolean;
   signal: AbortSignal;
+  /** The run's sandbox and pools (opened and closed by the caller), lent to every flow and evaluator. */
+  resources: RunResources;
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
@@ -124,6 +127,7 @@ async function trainStep(
     sampling: { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens },
     concurrency: config.concurrency,
     signal: options.signal,
+    resources: options.resources,
   };
   const solverEpisodes = await rolloutEpisodes(tasks, {
     ...common,
@@ -138,7 +142,7 @@ async function trainStep(
     options.onPhase?.(`${stepLabel}: judging pairs`);
     judged = await judgeRollouts(tasks, solverEpisodes, {
       ...common,
-      judgeKind: cookbookJudgeKind(options.cookbook.name),
+      judgeKind: cookbookJudgeKind(options.cookbook),
       pairsPerTask: config.joint.pairsPerTask,
       pairing: config.joint.pairing,
       samplesPerPair: config.joint.samplesPerPair,
@@ -230,6 +234,7 @@ async function runValidation(
     timeoutMs: config.timeoutSeconds * 1000,
     random: createRng(config.seed + 17),
     signal: options.signal,
+    resources: options.resources,
     sessionPrefix: `validation-${step}`,
     onEpisodeDone: (done, total) => options.onValidationProgress?.(step, done, total),
     ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),

@@ -13,6 +13,10 @@ import type { Episode } from "../../../src/core/episode.js";
 import type { LlmClient } from "../../../src/core/llm-client.js";
 import type { Task } from "../../../src/core/task.js";
 import { packagePath } from "../../../src/core/package-root.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const hostile = packagePath("test/fixtures/terminal/hostile");
 const scratch = mkdtempSync(path.join(tmpdir(), "rllm-hostile-verifier-"));
@@ -22,8 +26,8 @@ const noModel: LlmClient = { model: "none", chat: () => Promise.reject(new Error
 
 async function oracleScore(task: Task) {
   const cookbook = createTerminalCookbook({ agent: "oracle" });
-  const episode = (await cookbook.flow(task, { client: noModel, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
-  return cookbook.evaluate(task, episode);
+  const episode = (await cookbook.flow(task, testRun.flowContext(noModel))) as Episode;
+  return cookbook.evaluate(task, episode, testRun.evaluatorContext());
 }
 
 /** The bundled python-bugfix task with its solution replaced by `attack` (a file under attacks/). */

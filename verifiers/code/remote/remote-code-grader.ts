@@ -1,5 +1,5 @@
 /**
- * The code grader on SandboxFusion-compatible services (`--sandbox-url`): stdin tests as one run each, function-call
+ * The code grader on SandboxFusion-compatible services (`--sandbox URL[,URL…]`): stdin tests as one run each, function-call
  * tests as one harness run, stdout and returned values compared here, so expected outputs never leave this process.
  * Assert tests carry their expected values inside the test code, which a program sharing their process could read, so
  * they are graded in the local sandbox (its trusted checker runs them apart from the program) or left unscored.
@@ -10,19 +10,15 @@ import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
 import { functionalProgram, functionalStdin, readHarnessOutput } from "./functional-harness.js";
-import { AllHostsFailedError, outputExceededNote, SandboxHostPool, type PooledRunResult, type RunCodeResponse } from "rllm-ts/sandbox";
+import { outputExceededNote, type PooledRunResult, type RemotePrograms, type RunCodeRequest, type RunCodeResponse } from "rllm-ts/core";
+import { AllHostsFailedError } from "rllm-ts/sandbox";
 
 export interface RemoteCodeGraderOptions {
-  urls: string[];
-  apiKey?: string;
   timeoutSeconds: number;
   runAllTests: boolean;
   floatTolerance?: number;
-  memoryMb?: number;
-  /** Problems graded at once (default 2 per host: more only wait in the services' queues). */
-  concurrency?: number;
-  /** Opens the local sandbox for assert tests; absent or failing, assert problems are unscored. */
-  openLocal?: () => Promise<ProgramGrader>;
+  /** The local grader for assert tests (opened on first need); absent or failing, assert problems are unscored. */
+  local?: () => Promise<ProgramGrader>;
 }
 
 /** A test's expected value does not decode: the dataset's fault, never the program's (as in the local grader). */
@@ -33,19 +29,17 @@ const deniedExitCode = 86;
 
 /** Grades programs on remote sandbox services; never grades a problem twice, and a host failure is infra only when proven. */
 export class RemoteCodeGrader implements ProgramGrader {
-  readonly concurrency: number;
   readonly notice = undefined;
-  private readonly pool: SandboxHostPool;
-  private local: Promise<ProgramGrader> | undefined;
 
-  constructor(private readonly options: RemoteCodeGraderOptions) {
-    this.pool = new SandboxHostPool(options.urls, { apiKey: options.apiKey });
-    this.concurrency = options.concurrency ?? 2 * options.urls.length;
-  }
+  constructor(
+    /** The hosts programs run on. */
+    readonly programs: RemotePrograms,
+    private readonly options: RemoteCodeGraderOptions,
+  ) {}
 
-  /** Runs and failures per host. */
-  get hostStatistics(): { url: string; runs: number; failures: number }[] {
-    return this.pool.statistics;
+  /** How many problems it grades at once. */
+  get concurrency(): number {
+    return this.programs.concurrency;
   }
 
   async grade(problem: CodeProblem): Promise<ProgramVerdict> {
@@ -67,10 +61,6 @@ export class RemoteCodeGrader implements ProgramGrader {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.local) await (await this.local.catch(() => undefined))?.close();
-  }
-
   private async gradeStdio(program: string, tests: { input: string; output: string; index: number }[]): Promise<TestResult[]> {
     const results: TestResult[] = [];
     for (const { input, output, index } of tests) {
@@ -78,7 +68,7 @@ export class RemoteCodeGrader implements ProgramGrader {
         results.push({ index, verdict: "not_run" });
         continue;
       }
-      const result = await this.pool.run(this.request(program, input, this.options.timeoutSeconds));
+      const result = await this.programs.run(this.request(program, input, this.options.timeoutSeconds));
       const failure = runFailure(result);
       if (failure) {
         results.push({ index, ...failure });
@@ -102,7 +92,7 @@ export class RemoteCodeGrader implements ProgramGrader {
     });
     // One run for all calls, with the whole-problem guard of the local grader: (timeout + 1) · n + 5 seconds.
     const seconds = (this.options.timeoutSeconds + 1) * tests.length + 5;
-    const result = await this.pool.run(this.request(functionalProgram(program, fnName), functionalStdin(tests.map(({ input }) => input)), seconds));
+    const result = await this.programs.run(this.request(functionalProgram(program, fnName), functionalStdin(tests.map(({ input }) => input)), seconds));
     const response = result.kind === "reply" ? result.response : undefined;
     const read = readHarnessOutput(response?.run_result?.stdout ?? "", tests.length);
     if ("tampered" in read) return blameFirst(tests, { verdict: "wrong_answer", detail: `the program tampered with the result lines (${read.tampered})` }, []);
@@ -123,24 +113,15 @@ export class RemoteCodeGrader implements ProgramGrader {
     return blameFirst(tests, failure, results);
   }
 
-  private request(code: string, stdin: string, runTimeoutSeconds: number) {
-    return {
-      language: "python",
-      code,
-      stdin,
-      run_timeout: runTimeoutSeconds,
-      compile_timeout: 10,
-      memory_limit_MB: this.options.memoryMb ?? -1,
-      files: {},
-      fetch_files: [],
-    };
+  // The memory limit is the hosts' (remote-programs.ts fills in the run's).
+  private request(code: string, stdin: string, runTimeoutSeconds: number): RunCodeRequest {
+    return { language: "python", code, stdin, run_timeout: runTimeoutSeconds, compile_timeout: 10, files: {}, fetch_files: [] };
   }
 
   private async gradeLocally(problem: CodeProblem): Promise<ProgramVerdict> {
-    if (!this.options.openLocal) return assertsUnsupported("no local sandbox was configured");
-    this.local ??= this.options.openLocal();
+    if (!this.options.local) return assertsUnsupported("no local sandbox was configured");
     try {
-      return await (await this.local).grade(problem);
+      return await (await this.options.local()).grade(problem);
     } catch (error) {
       return assertsUnsupported((error as Error).message);
     }
