@@ -24,8 +24,8 @@ export interface HubDatasetSource {
   files: Record<string, string[]>;
   /** The dataset's terms must be accepted on the Hub and HF_TOKEN set before it downloads (GPQA). */
   gated?: boolean;
-  /** Turns one parquet row into the benchmark's cached JSONL row. */
-  toRow: (row: Record<string, unknown>, index: number, split: string) => Record<string, unknown>;
+  /** Turns one row of `file` into the benchmark's cached JSONL row; `index` counts the split's rows. */
+  toRow: (row: Record<string, unknown>, index: number, split: string, file: string) => Record<string, unknown>;
 }
 
 /** What `rllm dataset list` and `rllm eval --list` say about a benchmark beside its description. */

@@ -58,7 +58,7 @@ export async function pullHubDataset(benchmark: Benchmark, options: PullOptions)
       const url = hubFileUrl(endpoint, hub, file);
       const rows = await readHubFileRows(url, file, await downloadDatasetFile(url, benchmark, download));
       const offset = lines.length;
-      for (const [index, row] of rows.entries()) lines.push(JSON.stringify(convertRow(hub, url, row, offset + index, index, split), jsonSafe));
+      for (const [index, row] of rows.entries()) lines.push(JSON.stringify(convertRow(hub, { url, file }, row, { index: offset + index, inFile: index }, split), jsonSafe));
       options.onFile?.(file, rows.length);
     }
     // Created only now that a split is in hand, so a failed pull leaves no empty dataset folder behind.
@@ -74,11 +74,17 @@ export async function pullHubDataset(benchmark: Benchmark, options: PullOptions)
 }
 
 /** One row through the benchmark's converter; a row it refuses is an InputError naming the file and the row. */
-function convertRow(hub: HubDatasetSource, url: string, row: Record<string, unknown>, index: number, rowInFile: number, split: string): Record<string, unknown> {
+function convertRow(
+  hub: HubDatasetSource,
+  where: { url: string; file: string },
+  row: Record<string, unknown>,
+  position: { index: number; inFile: number },
+  split: string,
+): Record<string, unknown> {
   try {
-    return hub.toRow(row, index, split);
+    return hub.toRow(row, position.index, split, where.file);
   } catch (error) {
-    throw new InputError(`${url}: row ${rowInFile}: ${(error as Error).message}`);
+    throw new InputError(`${where.url}: row ${position.inFile}: ${(error as Error).message}`);
   }
 }
 
