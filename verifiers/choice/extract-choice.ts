@@ -33,9 +33,12 @@ export function extractChoice(response: string, optionCount: number, options: re
     const byText = letters.length === 0 ? optionsEqualTo(match[1]!, options) : [];
     statements.push({ index: match.index, letters: letters.length > 0 ? letters : byText, source: letters.length > 0 ? "boxed" : "option-text" });
   }
-  // "answer is C", "answer: (C)", "final answer is **C**", "correct option is C", "the answer is C) option text".
+  // "answer is C", "answer: (C)", "final answer is **C**", "correct option is C", "answer to this question is: E", "answer (C)".
+  // A bare "answer E" is not one: "The answer E is not applicable" and "the answer I gave" name no choice.
+  const keyword = String.raw`(?:answer(?:\s+to\s+(?:this|the)\s+question)?|(?:correct|best|right) (?:option|choice)|(?:corresponds|corresponding) to (?:option|choice))`;
+  const connector = String.raw`(?:(?:\s+(?:is|was|would be|should be))?\s*(?:\*\*)?\s*[:：,]\s*|\s+(?:is|was|would be|should be)\s*|\s*(?=\(|\*\*|\\boxed))`;
   const phrase = new RegExp(
-    String.raw`(?:answer|(?:correct|best|right) (?:option|choice)|(?:corresponds|corresponding) to (?:option|choice))(?:\s+(?:is|would be|should be))?\s*(?:\*\*)?\s*[:：,]?\s*(?:\*\*)?\s*(?:option\s+|choice\s+)?${wrappers}(${range}(?:${wrappers}(?:,|or|and|/|&)${wrappers}${range})*)(?![A-Za-z0-9])`,
+    String.raw`${keyword}${connector}(?:\*\*)?\s*(?:option\s+|choice\s+)?${wrappers}(${range}(?:${wrappers}(?:,|or|and|/|&)${wrappers}${range})*)(?![A-Za-z0-9])`,
     "gi",
   );
   for (const match of text.matchAll(phrase)) {
@@ -53,11 +56,18 @@ export function extractChoice(response: string, optionCount: number, options: re
   if (bareMatch) return { kind: "letter", letter: bareMatch[1]!, source: "bare-letter" };
 
   const rawLastLine = text.trim().split("\n").at(-1) ?? "";
+  // A reply that ends by listing the options back ("A. …", "B. …", "C. …") chose none of them.
+  const labelledLine = new RegExp(String.raw`^[*_\s]*[(\[]?(${range})[.)\]]\s`);
+  const closingLines = text.trim().split("\n").filter((line) => line.trim() !== "").reverse();
+  const listed = closingLines.findIndex((line) => !labelledLine.test(line));
+  if ((listed === -1 ? closingLines.length : listed) >= 3) return { kind: "none" };
   // "C. <option C's text> - because …": the last line opens with a letter and that option's text.
   const labelled = new RegExp(String.raw`^[*_\s]*[(\[]?(${range})[.):\]]\s+(.+)$`).exec(rawLastLine);
   if (labelled) {
     const option = normalizeOption(options[labelled[1]!.charCodeAt(0) - 65] ?? "");
     if (option !== "" && normalizeOption(labelled[2]!).startsWith(option)) return { kind: "letter", letter: labelled[1]!, source: "option-text" };
+    // A letter labelling another option's text ("A. 1" where 1 is B's text) is no clear choice.
+    return { kind: "none" };
   }
   // One parenthesised letter in the closing line: "… enter a judgment in the amount of (C) nothing, because …".
   const marked = [...new Set([...rawLastLine.matchAll(new RegExp(String.raw`\((${range})\)`, "g"))].map((match) => match[1]!))];
