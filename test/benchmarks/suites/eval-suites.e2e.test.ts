@@ -7,53 +7,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRng } from "../../../src/core/random.js";
 import { runCli } from "../../helpers/run-cli.js";
-import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import type { ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { pythonEnv } from "../../helpers/python-env.js";
-
-type SampleRow = { id: string; question: string; ground_truth?: string; reference_solution?: string };
-const sampleOf = (name: string): SampleRow[] =>
-  readFileSync(new URL(`../../../benchmarks/${name}/sample.jsonl`, import.meta.url), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as SampleRow);
-
-const suites = ["aime24", "aime25", "hmmt25", "math500", "gsm8k", "humaneval", "humanevalplus", "mbppplus", "livecodebench", "mmlu-pro"];
-const rows = suites.flatMap((name) => sampleOf(name).map((row) => ({ ...row, suite: name })));
-
-/** The reference reply to a prompt: the boxed answer, GSM8K's final-answer line, a fenced solution or the letter. */
-function referenceReply(prompt: string): string {
-  const row = rows.find((candidate) => prompt.includes(candidate.question.trim().slice(0, 200)));
-  if (!row) return "I do not know.";
-  if (row.reference_solution) return `Here is the program:\n\`\`\`python\n${row.reference_solution}\n\`\`\``;
-  if (row.suite === "gsm8k") return `Step by step.\nThe final answer is ${row.ground_truth}`;
-  if (row.suite === "mmlu-pro") return `Let's think step by step. The answer is (${row.ground_truth}).`;
-  return `Working.\n\\boxed{${row.ground_truth}}`;
-}
+import { sampledSuites, sampleOf, startReferenceServer } from "./reference-server.js";
 
 let server: ScriptedServer;
 beforeAll(async () => {
-  server = await startScriptedServer((body) => {
-    const prompt = lastUserText(body);
-    // A judge prompt (adaptive-duel, V1): prefer the solution whose boxed answer is the reference.
-    const pair = /## Solution A\n([\s\S]*?)\n\n## Solution B\n([\s\S]*?)\n\nReason step by step/.exec(prompt);
-    if (pair) {
-      const row = rows.find((candidate) => prompt.includes(candidate.question.trim().slice(0, 200)));
-      const correctA = row !== undefined && pair[1]!.includes(`{${row.ground_truth}}`);
-      const correctB = row !== undefined && pair[2]!.includes(`{${row.ground_truth}}`);
-      if (correctA === correctB) return { text: "<rating_A>5</rating_A><rating_B>5</rating_B>" };
-      return { text: correctA ? "<rating_A>9</rating_A><rating_B>2</rating_B>" : "<rating_A>2</rating_A><rating_B>9</rating_B>" };
-    }
-    // Sampled at temperature 0.7 (the reranked run), an aime25 attempt is right a third of the time, by its seed, so
-    // reranking has something to choose; a reply is a function of the request alone, whatever order calls arrive in.
-    const row = rows.find((candidate) => candidate.suite === "aime25" && prompt.includes(candidate.question.trim().slice(0, 200)));
-    if (row && body.temperature === 0.7) {
-      const right = createRng(body.seed ?? stringHash(prompt))() < 1 / 3;
-      return { text: `Working.\n\\boxed{${right ? row.ground_truth : "1"}}` };
-    }
-    return { text: referenceReply(prompt) };
-  });
+  server = await startReferenceServer();
 });
 afterAll(() => server.close());
 
@@ -62,7 +23,7 @@ const out = () => path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-suite-eval-
 const environment = () => ({ RLLM_PYTHON: pythonEnv("parity") });
 
 describe("rllm eval <suite> --limit 3 on the bundled samples", () => {
-  it.each(suites)("%s: every reference reply scores 1", async (name) => {
+  it.each(sampledSuites)("%s: every reference reply scores 1", async (name) => {
     const directory = out();
     const result = await runCli(["eval", name, "--base-url", server.url, "--model", "scripted", "--limit", "3", "--concurrency", "2", "--out", directory], environment());
     expect(result.code, result.stderr).toBe(0);
