@@ -2,6 +2,7 @@
  * agent_code.py, the helper through which the bundled tasks' graders run the agent's code (issue #44): checked as the
  * verifier runs it, in the real bwrap sandbox as uid 1000, where the agent's code is the same user as the grader.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +46,12 @@ describe("agent_code.py", () => {
     );
     expect(output).toBe("started 0");
   }, 60_000);
+
+  it.skipIf(process.getuid?.() !== 0)("runs the agent's code as nobody when the grader is root (Harbor's and docker's verifier)", () => {
+    const script = `import sys\nsys.path.insert(0, ${JSON.stringify(path.dirname(copies[0]!))})\nfrom agent_code import run_agent_code\nrun = run_agent_code(["sh", "-c", "id -u; id -G; test -w /root && echo writable || echo denied"])\nprint(run.stdout.strip().replace("\\n", " "))`;
+    const result = spawnSync("python3", ["-I", "-c", script], { encoding: "utf8" });
+    expect(result.stdout.trim()).toBe("65534 65534 denied");
+  });
 
   it("stops a run at its time limit and keeps 1 MiB of a flood of output", async () => {
     const output = await grader(

@@ -52,7 +52,8 @@ def problems(folder):
 guard_grader()
 for path in REWARD_FILES:
     remove(path)
-with tempfile.TemporaryDirectory() as folder:
+# Under /tmp, not $TMPDIR: docker's root verifier has a TMPDIR only root can enter, and there the script runs as nobody.
+with tempfile.TemporaryDirectory(dir="/tmp") as folder:
     found = problems(folder)
 stop_agent_code()
 print("\n".join(found) if found else "count.sh counted every file")
