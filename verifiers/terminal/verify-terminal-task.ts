@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Sandbox } from "./sandbox/sandbox.js";
+import type { Sandbox } from "rllm-ts/core";
 import { readRewardFile } from "./read-reward-file.js";
 
 /** What the verifier needs from the task. */
