@@ -6,7 +6,7 @@
  * a frame that does not is refused. Every failure is the client's: an HttpError 400 (413 past the cap) with the reason.
  */
 import { HttpError } from "../http/http-error.js";
-import { loadZstd } from "../training/backends/tinker/tinker-http-client.js";
+import { loadZstd } from "../llm/tinker/tinker-http-client.js";
 
 const frameMagic = 0xfd2fb528;
 

@@ -15,7 +15,7 @@
 import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Sandbox } from "./sandbox/sandbox.js";
+import type { Sandbox } from "rllm-ts/core";
 import { readRewardFile } from "./read-reward-file.js";
 
 /** What the verifier needs from the task. */

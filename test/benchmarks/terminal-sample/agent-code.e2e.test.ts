@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packagePath } from "../../../src/core/package-root.js";
-import { createBwrapSandbox } from "../../../verifiers/terminal/sandbox/bwrap-sandbox.js";
-import type { Sandbox } from "../../../verifiers/terminal/sandbox/sandbox.js";
+import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-sandbox.js";
+import type { Sandbox } from "../../../src/core/sandbox-environment.js";
 
 const tasks = packagePath("benchmarks/terminal-sample/tasks");
 const copies = ["python-bugfix", "executable-script", "fix-shell-script"].map((task) => path.join(tasks, task, "tests", "agent_code.py"));

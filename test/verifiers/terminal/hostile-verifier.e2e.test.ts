@@ -15,7 +15,7 @@ import type { Episode } from "../../../src/core/episode.js";
 import type { LlmClient } from "../../../src/core/llm-client.js";
 import type { Task } from "../../../src/core/task.js";
 import { packagePath } from "../../../src/core/package-root.js";
-import { createBwrapSandbox } from "../../../verifiers/terminal/sandbox/bwrap-sandbox.js";
+import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-sandbox.js";
 import { verifyTerminalTask } from "../../../verifiers/terminal/verify-terminal-task.js";
 import table from "./hostile-solutions.json" with { type: "json" };
 
