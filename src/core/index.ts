@@ -17,7 +17,7 @@ export { ChatMessageSchema, messageText, type ChatMessage, type ContentBlock, ty
 // Plugin contracts.
 export type { AgentFlow, Evaluator, EvaluatorContext, Cookbook, CookbookContext, FlowContext, JudgeKind } from "./cookbook.js";
 export type { PoolDefinition, PoolOpenContext, RunResources } from "./run-resources.js";
-export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
+export type { Benchmark, BenchmarkCatalogEntry, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
 export type { Environment, EnvironmentStep, EnvironmentOutcome } from "./environment.js";
 // The sandbox contract (implemented by rllm-ts/sandbox)
 export { SandboxRecordSchema, PythonRecordSchema, type Sandbox, type SandboxRecord, type PythonRecord } from "./sandbox.js";

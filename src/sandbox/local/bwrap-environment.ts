@@ -119,7 +119,10 @@ export function createBwrapEnvironment(given: Partial<SandboxSpec> = {}, options
         created.add(parent);
         args.push("--perms", "0755", "--dir", parent);
       }
-      args.push("--bind", path.join(root, role === "verifier" && destination === "/tmp" ? verifierTmp : folder), destination);
+      // /tests is read-only to the verifier as well: code the tests run (the agent's) cannot rewrite them mid-run, and
+      // bash reads a script as it runs it (issue #44). verify-terminal-task.ts makes the entry executable before upload.
+      const bind = destination === "/tests" ? "--ro-bind" : "--bind";
+      args.push(bind, path.join(root, role === "verifier" && destination === "/tmp" ? verifierTmp : folder), destination);
     }
     args.push("--remount-ro", "/", "--chdir", cwd);
     return args;
