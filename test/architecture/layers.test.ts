@@ -36,17 +36,23 @@ import {
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
  * - `src/view` (`rllm view` and `rllm compare` reports) sits beside training: it reads run folders and tournament
  *   records, and imports nothing of training.
- * - `src/sandbox-service` (`rllm sandbox serve`) sits beside metrics: it puts the code verifier's sandbox behind
- *   SandboxFusion's HTTP API with the shared server helpers, and needs nothing above verifiers.
+ * - `src/sandbox` (the sandbox providers: local, docker, remote; and a run's resources, the pools opened on its
+ *   sandbox) sits beside `src/llm`: it needs only core, and the verifiers, cookbooks, the engine and the CLI all use it.
+ * - `src/sandbox-service` (`rllm sandbox serve`) sits beside the gateway: it puts the local sandbox's program slots
+ *   behind SandboxFusion's HTTP API with the shared server helpers, and needs nothing else.
  * - `src/runs` (the run folder: its paths, the append-only JSONL files and their readers) sits beside `src/llm`: it
  *   needs only core, and the engine, training and the viewer all write or read run folders through it.
  * - `src/gateway` (the recording proxy behind `rllm gateway` and training's rollouts) sits beside benchmarks: it
  *   needs core, llm and the shared HTTP helpers, and nothing of training.
  * - `src/datasets/curation` (scored episodes → SFT rows) sits beside the engine, above the rest of `src/datasets`:
  *   it selects episodes by pass@k and majority@k from `src/metrics`.
- * - `src/evaluation` (the eval application: endpoint planning, the model call pipeline, cookbook configuration) and
- *   `src/tinker-server` (the Tinker emulator over the tiny model) sit above training: the `--tinker` endpoint and the
- *   emulator speak the Tinker backend's protocol.
+ * - `src/llm/tinker` (the Tinker wire, its HTTP client and sampling policy, the chat renderers) sits beside cookbooks,
+ *   above the rest of `src/llm`: its chat endpoint needs the shared HTTP helpers, and its tiny renderer the embedded
+ *   model's chat template.
+ * - `src/evaluation` (the eval application: endpoint planning, the model call pipeline, cookbook configuration) sits
+ *   below training, beside the viewer: `--backend tinker` reaches its policy through `src/llm/tinker`, and nothing of
+ *   an eval needs training.
+ * - `src/tinker-server` (the Tinker emulator over the tiny model) sits above training: it trains with training's losses.
  * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
  *
  * The package's subpath entries (`rllm-ts/core`, `/flows`, `/datasets`, `/llm`, `/verifiers/math`, …; tsconfig.json
