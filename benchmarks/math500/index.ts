@@ -21,7 +21,7 @@ const HubRowSchema = z.object({
 
 export const math500Benchmark = defineAnswerBenchmark({
   name: "math500",
-  description: "MATH-500: 500 competition problems across 7 subjects and 5 levels, graded by the math verifier (1 bundled problem).",
+  description: "MATH-500: 500 competition problems across 7 subjects and 5 levels, graded by the math verifier (10 bundled problems).",
   bundledSample: "benchmarks/math500/sample.jsonl",
   hub: {
     repo: "HuggingFaceH4/MATH-500",

@@ -43,6 +43,20 @@ describe("the math suites' samples", () => {
     }
   });
 
+  it("math500: the sample spans MATH's seven subjects and five levels, each row keeping MATH-500's fields", async () => {
+    const tasks = await (await benchmarks.load("math500")).loadTasks({ home });
+    const subjects = new Set(tasks.map((task) => task.metadata.subject));
+    const levels = new Set(tasks.map((task) => task.metadata.level));
+    expect([...subjects].sort()).toEqual(["Algebra", "Counting & Probability", "Geometry", "Intermediate Algebra", "Number Theory", "Prealgebra", "Precalculus"]);
+    expect([...levels].sort()).toEqual([1, 2, 3, 4, 5]);
+    for (const task of tasks) {
+      // MATH-500's unique_id names the MATH test file the problem came from: test/<subject>/<n>.json.
+      expect(task.id).toMatch(/^test\/[a-z_]+\/\d+\.json$/);
+      expect(String(task.metadata.solution)).toContain("\\boxed{");
+      expect(String(task.metadata.source)).toMatch(/MIT/);
+    }
+  });
+
   it("puts each benchmark's standard instruction around the problem", async () => {
     const [aime25] = await (await benchmarks.load("aime25")).loadTasks({ home });
     expect(aime25!.instruction).toMatch(/^Put your final answer within \\boxed\{\}\.\nThe answer is an integer between 0 and 999 inclusive\.\n\nFind the sum of all integer bases/);
