@@ -13,7 +13,7 @@ import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 import type { PythonInstallation } from "./find-python.js";
 import type { LanguageRunner } from "./language-runner.js";
 import { pythonRunner } from "./python-runner.js";
-import { createSlotCgroups, type SlotCgroups } from "./sandbox-cgroup.js";
+import { createSandboxCgroups, type SlotCgroups } from "./sandbox-cgroup.js";
 import { sandboxCommand } from "./sandbox-command.js";
 import { detectSandboxHost, type SandboxHost } from "./sandbox-host.js";
 import { SandboxSlot } from "./sandbox-slot.js";
@@ -42,7 +42,7 @@ export async function openLocalPrograms(options: LocalProgramsOptions): Promise<
   const host = detectSandboxHost({ unsafeNoSandbox: options.unsafeNoSandbox ?? false, python: options.python });
   const limits = SandboxLimitsSchema.parse(options.limits ?? {});
   const size = options.concurrency ?? os.availableParallelism();
-  const cgroups = createSlotCgroups(size, limits.memoryBytes, limits.processes + sandboxOwnProcesses);
+  const cgroups = createSandboxCgroups(size, { memoryBytes: limits.memoryBytes, processes: limits.processes + sandboxOwnProcesses });
   const slots = new LocalProgramSlots(host, size, limits, options.runner ?? pythonRunner, cgroups);
   try {
     await slots.probe();

@@ -1,11 +1,9 @@
 /** What this machine offers for isolation: bubblewrap, setpriv, the Python installation, and whether we run as root. */
-import { lstatSync, readlinkSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { findExecutable } from "../find-executable.js";
+import { hostEntries, type BwrapMount } from "./bwrap-command.js";
 import type { PythonInstallation } from "./find-python.js";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
-
-/** A top-level directory of the host that the sandbox reproduces: a symlink (usrmerge: /bin -> usr/bin) or a read-only bind. */
-export type RootEntry = { path: string; symlinkTarget: string } | { path: string; symlinkTarget?: undefined };
 
 export interface SandboxHost {
   /** "bwrap": real isolation; "unsafe": rlimits, the seccomp filter and a scratch directory only (--unsafe-no-sandbox). */
@@ -17,7 +15,8 @@ export interface SandboxHost {
   dropsToSlotUser: boolean;
   /** Processes this user already runs; RLIMIT_NPROC counts them too when we are not root. */
   existingProcesses: number;
-  rootEntries: RootEntry[];
+  /** The host's top-level library and binary folders as the sandbox reproduces them (usrmerge's symlinks kept). */
+  rootEntries: BwrapMount[];
 }
 
 const rootCandidates = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -46,15 +45,7 @@ export function detectSandboxHost(options: DetectSandboxHostOptions): SandboxHos
     setpriv,
     dropsToSlotUser: isRoot && setpriv !== undefined,
     existingProcesses: isRoot ? 0 : countProcessesOfUser(process.getuid?.() ?? -1),
-    rootEntries: rootCandidates.flatMap((path): RootEntry[] => {
-      try {
-        const stat = lstatSync(path);
-        if (stat.isSymbolicLink()) return [{ path, symlinkTarget: readlinkSync(path) }];
-        return stat.isDirectory() ? [{ path }] : [];
-      } catch {
-        return [];
-      }
-    }),
+    rootEntries: hostEntries(rootCandidates),
   };
 }
 

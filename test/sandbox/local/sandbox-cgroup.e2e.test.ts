@@ -4,10 +4,10 @@ import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { CodeGrader } from "../../../verifiers/code/code-grader.js";
 import type { LocalProgramSlots } from "../../../src/sandbox/local/local-programs.js";
-import { createSlotCgroups } from "../../../src/sandbox/local/sandbox-cgroup.js";
+import { createSandboxCgroups } from "../../../src/sandbox/local/sandbox-cgroup.js";
 
 const mebibyte = 1024 ** 2;
-const cgroups = createSlotCgroups(1, 96 * mebibyte, 8);
+const cgroups = createSandboxCgroups(1, { memoryBytes: 96 * mebibyte, processes: 8 });
 afterAll(() => {
   if (cgroups.slots) cgroups.remove();
 });
