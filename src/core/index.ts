@@ -57,7 +57,7 @@ export {
   type CommandRunResult,
 } from "./sandbox-fusion-protocol.js";
 export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm-client.js";
-export { createRegistry, type Registry } from "./registry.js";
+export { createRegistry, type Registry, type RegistryEntry } from "./registry.js";
 
 // Errors: the class of a failure decides whether it is scored, retried or reported to the user.
 export { InfraError } from "./errors/infra-error.js";
@@ -65,6 +65,7 @@ export { ModelError } from "./errors/model-error.js";
 export { InputError, describeIssues } from "./errors/input-error.js";
 export { EndpointConfigurationError } from "./errors/endpoint-configuration-error.js";
 export { UnknownNameError } from "./errors/unknown-name-error.js";
+export { AllHostsFailedError } from "./errors/all-hosts-failed-error.js";
 
 // Reading rows and options a user gives.
 export { RowIdSchema, loadQaTasks, readJsonlRows, readUniqueJsonlRows, assertUniqueIds } from "./dataset.js";

@@ -81,7 +81,7 @@ export type PooledRunResult =
   | { kind: "reply"; host: string; response: RunCodeResponse }
   | { kind: "program-failure"; host: string; reason: string; isTimeout: boolean };
 
-/** The remote provider's hosts. `run` throws AllHostsFailedError (rllm-ts/sandbox) when every host failed its control. */
+/** The remote provider's hosts. `run` throws AllHostsFailedError when every host failed its control. */
 export interface RemotePrograms {
   readonly kind: "remote";
   /** Programs sent at once (2 per host: more only wait in the services' queues). */

@@ -20,4 +20,3 @@ export { createDockerEnvironment, type DockerEnvironmentOptions } from "./docker
 // The remote provider
 export { createRemoteSandbox } from "./remote/remote-sandbox.js";
 export { RemoteProgramHosts, type RemoteProgramsOptions } from "./remote/remote-programs.js";
-export { AllHostsFailedError } from "./remote/sandbox-host-pool.js";

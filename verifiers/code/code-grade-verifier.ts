@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
-import { codeGradingPool, codePool } from "./code-grading-pool.js";
+import { codeGradingPool, codePool } from "./code-pool.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { type NormalizedTests, normalizeTests, TestDecodeError } from "./normalize-tests.js";
@@ -38,7 +38,6 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   name: "code",
   description: "Programs run in the run's sandbox (--sandbox) against stdin/stdout, function-call or assert tests; correct only if every test passes.",
   rowSchema: CodeRowSchema,
-  pool: codePool,
   async gradeRows(rows, options, context) {
     const flags = parseSetOptions(CodeFlagsSchema, options.flags, 'verifier "code"');
     // The run's slots (opened as `rllm grade` started), or for a memory cap of its own, slots of that cap.

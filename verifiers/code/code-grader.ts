@@ -1,7 +1,6 @@
 /** The code grader: runs one program against its tests on a local program sandbox's slots (a fresh forked run per job) and returns per-test verdicts (reward 1 only if all pass). */
 import { z } from "zod";
 import { SandboxLimitsSchema, type LocalPrograms } from "rllm-ts/core";
-import { createLocalSandbox } from "rllm-ts/sandbox";
 import type { CodeProblem, ProgramGrader } from "./program-grader.js";
 import { gradeCallTests } from "./grade-call-tests.js";
 import { gradeStdioTests } from "./grade-stdio-tests.js";
@@ -49,6 +48,8 @@ export class CodeGrader implements ProgramGrader {
   /** Opens a local sandbox's slots for this grader alone (probed; SandboxUnavailableError when it does not work); `close` closes them. */
   static async create(options: CodeGraderOptions = {}): Promise<CodeGrader> {
     const { concurrency, unsafeNoSandbox, python, limits, ...grading } = CodeGraderOptionsSchema.parse(options);
+    // Imported here: a run's grader borrows the run's slots and needs none of the sandbox's modules of its own.
+    const { createLocalSandbox } = await import("rllm-ts/sandbox");
     const sandbox = createLocalSandbox({ provider: "local", unsafeNoSandbox, ...(python !== undefined ? { python } : {}) });
     const programs = await sandbox.openPrograms({ concurrency, limits });
     if (programs.kind !== "local") throw new Error("the local sandbox opened remote programs");

@@ -1,10 +1,10 @@
 /**
- * The code verifier's pool: the run's program sandbox (local slots, or the hosts of a remote one), opened once per run
- * by the run's services and shared by every grader the run makes. Under a remote sandbox, assert tests (whose expected
+ * The code verifier's pool as it is open (code-pool.ts defines it): the run's program sandbox (local slots, or the
+ * hosts of a remote one), opened once per run by the run's services and shared by every grader the run makes. Under a remote sandbox, assert tests (whose expected
  * values the program must not be able to read) go to local slots, opened on the first such problem and closed with
  * the pool.
  */
-import type { PoolDefinition, ProgramSandbox, ProgramSandboxOptions, Sandbox } from "rllm-ts/core";
+import type { ProgramSandbox, ProgramSandboxOptions } from "rllm-ts/core";
 import { CodeGrader, type CodeGradingOptions } from "./code-grader.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { RemoteCodeGrader } from "./remote/remote-code-grader.js";
@@ -13,16 +13,12 @@ import { RemoteCodeGrader } from "./remote/remote-code-grader.js";
 export class CodeGradingPool {
   private local: Promise<CodeGrader> | undefined;
 
-  private constructor(
+  /** The pool on `programs`, which it closes; `options` are what they were opened with. */
+  constructor(
     /** Where programs run. */
     readonly programs: ProgramSandbox,
-    private readonly options: ProgramSandboxOptions,
+    private readonly options: ProgramSandboxOptions = {},
   ) {}
-
-  /** Opens `sandbox`'s programs (the local slots start and are probed here). */
-  static async open(sandbox: Sandbox, options: ProgramSandboxOptions = {}): Promise<CodeGradingPool> {
-    return new CodeGradingPool(await sandbox.openPrograms(options), options);
-  }
 
   /** A grader on this pool's programs; it holds nothing of its own, so it needs no closing. */
   grader(options: CodeGradingOptions = {}): ProgramGrader {
@@ -55,16 +51,3 @@ export class CodeGradingPool {
     return new CodeGrader((await this.local).programs, options);
   }
 }
-
-/** The pool for programs under `limits` (default: SandboxLimitsSchema's); `codePool` is the default one. */
-export function codeGradingPool(limits?: ProgramSandboxOptions["limits"]): PoolDefinition<CodeGradingPool> {
-  return {
-    name: "code",
-    open: ({ sandbox, concurrency }) => CodeGradingPool.open(sandbox, { ...(concurrency !== undefined ? { concurrency } : {}), ...(limits ? { limits } : {}) }),
-    close: (pool) => pool.close(),
-    describe: (pool) => pool.describe(),
-  };
-}
-
-/** The code verifier's pool with the default limits: what code cookbooks declare and ask their run for. */
-export const codePool = codeGradingPool();

@@ -1,6 +1,7 @@
 /** The code verifier: untrusted programs graded in the run's sandbox against stdin/stdout, function-call and assert tests. */
 // The run's pool of program slots (local) or hosts (remote), and the graders made on it
-export { codePool, codeGradingPool, CodeGradingPool } from "./code-grading-pool.js";
+export { codePool, codeGradingPool } from "./code-pool.js";
+export { CodeGradingPool } from "./code-grading-pool.js";
 export { CodeGrader, CodeGraderOptionsSchema, CodeGradingOptionsSchema, type CodeGraderOptions, type CodeGradingOptions } from "./code-grader.js";
 export type { CodeProblem, ProgramGrader } from "./program-grader.js";
 // Grading on SandboxFusion-compatible services (--sandbox URL)

@@ -1,10 +1,9 @@
 /** Grades many (response, ground truth) pairs on a worker-thread pool, each check under a hard time limit. */
 import { availableParallelism } from "node:os";
 import { MathPolicySchema, type MathPolicyInput } from "./math-policy.js";
+import { defaultMathTimeoutMs } from "./math-pool.js";
 import { MathWorkerPool, type MathJob, type PooledMathVerdict } from "./math-worker-pool.js";
 
-/** Default hard limit per check: generous for real answers, short for pathological ones. */
-export const defaultMathTimeoutMs = 5000;
 
 /**
  * Jobs per worker thread: a thread takes about as long to start and warm up (mathjs) as it takes to grade a few

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
-import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
-import { mathGradingPool, mathPool } from "./math-pool.js";
+import { gradeMathBatch } from "./grade-math-batch.js";
+import { defaultMathTimeoutMs, mathGradingPool, mathPool } from "./math-pool.js";
 import type { MathGroundTruth } from "./grade-math-under-policy.js";
 import { MathPolicySchema } from "./math-policy.js";
 import type { PooledMathVerdict } from "./math-worker-pool.js";
@@ -42,8 +42,6 @@ export const mathGradeVerifier: GradeVerifier<MathRow> = {
   name: "math",
   description: "Math answers: last \\boxed{} (or answer phrase) against the ground truth, equivalent up to form, order, units and rounding policy.",
   rowSchema: MathRowSchema,
-  pool: mathPool,
-  defersOptimizingCompiler: true,
   async gradeRows(rows, options, context) {
     const flags = parseSetOptions(MathFlagsSchema, options.flags, 'verifier "math"');
     const { timeoutMs, ...policy } = flags;

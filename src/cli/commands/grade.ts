@@ -1,40 +1,31 @@
 /**
  * `rllm grade --verifier <name> --input rows.jsonl`'s action: grades rows with a verifier, writes verdict rows, prints
- * accuracy. The run's pool (math's grading threads, code's sandbox slots) is opened first, so that it warms up while
- * the rows are read and checked.
+ * accuracy. The run's pool (math's grading threads, code's sandbox slots) was started as the flags parsed
+ * (grade-start.ts), so it has been warming up while this module and the verifier loaded; the action owns it and closes
+ * it, on a failure or Ctrl-C too.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import { setFlagsFromString } from "node:v8";
+import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
-import { rllmHome } from "../../core/rllm-home.js";
-import { configuredSandbox } from "../../core/user-config.js";
-import { openRunResources } from "../../sandbox/run-resources.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
-import { sandboxSettingFromFlags } from "../shared-flags.js";
 import type { GradeFlags } from "./grade-flags.js";
+import type { GradeStart } from "./grade-start.js";
 
-/** Grades the rows, writes the verdict rows and prints the accuracy. */
-export async function gradeAction(flags: GradeFlags, _args: string[], command: Command): Promise<void> {
-  const verifier = await gradeVerifiers.load(flags.verifier);
-  assertCodeFlagsFit(verifier.name, flags, command);
-  assertInputFile("--input", flags.input);
-  if (flags.output) assertWritableOutput("--output", flags.output);
-  const sandbox = configuredSandbox(rllmHome(), sandboxSettingFromFlags(flags));
-  if (verifier.defersOptimizingCompiler) deferOptimizingCompiler();
-  // The pool opens no more workers or slots than there are rows, and starts warming up now.
-  const resources = openRunResources({ sandbox, concurrency: Math.min(flags.concurrency ?? os.availableParallelism(), countRows(flags.input)) });
-  const warming = resources.warm(verifier.pool ? [verifier.pool] : []);
-  warming.catch(() => undefined);
+/** Grades the rows on the run `started`, writes the verdict rows and prints the accuracy. */
+export async function gradeAction(flags: GradeFlags, _args: string[], command: Command, started: GradeStart): Promise<void> {
+  const { resources, warming } = started;
   const interrupt = interruptOnCtrlC("rllm: stopping: closing the sandbox (Ctrl-C again to quit at once)");
   try {
+    const verifier = await gradeVerifiers.load(flags.verifier);
+    assertCodeFlagsFit(verifier.name, flags, command);
+    assertInputFile("--input", flags.input);
+    if (flags.output) assertWritableOutput("--output", flags.output);
     const rows = readJsonlRows(flags.input, verifier.rowSchema);
     await warming;
     const progress = progressLine(rows.length);
@@ -48,7 +39,7 @@ export async function gradeAction(flags: GradeFlags, _args: string[], command: C
     writeVerdicts(rows, scores, flags.output);
   } finally {
     interrupt.release();
-    await resources.close();
+    await started.close();
   }
 }
 
@@ -66,28 +57,6 @@ function writeVerdicts(rows: unknown[], scores: readonly Score[], output: string
 function untilInterrupted<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
   if (signal.aborted) return Promise.reject(new Error("interrupted"));
   return Promise.race([work, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("interrupted")), { once: true }))]);
-}
-
-// Past this size the input is not read here only to count its rows (the command reads it anyway).
-const countedBytes = 1024 * 1024;
-
-/** The input's rows (its non-blank lines), for a small input; a large one counts as having rows enough for every core. */
-function countRows(file: string): number {
-  if (statSync(file).size > countedBytes) return Number.MAX_SAFE_INTEGER;
-  return Math.max(1, readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "").length);
-}
-
-/**
- * Makes V8 wait for 8 times as much work in a function (its interrupt budget; node 20's V8 default is 67,584) before
- * compiling it with its optimizing compiler, for the grading threads started after this. A grading run of a few
- * thousand rows ends within a second or two, before most of what TurboFan compiles would pay for its compilation,
- * which runs on V8's background threads and competes with the grading threads for the cores. Measured on 2 cores
- * (2026-12-06, the same run with and without, medians): the 3,000 bench rows 1.10 -> 0.85 s and 1.74 -> 1.20 CPU-s,
- * their 1,156 distinct rows 0.92 -> 0.78 s; 20,000 distinct synthetic rows (about 3 s) the same either way (2.75-2.93 s).
- * The flag is process-wide, so only the CLI's own process sets it, never the library for an application.
- */
-function deferOptimizingCompiler(): void {
-  setFlagsFromString("--interrupt-budget=540672");
 }
 
 /**

@@ -4,7 +4,6 @@
  */
 import { InputError } from "../../core/errors/input-error.js";
 import type { Sandbox } from "../../core/sandbox.js";
-import { createDockerEnvironment } from "./docker-environment.js";
 import type { ImageBuilds } from "./task-image.js";
 
 /** The docker sandbox of one run. */
@@ -14,7 +13,7 @@ export function createDockerSandbox(): Sandbox {
     setting: { provider: "docker" },
     record: () => ({ provider: "docker" }),
     async openEnvironment(spec) {
-      return createDockerEnvironment(spec, { builds });
+      return (await import("./docker-environment.js")).createDockerEnvironment(spec, { builds });
     },
     async openPrograms() {
       throw new InputError("--sandbox docker runs terminal tasks' environments, not a code grader's programs: grade them with --sandbox local or on sandbox services (--sandbox URL[,URL…])");

@@ -6,9 +6,7 @@
 import type { Sandbox, SandboxRecord } from "../../core/sandbox.js";
 import type { SandboxSetting } from "../../core/sandbox-setting.js";
 import { findExecutable } from "../find-executable.js";
-import { createBwrapEnvironment } from "./bwrap-environment.js";
-import { openLocalPrograms } from "./local-programs.js";
-import { resolvePython, type ResolvedPython, type ResolvePythonOptions } from "./resolve-python.js";
+import type { ResolvedPython, ResolvePythonOptions } from "./resolve-python.js";
 
 /** The local sandbox for `setting`; `python` options say where the interpreter is looked for (tests). */
 export function createLocalSandbox(setting: Extract<SandboxSetting, { provider: "local" }>, python: Omit<ResolvePythonOptions, "python"> = {}): Sandbox {
@@ -16,7 +14,8 @@ export function createLocalSandbox(setting: Extract<SandboxSetting, { provider: 
   let resolvedRecord: ResolvedPython["record"] | undefined;
   // Resolved on first need and once: a run that grades no program never starts an interpreter.
   const resolveOnce = (): Promise<ResolvedPython> => {
-    resolved ??= resolvePython({ ...python, python: setting.python }).then((answer) => {
+    // Imported on first need, as the two kinds of sandbox are: a command that opens this provider loads only what it runs.
+    resolved ??= import("./resolve-python.js").then(({ resolvePython }) => resolvePython({ ...python, python: setting.python })).then((answer) => {
       resolvedRecord = answer.record;
       return answer;
     });
@@ -38,10 +37,10 @@ export function createLocalSandbox(setting: Extract<SandboxSetting, { provider: 
       };
     },
     async openEnvironment(spec) {
-      return createBwrapEnvironment(spec);
+      return (await import("./bwrap-environment.js")).createBwrapEnvironment(spec);
     },
     async openPrograms(options = {}) {
-      const { installation } = await resolveOnce();
+      const [{ installation }, { openLocalPrograms }] = await Promise.all([resolveOnce(), import("./local-programs.js")]);
       return openLocalPrograms({ python: installation, unsafeNoSandbox: setting.unsafeNoSandbox, concurrency: options.concurrency, limits: options.limits });
     },
   };

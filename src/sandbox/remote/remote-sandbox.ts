@@ -6,7 +6,6 @@
 import { InputError } from "../../core/errors/input-error.js";
 import type { Sandbox } from "../../core/sandbox.js";
 import { defaultSandboxApiKeyEnv, type SandboxSetting } from "../../core/sandbox-setting.js";
-import { RemoteProgramHosts } from "./remote-programs.js";
 
 /** The remote sandbox for `setting`; the key is read from `environment` now, never written anywhere. */
 export function createRemoteSandbox(setting: Extract<SandboxSetting, { provider: "remote" }>, environment: NodeJS.ProcessEnv = process.env): Sandbox {
@@ -19,6 +18,7 @@ export function createRemoteSandbox(setting: Extract<SandboxSetting, { provider:
     },
     async openPrograms(options = {}) {
       const memoryBytes = options.limits?.memoryBytes;
+      const { RemoteProgramHosts } = await import("./remote-programs.js");
       return new RemoteProgramHosts(setting.urls, {
         apiKey,
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),

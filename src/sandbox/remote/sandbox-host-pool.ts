@@ -4,6 +4,7 @@
  * known-good control run on the same host right after (docs/concepts.md, "infrastructure errors"): if the control
  * passes, the host works and the run's own program made it fail, which is the candidate's failure, not the host's.
  */
+import { AllHostsFailedError } from "../../core/errors/all-hosts-failed-error.js";
 import { callRunCode } from "./sandbox-fusion-client.js";
 import { HostFailureError } from "./host-failure-error.js";
 import type { PooledRunResult } from "../../core/program-sandbox.js";
@@ -22,13 +23,6 @@ export interface SandboxHostPoolOptions {
 }
 
 /** Every host failed its control: an infrastructure error, with each host's reason. */
-export class AllHostsFailedError extends Error {
-  constructor(readonly reasons: string[]) {
-    super(`every sandbox service failed: ${reasons.join("; ")}`);
-    this.name = "AllHostsFailedError";
-  }
-}
-
 const controlRequest: RunCodeRequest = { language: "python", code: "print(6 * 7)", stdin: "", run_timeout: 10, compile_timeout: 10 };
 
 interface HostState {

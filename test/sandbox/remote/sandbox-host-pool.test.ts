@@ -3,7 +3,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { AllHostsFailedError, SandboxHostPool } from "../../../src/sandbox/remote/sandbox-host-pool.js";
+import { AllHostsFailedError } from "../../../src/core/errors/all-hosts-failed-error.js";
+import { SandboxHostPool } from "../../../src/sandbox/remote/sandbox-host-pool.js";
 
 type Behaviour = "ok" | "garbage" | "error-500" | "busy-once" | "garbage-for-program" | "hang" | "hang-program-once" | "hang-program";
 const servers: Server[] = [];

@@ -10,8 +10,7 @@ import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
 import { functionalProgram, functionalStdin, readHarnessOutput } from "./functional-harness.js";
-import { outputExceededNote, type PooledRunResult, type RemotePrograms, type RunCodeRequest, type RunCodeResponse } from "rllm-ts/core";
-import { AllHostsFailedError } from "rllm-ts/sandbox";
+import { AllHostsFailedError, outputExceededNote, type PooledRunResult, type RemotePrograms, type RunCodeRequest, type RunCodeResponse } from "rllm-ts/core";
 
 export interface RemoteCodeGraderOptions {
   timeoutSeconds: number;
