@@ -3,7 +3,7 @@
  * look at the rows, and the user's own datasets.
  */
 import path from "node:path";
-import { assertUniqueIds, QaRowSchema } from "../../core/dataset.js";
+import { duplicateIdChecker, QaRowSchema, rowProblemsError } from "../../core/dataset.js";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { localDatasetNames, readLocalDataset, removeLocalDataset, writeLocalDataset } from "../../datasets/local-dataset.js";
@@ -72,9 +72,6 @@ export async function showDataset(flags: ShowFlags, [name]: [string]): Promise<v
   }
 }
 
-// Enough to fix a file in one pass without flooding the terminal.
-const maxReportedRows = 10;
-
 /** `rllm dataset register <name> --file rows`: validates every row (file:line: field "x": why) and stores them as a split. */
 export async function registerDataset(flags: RegisterFlags, [name]: [string]): Promise<void> {
   const home = rllmHome();
@@ -85,19 +82,26 @@ export async function registerDataset(flags: RegisterFlags, [name]: [string]): P
   const located = await readRowFile(flags.file);
   if (located.length === 0) throw new InputError(`${flags.file}: no rows`);
   const rows: { id: string }[] = [];
+  // Unreadable lines, rows the schema refuses and repeated ids, all in one error.
   const problems: string[] = [];
-  for (const { value, where } of located) {
+  const duplicate = duplicateIdChecker();
+  for (const { value, where, position, unreadable } of located) {
+    if (unreadable !== undefined) {
+      problems.push(`${where}: ${unreadable}`);
+      continue;
+    }
     // A row with messages is a chat row for sft; any other row is a task for eval and train.
     const isChat = typeof value === "object" && value !== null && "messages" in value;
     const parsed = (isChat ? SftRowSchema : QaRowSchema).safeParse(value);
-    if (parsed.success) rows.push(parsed.data);
-    else problems.push(describeIssues(where, undefined, parsed.error));
+    if (!parsed.success) problems.push(describeIssues(where, undefined, parsed.error));
+    else {
+      // JSON arrays and parquet files have rows (`file: row n`), the text formats lines (`file:n`).
+      const repeated = duplicate(parsed.data.id, where, where.endsWith(`: row ${position}`) ? `row ${position}` : `line ${position}`);
+      if (repeated !== undefined) problems.push(repeated);
+      else rows.push(parsed.data);
+    }
   }
-  if (problems.length > 0) {
-    const more = problems.length > maxReportedRows ? `\n... and ${problems.length - maxReportedRows} more bad rows` : "";
-    throw new InputError(`${problems.length} bad row(s) in ${flags.file}:\n${problems.slice(0, maxReportedRows).join("\n")}${more}`);
-  }
-  assertUniqueIds(flags.file, rows, located.map((row) => row.position));
+  if (problems.length > 0) throw rowProblemsError(flags.file, problems);
   const directory = writeLocalDataset(
     home,
     {
