@@ -5,6 +5,7 @@
  */
 import { EndpointUnavailableError } from "../core/errors/endpoint-unavailable-error.js";
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import type { ModelPrice } from "../core/price-table.js";
 import type { CostBudget } from "../engine/cost-budget.js";
 import type { SlotLane } from "../engine/episode-slots.js";
@@ -64,7 +65,7 @@ export async function executeEvalPlan(plan: EvalPlan, services: RunServices, hoo
   const { options } = plan;
   const notify = hooks.notify ?? (() => {});
   const price = services.priceFor(plan.endpoint.model, plan.configuredPrice);
-  if (options.maxCost !== undefined && !price) throw new InputError(`--max-cost needs prices for model "${plan.endpoint.model}"`);
+  if (options.maxCost !== undefined && !price) throw new InputError(usageMessage`${optionName("maxCost")} needs prices for model "${plan.endpoint.model}"`);
   // One request before the run: a dead endpoint fails here in a second, naming the URL, instead of after the retries.
   if (plan.scriptedAgent === undefined && !plan.endpoint.isEmbedded && options.backend !== "tinker") {
     await preflight(plan.endpoint, services.cache !== undefined, notify);
