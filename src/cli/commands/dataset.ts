@@ -10,7 +10,10 @@ import { localDatasetNames, readLocalDataset, removeLocalDataset, writeLocalData
 import { readRowFile } from "../../datasets/read-row-file.js";
 import { SftRowSchema } from "../../datasets/sft-row.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
-import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
+import { DatasetUnavailableError, pullHubDataset } from "../../datasets/pull-hub-dataset.js";
+import type { Benchmark } from "../../core/benchmark.js";
+import { assertEmbeddedModelCanRun } from "../../evaluation/check-embedded-model.js";
+import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { messageText } from "../../core/message.js";
 import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
@@ -53,8 +56,28 @@ export async function listDatasets(): Promise<void> {
 export async function pullDataset(_flags: unknown, [name]: [string]): Promise<void> {
   const benchmark = await findBuiltInBenchmark(name);
   const options = { home: rllmHome(), onFile: (file: string, rows: number) => console.error(`  ${file}: ${rows} rows`) };
-  const manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
+  let manifest: { splits: Record<string, { rows: number }> };
+  try {
+    manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
+  } catch (error) {
+    if (!(error instanceof DatasetUnavailableError) || !error.bundledSample) throw error;
+    // The advice names a command that works: rllm eval alone only where the embedded model can run the sample.
+    const fits = await embeddedModelFits(benchmark);
+    throw new DatasetUnavailableError(error.dataset, error.url, error.reason, error.bundledSample, fits);
+  }
   for (const [split, { rows }] of Object.entries(manifest.splits)) console.log(`${name} ${split}: ${rows} rows`);
+}
+
+/** Whether `rllm eval <benchmark>` with no endpoint would run the bundled sample (the check rllm eval makes first). */
+async function embeddedModelFits(benchmark: Benchmark): Promise<boolean> {
+  const tasks = await benchmark.loadTasks({ home: rllmHome(), split: "test" });
+  try {
+    await assertEmbeddedModelCanRun(benchmark.name, await resolveCookbook(benchmark.defaultCookbook), tasks);
+    return true;
+  } catch (error) {
+    if (error instanceof InputError) return false;
+    throw error;
+  }
 }
 
 /** `rllm dataset show <name>`: the first tasks as the agent will see them. */
