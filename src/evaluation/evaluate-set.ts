@@ -179,11 +179,11 @@ const SavedSetConfigSchema = z.record(z.string(), z.unknown());
 function openSetDirectory(directory: string, config: EvalSetConfig, resume: boolean): void {
   const saved = path.join(directory, "set.json");
   if (resume) {
-    if (!existsSync(saved)) throw new InputError(usageMessage`${optionName("resume", { on: true })}: ${saved} not found (is ${directory} an eval set folder?)`);
+    if (!existsSync(saved)) throw new InputError(usageMessage`${optionName("resume")}: ${saved} not found (is ${directory} an eval set folder?)`);
     const savedConfig = SavedSetConfigSchema.safeParse(parseJsonFile(saved));
     if (!savedConfig.success) throw new InputError(describeIssues(saved, undefined, savedConfig.error));
     const differences = diffConfigs(savedConfig.data, config);
-    if (differences.length > 0) throw new InputError(usageMessage`${optionName("resume", { on: true })}: the eval set in ${directory} was made from a different file:\n${differences.join("\n")}`);
+    if (differences.length > 0) throw new InputError(usageMessage`${optionName("resume")}: the eval set in ${directory} was made from a different file:\n${differences.join("\n")}`);
     return;
   }
   if (existsSync(saved)) throw new InputError(usageMessage`${directory} already holds an eval set: pass ${optionName("resume", { on: true })} to finish it, or set ${optionName("out")} to another folder`);

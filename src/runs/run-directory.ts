@@ -34,8 +34,6 @@ export function diffConfigs(saved: Record<string, unknown>, current: Record<stri
     .map((key) => `  ${key}: ${JSON.stringify(saved[key]) ?? "(unset)"} → ${JSON.stringify(current[key]) ?? "(unset)"}`);
 }
 
-const resumeOption = optionName("resume", { on: true });
-
 /**
  * Checks that a run can be made in `directory` without writing anything: a new run needs an empty or absent
  * directory; `resume` needs the same config as the one saved there, otherwise it refuses and shows the difference.
@@ -43,17 +41,17 @@ const resumeOption = optionName("resume", { on: true });
 export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
   const paths = runPaths(directory);
   if (resume) {
-    if (!existsSync(paths.config)) throw new InputError(usageMessage`${resumeOption}: ${paths.config} not found (is ${directory} a run directory?)`);
+    if (!existsSync(paths.config)) throw new InputError(usageMessage`${optionName("resume")}: ${paths.config} not found (is ${directory} a run directory?)`);
     // The format version is how the file is written, not a setting of the run: old run folders resume.
     const { formatVersion: _savedVersion, ...saved } = readRunConfig(paths.config);
     const differences = diffConfigs(saved, config);
     if (differences.length > 0) {
-      throw new InputError(usageMessage`${resumeOption}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
+      throw new InputError(usageMessage`${optionName("resume")}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
     }
     return paths;
   }
   if (existsSync(paths.config) || existsSync(paths.episodes)) {
-    throw new InputError(usageMessage`${directory} already holds a run: pass ${resumeOption} to finish it, or set ${optionName("out")} to another folder`);
+    throw new InputError(usageMessage`${directory} already holds a run: pass ${optionName("resume", { on: true })} to finish it, or set ${optionName("out")} to another folder`);
   }
   return paths;
 }
