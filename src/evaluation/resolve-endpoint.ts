@@ -4,6 +4,7 @@ import { optionName, usageMessage } from "../core/errors/option-name.js";
 import type { ModelPrice } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
 import { namedEndpoint, readUserConfig } from "../core/user-config.js";
+import { needsTensorflow } from "../models/tiny/needs-tensorflow.js";
 
 export interface Endpoint {
   baseUrl: string;
@@ -58,7 +59,7 @@ export function planEndpoint(options: EndpointOptions, home: string = rllmHome()
  */
 export async function openEndpoint(plan: EndpointPlan): Promise<Endpoint> {
   if (!plan.isEmbedded) return { ...plan, close: async () => {} };
-  const { startTinyServer } = await import("../models/tiny/server.js");
+  const { startTinyServer } = await needsTensorflow(() => import("../models/tiny/server.js"));
   const server = await startTinyServer({ port: 0, host: "127.0.0.1" });
   return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };
 }

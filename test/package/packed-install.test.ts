@@ -22,13 +22,13 @@ const project = path.join(folder, "project");
  * Unpacks the tarball as node_modules/rllm-ts, as npm install would. The dependencies are links to the repository's
  * own node_modules (same pinned versions): installing them would need the network, which tests may not use.
  */
-function installTarball(tarball: string, into: string): void {
+function installTarball(tarball: string, into: string, omitted: readonly string[] = []): void {
   const modules = path.join(into, "node_modules");
   mkdirSync(modules, { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", modules]);
   renameSync(path.join(modules, "package"), path.join(modules, "rllm-ts"));
   for (const entry of readdirSync(path.join(repository, "node_modules"))) {
-    if (entry.startsWith(".") || entry === "rllm-ts") continue;
+    if (entry.startsWith(".") || entry === "rllm-ts" || omitted.includes(entry)) continue;
     symlinkSync(path.join(repository, "node_modules", entry), path.join(modules, entry));
   }
 }
@@ -158,6 +158,34 @@ describe("the packed package", () => {
     expect(rerun.stdout).toMatch(/^complete /);
     const summary = JSON.parse(readFileSync(path.join(library, "runs/echo-upper/summary.json"), "utf8"));
     expect(summary).toMatchObject({ status: "complete", counts: { tasks: 2 } });
+  });
+
+  it("installed without its optional TensorFlow.js, loads every entry but rllm-ts/tiny, and the embedded model says in one line how to add it", async () => {
+    // What `npm install rllm-ts --omit=optional` leaves out: the @tensorflow packages.
+    const lean = path.join(folder, "lean-project");
+    mkdirSync(lean);
+    installTarball(tarball, lean, ["@tensorflow"]);
+    writeFileSync(path.join(lean, "package.json"), JSON.stringify({ name: "lean-project", private: true, type: "module" }));
+    const manifest = JSON.parse(readFileSync(path.join(lean, "node_modules/rllm-ts/package.json"), "utf8"));
+    expect(Object.keys(manifest.optionalDependencies)).toEqual(["@tensorflow/tfjs", "@tensorflow/tfjs-backend-wasm"]);
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith("@tensorflow/"))).toEqual([]);
+    const entries = Object.keys(manifest.exports)
+      .filter((key) => key !== "./package.json" && key !== "./tiny")
+      .map((key) => (key === "." ? "rllm-ts" : `rllm-ts/${key.slice(2)}`));
+    const imported = await runNode(["--input-type=module", "-e", `for (const name of ${JSON.stringify(entries)}) await import(name); console.log("loaded");`], {}, lean);
+    expect(imported.stderr).toBe("");
+    expect(imported.stdout.trim()).toBe("loaded");
+
+    const bin = path.join(lean, "node_modules/rllm-ts/bin/rllm.js");
+    const needsTensorflow = /^rllm: the embedded tiny model needs TensorFlow\.js, an optional dependency this install left out \(--omit=optional\); add it with: npm install @tensorflow\/tfjs@4\.22\.0 @tensorflow\/tfjs-backend-wasm@4\.22\.0$/;
+    for (const args of [["eval", "arith", "--limit", "1", "--out", path.join(folder, "lean-run")], ["serve", "--model", "tiny", "--port", "0"]]) {
+      const result = await runNode([bin, ...args], { RLLM_HOME: path.join(folder, "lean-home") }, lean);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr.trim()).toMatch(needsTensorflow);
+    }
+    // An endpoint of your own needs no TensorFlow.
+    const remote = await runNode([bin, "eval", "qa", "--limit", "1", "--base-url", server.url, "--model", "scripted", "--out", path.join(folder, "lean-remote")], { RLLM_HOME: path.join(folder, "lean-home") }, lean);
+    expect(remote.code, remote.stderr).toBe(0);
   });
 
   it("writes a run's report with the browser code the build copies beside the compiled viewer", async () => {
