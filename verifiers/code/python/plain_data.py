@@ -3,9 +3,18 @@
 Plain data is None, bool, int, float, complex, str, bytes and lists, tuples, dicts, sets and frozensets of plain
 data, each of exactly that type (a subclass may carry its own __eq__). The program's side encodes; the checker's
 side decodes with `decode`, which builds only those exact types, so nothing from the program can answer `==` itself.
+
+Nesting is counted from each value a message carries, never from the message's own envelope (`encode`'s `envelope`):
+a value the program may send in a reply can be sent back to it as an argument unchanged.
 """
 import json
 
+# The deepest nesting of a value in the program's replies; deeper is not plain data (JSON and the builders recurse).
+MAX_DEPTH = 200
+# The deepest nesting of an argument the checker sends: deeper than any reply, so that a test may put the program's
+# output inside lists of its own and pass it back.
+ARGUMENT_DEPTH = MAX_DEPTH + 100
+_CONTAINERS = (list, tuple, dict, set, frozenset)
 _TAGS = ("$tuple", "$dict", "$set", "$frozenset", "$bytes", "$complex", "$int", "$float")
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 # Computed once: CPython folds no constant this large, so `10 ** 300` in the function body was a bignum power per int.
@@ -17,37 +26,55 @@ class NotPlainData(Exception):
     """A value of a type the channel does not carry."""
 
 
-def to_plain(value, depth=0):
-    """A JSON-ready form of `value`; raises NotPlainData naming the first type that is not plain data."""
+class TooDeep(NotPlainData):
+    """A value nested deeper than the limit; `path` holds the containers from the one too deep out to the outermost."""
+
+    def __init__(self, limit):
+        super().__init__("nesting deeper than %d" % limit)
+        self.path = []
+
+
+def to_plain(value, depth=0, limit=MAX_DEPTH):
+    """A JSON-ready form of `value` (its nesting starting at `depth`); raises NotPlainData naming the first type that is
+    not plain data, or TooDeep past `limit`."""
     kind = type(value)
-    if depth > 200:
-        raise NotPlainData("nesting deeper than 200")
+    if depth > limit:
+        error = TooDeep(limit)
+        if any(kind is container for container in _CONTAINERS):
+            error.path.append(value)
+        raise error
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:
         return value if -_INT_LIMIT < value < _INT_LIMIT else {"$int": hex(value)}
     if kind is float:
         return value if value == value and value not in _INFINITIES else {"$float": repr(value)}
-    if kind is list:
-        return [to_plain(item, depth + 1) for item in value]
-    if kind is tuple:
-        return {"$tuple": [to_plain(item, depth + 1) for item in value]}
-    if kind is dict:
-        return {"$dict": [[to_plain(key, depth + 1), to_plain(item, depth + 1)] for key, item in value.items()]}
-    if kind is set or kind is frozenset:
-        return {"$set" if kind is set else "$frozenset": [to_plain(item, depth + 1) for item in value]}
+    try:
+        if kind is list:
+            return [to_plain(item, depth + 1, limit) for item in value]
+        if kind is tuple:
+            return {"$tuple": [to_plain(item, depth + 1, limit) for item in value]}
+        if kind is dict:
+            return {"$dict": [[to_plain(key, depth + 1, limit), to_plain(item, depth + 1, limit)] for key, item in value.items()]}
+        if kind is set or kind is frozenset:
+            return {"$set" if kind is set else "$frozenset": [to_plain(item, depth + 1, limit) for item in value]}
+    except TooDeep as error:
+        # Free unless raised (3.11's exception tables): the checker reads the path to see whose value was too deep.
+        error.path.append(value)
+        raise
     if kind is bytes:
         return {"$bytes": value.hex()}
     if kind is complex:
         return {"$complex": [to_plain(value.real), to_plain(value.imag)]}
     if kind.__module__ == "numpy" and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
-        return to_plain(value.item(), depth + 1)  # a numpy scalar compares as the Python number it holds
+        return to_plain(value.item(), depth + 1, limit)  # a numpy scalar compares as the Python number it holds
     raise NotPlainData("a %s is not plain data" % kind.__name__)
 
 
-def encode(value):
-    """One line of JSON text for `value`."""
-    return json.dumps(to_plain(value), separators=(",", ":"))
+def encode(value, envelope=0, limit=MAX_DEPTH):
+    """One line of JSON text for `value`, a message whose first `envelope` levels of nesting are its own: the values it
+    carries count their nesting from themselves, up to `limit`."""
+    return json.dumps(to_plain(value, -envelope, limit), separators=(",", ":"))
 
 
 def _tagged(pairs):
@@ -63,12 +90,14 @@ class _Tagged:
         self.tag, self.body = tag, body
 
 
-def _build(node):
+def _build(node, depth, limit):
+    if depth > limit:
+        raise NotPlainData("nesting deeper than %d" % limit)
     kind = type(node)
     if node is None or kind in (bool, int, float, str):
         return node
     if kind is list:
-        return [_build(item) for item in node]
+        return [_build(item, depth + 1, limit) for item in node]
     if kind is not _Tagged:
         raise NotPlainData("unexpected %s" % kind.__name__)
     tag, body = node.tag, node.body
@@ -80,7 +109,12 @@ def _build(node):
         return bytes.fromhex(body)
     if type(body) is not list:
         raise NotPlainData("malformed %s" % tag)
-    items = [_build(item) for item in body]
+    if tag == "$dict":
+        # Keys and values one level below the dict, as to_plain counts them (the pairs are the encoding's, not a level).
+        if not all(type(pair) is list and len(pair) == 2 for pair in body):
+            raise NotPlainData("malformed $dict")
+        return {_build(key, depth + 1, limit): _build(item, depth + 1, limit) for key, item in body}
+    items = [_build(item, depth + 1, limit) for item in body]
     if tag == "$tuple":
         return tuple(items)
     if tag == "$set":
@@ -89,14 +123,13 @@ def _build(node):
         return frozenset(items)
     if tag == "$complex" and len(items) == 2 and all(type(item) in (int, float) for item in items):
         return complex(items[0], items[1])
-    if tag == "$dict" and all(type(pair) is list and len(pair) == 2 for pair in items):
-        return {key: item for key, item in items}
     raise NotPlainData("malformed %s" % tag)
 
 
-def decode(text):
-    """The plain value of one line from the program; raises NotPlainData (or ValueError) on anything else."""
+def decode(text, envelope=0, limit=MAX_DEPTH):
+    """The plain value of one line, a message whose first `envelope` levels are its own and whose values are nested at
+    most `limit` deep; raises NotPlainData (or ValueError) on anything else."""
     try:
-        return _build(json.loads(text, object_pairs_hook=_tagged, parse_constant=_CONSTANTS.__getitem__))
+        return _build(json.loads(text, object_pairs_hook=_tagged, parse_constant=_CONSTANTS.__getitem__), -envelope, limit)
     except (TypeError, RecursionError) as error:
         raise NotPlainData(type(error).__name__) from None
