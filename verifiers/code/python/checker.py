@@ -289,7 +289,11 @@ def _read_part():
 
 
 def _describe(error):
-    return type(error).__name__ + ": " + str(error)[:500]
+    try:
+        message = str(error)[:500]
+    except BaseException as failure:  # e.g. an assert message holding the program's 5,000-digit int (ValueError)
+        message = "(its message cannot be printed: %s)" % type(failure).__name__
+    return type(error).__name__ + ": " + message
 
 
 def serve():
