@@ -4,7 +4,7 @@
  * with Retry-After, and /health and /metrics (Prometheus text) for a load balancer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { timingSafeEqual } from "node:crypto";
+import { checkApiKey } from "../http/check-api-key.js";
 import { HttpError } from "../http/http-error.js";
 import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
@@ -103,14 +103,6 @@ function checkSupported(body: ParsedRunCodeRequest, maxRunTimeout: number): Pars
   if (Object.keys(body.files).length > 0) throw refuse("files", "files are not supported by rllm sandbox serve (send the data on stdin)");
   if (body.fetch_files.length > 0) throw refuse("fetch_files", "fetch_files is not supported by rllm sandbox serve");
   return body;
-}
-
-function checkApiKey(request: IncomingMessage, apiKey: string | undefined): void {
-  if (apiKey === undefined) return;
-  const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1];
-  const given = bearer ?? (typeof request.headers["x-api-key"] === "string" ? request.headers["x-api-key"] : undefined);
-  const isMatch = given !== undefined && given.length === apiKey.length && timingSafeEqual(Buffer.from(given), Buffer.from(apiKey));
-  if (!isMatch) throw new HttpError(401, "missing or wrong API key (send Authorization: Bearer KEY or X-API-Key: KEY)");
 }
 
 function sendMetrics(response: ServerResponse, counters: Record<string, number>, gate: AdmissionGate): void {
