@@ -9,7 +9,7 @@ import { compareStdout } from "../compare-stdout.js";
 import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
-import { functionalProgram, functionalStdin, readHarnessOutput } from "./functional-harness.js";
+import { functionalProgram, functionalStdin, newResultMarker, readHarnessOutput } from "./functional-harness.js";
 import { AllHostsFailedError, SandboxHostPool, type PooledRunResult } from "./sandbox-host-pool.js";
 import { outputExceededNote, type RunCodeResponse } from "./sandbox-fusion-protocol.js";
 
@@ -103,9 +103,11 @@ export class RemoteCodeGrader implements ProgramGrader {
     });
     // One run for all calls, with the whole-problem guard of the local grader: (timeout + 1) · n + 5 seconds.
     const seconds = (this.options.timeoutSeconds + 1) * tests.length + 5;
-    const result = await this.pool.run(this.request(functionalProgram(program, fnName), functionalStdin(tests.map(({ input }) => input)), seconds));
+    // A marker of this run's own: a service that echoes result lines it saw before (or a fixed marker) forges nothing.
+    const marker = newResultMarker();
+    const result = await this.pool.run(this.request(functionalProgram(program, fnName, marker), functionalStdin(tests.map(({ input }) => input)), seconds));
     const response = result.kind === "reply" ? result.response : undefined;
-    const read = readHarnessOutput(response?.run_result?.stdout ?? "", tests.length);
+    const read = readHarnessOutput(response?.run_result?.stdout ?? "", tests.length, marker);
     if ("tampered" in read) return blameFirst(tests, { verdict: "wrong_answer", detail: `the program tampered with the result lines (${read.tampered})` }, []);
     const results: TestResult[] = [];
     for (const [position, { index }] of tests.entries()) {
