@@ -3,7 +3,7 @@
  * sandbox, or the sandbox services that `$RLLM_HOME/config.json`'s `sandbox.urls` names (docs/code-sandbox.md).
  */
 import { readUserConfig, rllmHome } from "rllm-ts/core";
-import { openProgramGrader, type ProgramGrader } from "rllm-ts/verifiers/code";
+import { configuredSandboxUrls, openProgramGrader, sandboxHostAddresses, type ProgramGrader } from "rllm-ts/verifiers/code";
 
 let grader: Promise<ProgramGrader> | undefined;
 
@@ -19,5 +19,5 @@ export function sharedCodeGrader(): Promise<ProgramGrader> {
 function openConfiguredGrader(): Promise<ProgramGrader> {
   const services = readUserConfig(rllmHome()).sandbox;
   if (!services) return openProgramGrader({});
-  return openProgramGrader({}, { urls: services.urls, apiKey: process.env[services.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"] });
+  return openProgramGrader({}, { hosts: sandboxHostAddresses(configuredSandboxUrls(services), services, process.env) });
 }

@@ -10,12 +10,12 @@ import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
 import { functionalProgram, functionalStdin, newResultMarker, readHarnessOutput } from "./functional-harness.js";
-import { AllHostsFailedError, SandboxHostPool, type PooledRunResult } from "./sandbox-host-pool.js";
+import { AllHostsFailedError, SandboxHostPool, type PooledRunResult, type SandboxHostAddress } from "./sandbox-host-pool.js";
 import { outputExceededNote, type RunCodeResponse } from "./sandbox-fusion-protocol.js";
 
 export interface RemoteCodeGraderOptions {
-  urls: string[];
-  apiKey?: string;
+  /** The services, each with the API key that belongs to it. */
+  hosts: SandboxHostAddress[];
   timeoutSeconds: number;
   runAllTests: boolean;
   floatTolerance?: number;
@@ -40,8 +40,8 @@ export class RemoteCodeGrader implements ProgramGrader {
   private local: Promise<ProgramGrader> | undefined;
 
   constructor(private readonly options: RemoteCodeGraderOptions) {
-    this.pool = new SandboxHostPool(options.urls, { apiKey: options.apiKey });
-    this.concurrency = options.concurrency ?? 2 * options.urls.length;
+    this.pool = new SandboxHostPool(options.hosts);
+    this.concurrency = options.concurrency ?? 2 * options.hosts.length;
   }
 
   /** Runs and failures per host. */

@@ -8,8 +8,13 @@ import { callRunCode } from "./sandbox-fusion-client.js";
 import { HostFailureError } from "./host-failure-error.js";
 import type { RunCodeRequest, RunCodeResponse } from "./sandbox-fusion-protocol.js";
 
-export interface SandboxHostPoolOptions {
+/** One service and the API key that belongs to it (sent to that service only). */
+export interface SandboxHostAddress {
+  url: string;
   apiKey?: string;
+}
+
+export interface SandboxHostPoolOptions {
   /** Extra time on top of a run's own limits before the request is given up (verl uses 10 s). */
   requestSlackMs?: number;
   /** How long a host that failed its control is left out while others remain. */
@@ -40,6 +45,7 @@ const controlRequest: RunCodeRequest = { language: "python", code: "print(6 * 7)
 
 interface HostState {
   url: string;
+  apiKey?: string;
   inFlight: number;
   downUntil: number;
   runs: number;
@@ -52,11 +58,11 @@ export class SandboxHostPool {
   private next = 0;
 
   constructor(
-    urls: string[],
+    addresses: SandboxHostAddress[],
     private readonly options: SandboxHostPoolOptions = {},
   ) {
-    if (urls.length === 0) throw new Error("a sandbox host pool needs at least one URL");
-    this.hosts = urls.map((url) => ({ url, inFlight: 0, downUntil: 0, runs: 0, failures: 0 }));
+    if (addresses.length === 0) throw new Error("a sandbox host pool needs at least one URL");
+    this.hosts = addresses.map(({ url, apiKey }) => ({ url, apiKey, inFlight: 0, downUntil: 0, runs: 0, failures: 0 }));
   }
 
   /** Runs and failures per host, for the run's log. */
@@ -102,7 +108,7 @@ export class SandboxHostPool {
     try {
       for (let busyWaits = 0; ; busyWaits += 1) {
         try {
-          const response = await callRunCode(host.url, request, { apiKey: this.options.apiKey, timeoutMs, signal });
+          const response = await callRunCode(host.url, request, { apiKey: host.apiKey, timeoutMs, signal });
           // SandboxError: the service could not run the program at all; the control run decides whose fault.
           if (response.status === "SandboxError") return { error: new HostFailureError(host.url, `SandboxError: ${response.message}`) };
           return { response };
@@ -119,7 +125,7 @@ export class SandboxHostPool {
 
   private async passesControl(host: HostState, signal?: AbortSignal): Promise<boolean> {
     try {
-      const response = await callRunCode(host.url, controlRequest, { apiKey: this.options.apiKey, timeoutMs: this.options.controlTimeoutMs ?? 30_000, signal });
+      const response = await callRunCode(host.url, controlRequest, { apiKey: host.apiKey, timeoutMs: this.options.controlTimeoutMs ?? 30_000, signal });
       return response.status === "Success" && response.run_result?.stdout?.trim() === "42";
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -12,8 +12,9 @@ function success(stdout: string) {
   return { status: "Success", message: "", run_result: { status: "Finished", return_code: 0, stdout, stderr: "" } };
 }
 
-async function host(behaviour: Behaviour): Promise<{ url: string; requests: string[] }> {
+async function host(behaviour: Behaviour): Promise<{ url: string; requests: string[]; keys: (string | undefined)[] }> {
   const requests: string[] = [];
+  const keys: (string | undefined)[] = [];
   let isBusy = behaviour === "busy-once";
   let programHangs = behaviour === "hang-program-once" || behaviour === "hang-program";
   const server = createServer((request, response) => {
@@ -22,6 +23,7 @@ async function host(behaviour: Behaviour): Promise<{ url: string; requests: stri
     request.on("end", () => {
       const code = (JSON.parse(body) as { code: string }).code;
       requests.push(code);
+      keys.push(request.headers.authorization);
       const isControl = code === "print(6 * 7)";
       if (behaviour === "hang") return; // never answers
       if (programHangs && !isControl) {
@@ -42,7 +44,7 @@ async function host(behaviour: Behaviour): Promise<{ url: string; requests: stri
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, keys };
 }
 
 afterEach(async () => {
@@ -55,7 +57,7 @@ describe("SandboxHostPool", () => {
   it("moves a run off a host that fails its control, and grades it once on the next", async () => {
     const broken = await host("error-500");
     const healthy = await host("ok");
-    const pool = new SandboxHostPool([broken.url, healthy.url], { cooldownMs: 60_000 });
+    const pool = new SandboxHostPool([{ url: broken.url }, { url: healthy.url }], { cooldownMs: 60_000 });
     const results = [await pool.run(request), await pool.run(request)];
     expect(results.every((result) => result.kind === "reply" && result.host === healthy.url)).toBe(true);
     // The healthy host ran each program exactly once.
@@ -65,7 +67,7 @@ describe("SandboxHostPool", () => {
 
   it("blames the program, not the host, when the host passes its control right after", async () => {
     const picky = await host("garbage-for-program");
-    const pool = new SandboxHostPool([picky.url]);
+    const pool = new SandboxHostPool([{ url: picky.url }]);
     const result = await pool.run(request);
     expect(result).toMatchObject({ kind: "program-failure", host: picky.url });
     expect(picky.requests).toEqual([request.code, "print(6 * 7)"]);
@@ -74,7 +76,7 @@ describe("SandboxHostPool", () => {
   it("is an infrastructure error only when every host fails its control, naming each", async () => {
     const first = await host("garbage");
     const second = await host("error-500");
-    const pool = new SandboxHostPool([first.url, second.url]);
+    const pool = new SandboxHostPool([{ url: first.url }, { url: second.url }]);
     const failure = await pool.run(request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AllHostsFailedError);
     expect((failure as AllHostsFailedError).reasons).toHaveLength(2);
@@ -86,14 +88,14 @@ describe("SandboxHostPool", () => {
     const dead = await host("ok");
     await new Promise((resolve) => servers.pop()!.close(resolve));
     const healthy = await host("ok");
-    const result = await new SandboxHostPool([dead.url, healthy.url]).run(request);
+    const result = await new SandboxHostPool([{ url: dead.url }, { url: healthy.url }]).run(request);
     expect(result).toMatchObject({ kind: "reply", host: healthy.url });
   });
 
   it("gives up on a host that hangs, run and control alike, and grades the run on the next host", async () => {
     const hanging = await host("hang");
     const healthy = await host("ok");
-    const pool = new SandboxHostPool([hanging.url, healthy.url], { requestSlackMs: 200, controlTimeoutMs: 500 });
+    const pool = new SandboxHostPool([{ url: hanging.url }, { url: healthy.url }], { requestSlackMs: 200, controlTimeoutMs: 500 });
     // Whichever host each run tries first, both end on the healthy one.
     const results = await Promise.all([pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 }), pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 })]);
     expect(results.map((result) => result.kind === "reply" && result.host)).toEqual([healthy.url, healthy.url]);
@@ -102,7 +104,7 @@ describe("SandboxHostPool", () => {
 
   it("sends a timed-out run once more when the host answers its control (it may have waited in a queue)", async () => {
     const queued = await host("hang-program-once");
-    const pool = new SandboxHostPool([queued.url], { requestSlackMs: 200, controlTimeoutMs: 2000 });
+    const pool = new SandboxHostPool([{ url: queued.url }], { requestSlackMs: 200, controlTimeoutMs: 2000 });
     const result = await pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 });
     expect(result).toMatchObject({ kind: "reply", host: queued.url });
     expect(queued.requests).toEqual([request.code, "print(6 * 7)", request.code]);
@@ -110,15 +112,25 @@ describe("SandboxHostPool", () => {
 
   it("blames a program whose runs time out twice on a host that answers its control, as a time limit", async () => {
     const stuck = await host("hang-program");
-    const pool = new SandboxHostPool([stuck.url], { requestSlackMs: 200, controlTimeoutMs: 2000 });
+    const pool = new SandboxHostPool([{ url: stuck.url }], { requestSlackMs: 200, controlTimeoutMs: 2000 });
     const result = await pool.run({ ...request, run_timeout: 0.1, compile_timeout: 0.1 });
     expect(result).toMatchObject({ kind: "program-failure", isTimeout: true });
     expect(stuck.requests.filter((code) => code === request.code)).toHaveLength(2);
   });
 
+  it("sends each host its own API key and no other", async () => {
+    const first = await host("ok");
+    const second = await host("ok");
+    const pool = new SandboxHostPool([{ url: first.url, apiKey: "first-key" }, { url: second.url }]);
+    await Promise.all([pool.run(request), pool.run(request), pool.run(request), pool.run(request)]);
+    expect(first.keys.length).toBeGreaterThan(0);
+    expect(new Set(first.keys)).toEqual(new Set(["Bearer first-key"]));
+    expect(new Set(second.keys)).toEqual(new Set([undefined]));
+  });
+
   it("waits out a 429 instead of failing the host", async () => {
     const busy = await host("busy-once");
-    const result = await new SandboxHostPool([busy.url]).run(request);
+    const result = await new SandboxHostPool([{ url: busy.url }]).run(request);
     expect(result).toMatchObject({ kind: "reply", host: busy.url });
     expect(busy.requests).toEqual([request.code, request.code]);
   });
