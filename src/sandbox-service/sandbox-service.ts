@@ -1,7 +1,8 @@
 /**
  * `rllm sandbox serve`: the project's bubblewrap code sandbox behind SandboxFusion's HTTP API (POST /run_code,
- * GET /v1/ping), with an optional API key, a body size limit, a concurrency limit whose bounded queue answers 429
- * with Retry-After, and /health and /metrics (Prometheus text) for a load balancer.
+ * GET /v1/ping), with an optional API key, a body size limit and a run_timeout limit (both stated in every reply's
+ * headers), a concurrency limit whose bounded queue answers 429 with Retry-After, and /health and /metrics
+ * (Prometheus text) for a load balancer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkApiKey } from "../http/check-api-key.js";
@@ -11,7 +12,7 @@ import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer, type RunningHttpServer } from "../http/start-http-server.js";
 import type { CodeGrader } from "../../verifiers/code/code-grader.js";
-import { RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../../verifiers/code/remote/sandbox-fusion-protocol.js";
+import { limitHeaders, RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../../verifiers/code/remote/sandbox-fusion-protocol.js";
 import { AdmissionGate } from "./admission-gate.js";
 import { runCodeReply } from "./run-code-reply.js";
 
@@ -74,6 +75,10 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
 
   const server = await startHttpServer(
     async (request, response) => {
+      // Stated on every reply, refusals included, so that a client splits a problem to fit instead of sending what
+      // would be refused (verifiers/code/remote/sandbox-host-pool.ts).
+      response.setHeader(limitHeaders.runTimeoutSeconds, String(maxRunTimeout));
+      response.setHeader(limitHeaders.bodyBytes, String(maxBodyBytes));
       const route = `${request.method} ${requestPath(request)}`;
       if (route === "GET /v1/ping") return sendJson(response, 200, "pong");
       if (route === "GET /metrics") return sendMetrics(response, counters, gate);

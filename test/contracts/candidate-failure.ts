@@ -17,6 +17,10 @@ export interface IntegrityCases {
     frozenlake: (HostileCase & { replies: string[] })[];
     terminal: (HostileCase & { task: string; commands: string[] })[];
   };
+  /** A right program (row) and a wrong one through a sandbox service with limits or faults of its own. */
+  remoteSandboxHosts: {
+    cases: (HostileCase & { host: "rllm sandbox serve" | Record<string, unknown>; row: Record<string, unknown>; wrongResponse: string })[];
+  };
 }
 
 export function readIntegrityCases(): IntegrityCases {

@@ -7,6 +7,19 @@ import { z } from "zod";
 /** The languages this project's sandbox runs; SandboxFusion knows many more, which `rllm sandbox serve` refuses by name. */
 export const supportedLanguages = ["python"] as const;
 
+/**
+ * Response headers in which `rllm sandbox serve` states its request limits on every reply, so that a client splits a
+ * problem to fit instead of sending a request the service must refuse. Other services send none; their limits are
+ * learnt from the 4xx they answer.
+ */
+export const limitHeaders = { runTimeoutSeconds: "x-rllm-max-run-timeout", bodyBytes: "x-rllm-max-body-bytes" } as const;
+
+/** What one service accepts: the longest run_timeout (seconds) and the largest request body (bytes) known so far. */
+export interface HostLimits {
+  runTimeoutSeconds?: number;
+  bodyBytes?: number;
+}
+
 /** The stderr line `rllm sandbox serve` adds when a program printed past the output cap: a wrong answer, as in local grading. */
 export const outputExceededNote = "rllm-sandbox: output exceeded the limit";
 
