@@ -1,7 +1,7 @@
 /**
  * `rllm sandbox serve`: the project's bubblewrap code sandbox behind SandboxFusion's HTTP API (POST /run_code,
- * GET /v1/ping), with an optional API key, a body size limit and a run_timeout limit (both stated in every reply's
- * headers), a concurrency limit whose bounded queue answers 429 with Retry-After, and /health and /metrics
+ * GET /v1/ping), with an optional API key, a body size limit and a run_timeout limit (stated in every reply's headers
+ * with the output limit), a concurrency limit whose bounded queue answers 429 with Retry-After, and /health and /metrics
  * (Prometheus text) for a load balancer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -79,6 +79,7 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
       // would be refused (verifiers/code/remote/sandbox-host-pool.ts).
       response.setHeader(limitHeaders.runTimeoutSeconds, String(maxRunTimeout));
       response.setHeader(limitHeaders.bodyBytes, String(maxBodyBytes));
+      response.setHeader(limitHeaders.outputBytes, String(options.grader.limits.outputBytes));
       const route = `${request.method} ${requestPath(request)}`;
       if (route === "GET /v1/ping") return sendJson(response, 200, "pong");
       if (route === "GET /metrics") return sendMetrics(response, counters, gate);

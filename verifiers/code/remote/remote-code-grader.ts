@@ -13,8 +13,8 @@ import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals, type PythonValue } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
 import { functionalProgram, functionalStdin, newResultMarker, readHarnessOutput } from "./functional-harness.js";
-import { AllHostsFailedError, SandboxHostPool, type SandboxHostAddress } from "./sandbox-host-pool.js";
-import { outputExceededNote, type RunCodeResponse } from "./sandbox-fusion-protocol.js";
+import { AllHostsFailedError, SandboxHostPool, type PooledRunResult, type SandboxHostAddress } from "./sandbox-host-pool.js";
+import { outputExceededNote, sandboxFusionCapturedBytes, type RunCodeResponse } from "./sandbox-fusion-protocol.js";
 
 export interface RemoteCodeGraderOptions {
   /** The services, each with the API key that belongs to it. */
@@ -86,13 +86,16 @@ export class RemoteCodeGrader implements ProgramGrader {
         results.push({ index, verdict: "not_run" });
         continue;
       }
-      const { response } = await this.pool.run(this.request(program, input, this.options.timeoutSeconds));
-      const failure = replyFailure(response);
+      const result = await this.pool.run(this.request(program, input, this.options.timeoutSeconds));
+      const failure = replyFailure(result.response);
       if (failure) {
         results.push({ index, ...failure });
         continue;
       }
-      const stdout = response.run_result?.stdout ?? "";
+      // Output the service may have cut short can neither pass nor fail: the problem is graded elsewhere.
+      const cut = cutShort(result);
+      if (cut) throw new AllHostsFailedError([cut], false);
+      const stdout = result.response.run_result?.stdout ?? "";
       const comparison = compareStdout(stdout, output, { floatTolerance: this.options.floatTolerance });
       results.push(comparison.isMatch ? { index, verdict: "accepted" } : { index, verdict: "wrong_answer", detail: comparison.detail });
     }
@@ -113,24 +116,32 @@ export class RemoteCodeGrader implements ProgramGrader {
 
   /**
    * One harness run for `tests`. When every service refuses it as such (its body or its run_timeout over a service's
-   * limit; `rllm sandbox serve` allows 300 s, and 60 tests at 6 s need (6 + 1) · 60 + 5 = 425), its halves run in
-   * turn, down to single tests; a single test no service takes is left to the caller.
+   * limit; `rllm sandbox serve` allows 300 s, and 60 tests at 6 s need (6 + 1) · 60 + 5 = 425), or its output may
+   * have been cut short, its halves run in turn, down to single tests; a single test no service runs whole is left to
+   * the caller.
    */
   private async gradeCallRun(program: string, fnName: string, tests: { input: string; index: number; expected: PythonValue }[]): Promise<TestResult[]> {
     // The whole-problem guard of the local grader: (timeout + 1) · n + 5 seconds.
     const seconds = (this.options.timeoutSeconds + 1) * tests.length + 5;
     // A marker of this run's own: a service that echoes result lines it saw before (or a fixed marker) forges nothing.
     const marker = newResultMarker();
-    let response: RunCodeResponse;
+    let result: PooledRunResult | undefined;
+    let unfit: AllHostsFailedError | undefined;
     try {
-      ({ response } = await this.pool.run(this.request(functionalProgram(program, fnName, marker), functionalStdin(tests.map(({ input }) => input)), seconds)));
+      result = await this.pool.run(this.request(functionalProgram(program, fnName, marker), functionalStdin(tests.map(({ input }) => input)), seconds));
     } catch (error) {
-      if (!(error instanceof AllHostsFailedError && error.isRequestRejected && tests.length > 1)) throw error;
+      if (!(error instanceof AllHostsFailedError && error.isRequestRejected)) throw error;
+      unfit = error;
+    }
+    const cut = result && cutShort(result);
+    if (!result || cut) {
+      if (tests.length === 1) throw unfit ?? new AllHostsFailedError([cut!], false);
       const half = Math.ceil(tests.length / 2);
       const first = await this.gradeCallRun(program, fnName, tests.slice(0, half));
       if (!this.options.runAllTests && first.some((result) => result.verdict !== "accepted")) return [...first, ...tests.slice(half).map(({ index }) => ({ index, verdict: "not_run" as const }))];
       return [...first, ...(await this.gradeCallRun(program, fnName, tests.slice(half)))];
     }
+    const { response } = result;
     const read = readHarnessOutput(response.run_result?.stdout ?? "", tests.length, marker);
     if ("tampered" in read) return blameFirst(tests, { verdict: "wrong_answer", detail: `the program tampered with the result lines (${read.tampered})` }, []);
     const results: TestResult[] = [];
@@ -195,6 +206,19 @@ function replyFailure(response: RunCodeResponse): OutcomeVerdict | undefined {
   if (run.return_code === 0) return undefined;
   if ((run.stderr ?? "").includes(outputExceededNote)) return { verdict: "wrong_answer", detail: "output exceeded the service's limit" };
   return failureFromStderr(run.stderr ?? "", run.return_code ?? null, deniedExitCode);
+}
+
+/**
+ * Why `result`'s stdout may have been cut short, or undefined: a service that states no output limit is taken to keep
+ * only SandboxFusion's first 1 MiB, and output that reached it may have lost its end (a right answer's, or the junk a
+ * wrong program printed after a right one). A service that states its limit says so in stderr when a run goes past it.
+ */
+function cutShort(result: PooledRunResult): string | undefined {
+  if (result.limits.outputBytes !== undefined) return undefined;
+  const bytes = Buffer.byteLength(result.response.run_result?.stdout ?? "", "utf8");
+  // A character cut at the limit decodes to one replacement character (3 bytes) or to none.
+  if (bytes < sandboxFusionCapturedBytes - 3) return undefined;
+  return `sandbox service ${result.host}: its stdout reached ${bytes} bytes, where SandboxFusion stops keeping output, so its end may be lost`;
 }
 
 function blameFirst(tests: { index: number }[], failure: OutcomeVerdict, reported: TestResult[]): TestResult[] {

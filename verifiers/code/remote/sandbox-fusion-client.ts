@@ -63,8 +63,8 @@ function statedLimits(headers: Headers): HostLimits | undefined {
     const value = Number(headers.get(name) ?? Number.NaN);
     return Number.isFinite(value) && value > 0 ? value : undefined;
   };
-  const limits = { runTimeoutSeconds: read(limitHeaders.runTimeoutSeconds), bodyBytes: read(limitHeaders.bodyBytes) };
-  return limits.runTimeoutSeconds === undefined && limits.bodyBytes === undefined ? undefined : limits;
+  const limits = { runTimeoutSeconds: read(limitHeaders.runTimeoutSeconds), bodyBytes: read(limitHeaders.bodyBytes), outputBytes: read(limitHeaders.outputBytes) };
+  return Object.values(limits).every((value) => value === undefined) ? undefined : limits;
 }
 
 function retryAfterMs(response: Response): number | undefined {

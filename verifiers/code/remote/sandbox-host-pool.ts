@@ -28,10 +28,11 @@ export interface SandboxHostPoolOptions {
   controlTimeoutMs?: number;
 }
 
-/** A run a host did: its reply, with a run result the program produced. */
+/** A run a host did: its reply, with a run result the program produced, and the limits the host states. */
 export interface PooledRunResult {
   host: string;
   response: RunCodeResponse;
+  limits: HostLimits;
 }
 
 /**
@@ -95,7 +96,7 @@ export class SandboxHostPool {
         continue;
       }
       const outcome = await this.attempt(host, request, slackScale, signal);
-      if ("response" in outcome) return { host: host.url, response: outcome.response };
+      if ("response" in outcome) return { host: host.url, response: outcome.response, limits: host.limits };
       const { error } = outcome;
       if (error.isRequestRejected) {
         // The host answered, so it works: it refused this request, which may fit another host or fit once split.
