@@ -12,7 +12,7 @@ import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer, type RunningHttpServer } from "../http/start-http-server.js";
 import type { CodeGrader } from "../../verifiers/code/code-grader.js";
-import { limitHeaders, RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../../verifiers/code/remote/sandbox-fusion-protocol.js";
+import { limitHeaders, RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../core/sandbox-fusion-protocol.js";
 import { AdmissionGate } from "./admission-gate.js";
 import { runCodeReply } from "./run-code-reply.js";
 
@@ -76,7 +76,7 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
   const server = await startHttpServer(
     async (request, response) => {
       // Stated on every reply, refusals included, so that a client splits a problem to fit instead of sending what
-      // would be refused (verifiers/code/remote/sandbox-host-pool.ts).
+      // would be refused (src/sandbox/remote/sandbox-host-pool.ts).
       response.setHeader(limitHeaders.runTimeoutSeconds, String(maxRunTimeout));
       response.setHeader(limitHeaders.bodyBytes, String(maxBodyBytes));
       response.setHeader(limitHeaders.outputBytes, String(options.grader.limits.outputBytes));

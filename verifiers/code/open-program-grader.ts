@@ -1,10 +1,9 @@
 /** Opens the code grader a run asked for: remote sandbox services when URLs are given, else the local bubblewrap slots. */
 import type { SandboxServices } from "rllm-ts/core";
+import { runCodeUrl, type SandboxHostAddress } from "rllm-ts/sandbox";
 import { CodeGrader, type CodeGraderOptions } from "./code-grader.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { RemoteCodeGrader } from "./remote/remote-code-grader.js";
-import { runCodeUrl } from "./remote/sandbox-fusion-client.js";
-import type { SandboxHostAddress } from "./remote/sandbox-host-pool.js";
 import { takeSpareCodeGrader } from "./spare-code-grader.js";
 
 export interface RemoteSandboxOptions {

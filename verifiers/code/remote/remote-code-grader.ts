@@ -13,8 +13,15 @@ import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals, type PythonValue } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
 import { functionalProgram, functionalStdin, newResultMarker, readHarnessOutput } from "./functional-harness.js";
-import { AllHostsFailedError, SandboxHostPool, type PooledRunResult, type SandboxHostAddress } from "./sandbox-host-pool.js";
-import { outputExceededNote, sandboxFusionCapturedBytes, type RunCodeResponse } from "./sandbox-fusion-protocol.js";
+import {
+  AllHostsFailedError,
+  outputExceededNote,
+  sandboxFusionCapturedBytes,
+  SandboxHostPool,
+  type PooledRunResult,
+  type RunCodeResponse,
+  type SandboxHostAddress,
+} from "rllm-ts/sandbox";
 
 export interface RemoteCodeGraderOptions {
   /** The services, each with the API key that belongs to it. */
