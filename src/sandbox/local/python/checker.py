@@ -107,12 +107,12 @@ class _Channel:
 
     def call(self, name, arguments, keywords):
         try:
-            line = _with_frames(plain_data.encode, ("call", name, list(arguments), dict(keywords)), 2, plain_data.ARGUMENT_DEPTH)
+            line = _with_frames(plain_data.encode, ("call", name, list(arguments), dict(keywords)), 2, plain_data.ARGUMENT_HEADROOM)
         except plain_data.NotPlainData as error:
             if _holds_program_object((arguments, keywords)):
                 self.state.breach("runtime_error", "trusted-checker policy: the test passes one of the program's own names to %s, which the call channel cannot carry" % name)
             if isinstance(error, plain_data.TooDeep) and self._holds_program_output(error.path):
-                self.state.breach("runtime_error", "call-channel policy: the arguments to %s hold a value the program returned, and are nested deeper than the %d levels the channel carries" % (name, plain_data.ARGUMENT_DEPTH))
+                self.state.breach("runtime_error", "call-channel policy: the arguments to %s hold a value the program returned, and are nested deeper than the %d levels the channel carries" % (name, plain_data.MAX_DEPTH + plain_data.ARGUMENT_HEADROOM))
             self.state.breach("unsupported", "trusted-checker policy: the test passes a value the call channel cannot carry to %s (%s)" % (name, error))
         try:
             self.requests.write(line + "\n")

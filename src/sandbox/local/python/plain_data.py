@@ -4,16 +4,16 @@ Plain data is None, bool, int, float, complex, str, bytes and lists, tuples, dic
 data, each of exactly that type (a subclass may carry its own __eq__). The program's side encodes; the checker's
 side decodes with `decode`, which builds only those exact types, so nothing from the program can answer `==` itself.
 
-Nesting is counted from each value a message carries, never from the message's own envelope (`encode`'s `envelope`):
-a value the program may send in a reply can be sent back to it as an argument unchanged.
+Nesting is counted from each value a message carries, never from the message's own envelope (`envelope`), and the
+checker's arguments may be nested deeper than replies (`ARGUMENT_HEADROOM`): a value the program may send in a reply
+can be sent back to it as an argument, also inside a few lists of the test's own.
 """
 import json
 
 # The deepest nesting of a value in the program's replies; deeper is not plain data (JSON and the builders recurse).
 MAX_DEPTH = 200
-# The deepest nesting of an argument the checker sends: deeper than any reply, so that a test may put the program's
-# output inside lists of its own and pass it back.
-ARGUMENT_DEPTH = MAX_DEPTH + 100
+# How much deeper than a reply an argument the checker sends may be nested.
+ARGUMENT_HEADROOM = 100
 _CONTAINERS = (list, tuple, dict, set, frozenset)
 _TAGS = ("$tuple", "$dict", "$set", "$frozenset", "$bytes", "$complex", "$int", "$float")
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
@@ -27,19 +27,19 @@ class NotPlainData(Exception):
 
 
 class TooDeep(NotPlainData):
-    """A value nested deeper than the limit; `path` holds the containers from the one too deep out to the outermost."""
+    """A value nested too deep; `path` holds the containers from the one too deep out to the outermost."""
 
-    def __init__(self, limit):
-        super().__init__("nesting deeper than %d" % limit)
+    def __init__(self):
+        super().__init__("nesting deeper than %d" % MAX_DEPTH)
         self.path = []
 
 
-def to_plain(value, depth=0, limit=MAX_DEPTH):
+def to_plain(value, depth=0):
     """A JSON-ready form of `value` (its nesting starting at `depth`); raises NotPlainData naming the first type that is
-    not plain data, or TooDeep past `limit`."""
+    not plain data, or TooDeep past MAX_DEPTH."""
     kind = type(value)
-    if depth > limit:
-        error = TooDeep(limit)
+    if depth > MAX_DEPTH:
+        error = TooDeep()
         if any(kind is container for container in _CONTAINERS):
             error.path.append(value)
         raise error
@@ -51,13 +51,13 @@ def to_plain(value, depth=0, limit=MAX_DEPTH):
         return value if value == value and value not in _INFINITIES else {"$float": repr(value)}
     try:
         if kind is list:
-            return [to_plain(item, depth + 1, limit) for item in value]
+            return [to_plain(item, depth + 1) for item in value]
         if kind is tuple:
-            return {"$tuple": [to_plain(item, depth + 1, limit) for item in value]}
+            return {"$tuple": [to_plain(item, depth + 1) for item in value]}
         if kind is dict:
-            return {"$dict": [[to_plain(key, depth + 1, limit), to_plain(item, depth + 1, limit)] for key, item in value.items()]}
+            return {"$dict": [[to_plain(key, depth + 1), to_plain(item, depth + 1)] for key, item in value.items()]}
         if kind is set or kind is frozenset:
-            return {"$set" if kind is set else "$frozenset": [to_plain(item, depth + 1, limit) for item in value]}
+            return {"$set" if kind is set else "$frozenset": [to_plain(item, depth + 1) for item in value]}
     except TooDeep as error:
         # Free unless raised (3.11's exception tables): the checker reads the path to see whose value was too deep.
         error.path.append(value)
@@ -67,14 +67,18 @@ def to_plain(value, depth=0, limit=MAX_DEPTH):
     if kind is complex:
         return {"$complex": [to_plain(value.real), to_plain(value.imag)]}
     if kind.__module__ == "numpy" and getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
-        return to_plain(value.item(), depth + 1, limit)  # a numpy scalar compares as the Python number it holds
+        return to_plain(value.item(), depth + 1)  # a numpy scalar compares as the Python number it holds
     raise NotPlainData("a %s is not plain data" % kind.__name__)
 
 
-def encode(value, envelope=0, limit=MAX_DEPTH):
+def encode(value, envelope=0, headroom=0):
     """One line of JSON text for `value`, a message whose first `envelope` levels of nesting are its own: the values it
-    carries count their nesting from themselves, up to `limit`."""
-    return json.dumps(to_plain(value, -envelope, limit), separators=(",", ":"))
+    carries count their nesting from themselves, up to MAX_DEPTH + `headroom`."""
+    try:
+        return json.dumps(to_plain(value, -(envelope + headroom)), separators=(",", ":"))
+    except TooDeep as error:
+        error.args = ("nesting deeper than %d" % (MAX_DEPTH + headroom),)
+        raise
 
 
 def _tagged(pairs):
@@ -90,14 +94,12 @@ class _Tagged:
         self.tag, self.body = tag, body
 
 
-def _build(node, depth, limit):
-    if depth > limit:
-        raise NotPlainData("nesting deeper than %d" % limit)
+def _build(node):
     kind = type(node)
     if node is None or kind in (bool, int, float, str):
         return node
     if kind is list:
-        return [_build(item, depth + 1, limit) for item in node]
+        return [_build(item) for item in node]
     if kind is not _Tagged:
         raise NotPlainData("unexpected %s" % kind.__name__)
     tag, body = node.tag, node.body
@@ -109,12 +111,7 @@ def _build(node, depth, limit):
         return bytes.fromhex(body)
     if type(body) is not list:
         raise NotPlainData("malformed %s" % tag)
-    if tag == "$dict":
-        # Keys and values one level below the dict, as to_plain counts them (the pairs are the encoding's, not a level).
-        if not all(type(pair) is list and len(pair) == 2 for pair in body):
-            raise NotPlainData("malformed $dict")
-        return {_build(key, depth + 1, limit): _build(item, depth + 1, limit) for key, item in body}
-    items = [_build(item, depth + 1, limit) for item in body]
+    items = [_build(item) for item in body]
     if tag == "$tuple":
         return tuple(items)
     if tag == "$set":
@@ -123,13 +120,37 @@ def _build(node, depth, limit):
         return frozenset(items)
     if tag == "$complex" and len(items) == 2 and all(type(item) in (int, float) for item in items):
         return complex(items[0], items[1])
+    if tag == "$dict" and all(type(pair) is list and len(pair) == 2 for pair in items):
+        return {key: item for key, item in items}
     raise NotPlainData("malformed %s" % tag)
 
 
-def decode(text, envelope=0, limit=MAX_DEPTH):
+def _check_depth(node, limit):
+    """Raises NotPlainData when a value in the parsed message `node` is nested deeper than `limit` (its envelope's
+    levels counted below 0 by the caller). Nesting as to_plain counts it: a dict's keys and values one level below it."""
+    stack = [(node, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise NotPlainData("nesting deeper than %d" % limit)
+        if type(node) is list:
+            stack.extend((item, depth + 1) for item in node)
+        elif type(node) is _Tagged and type(node.body) is list:
+            if node.tag == "$dict":
+                stack.extend((item, depth + 1) for pair in node.body if type(pair) is list for item in pair)
+            else:
+                stack.extend((item, depth + 1) for item in node.body)
+
+
+def decode(text, envelope=0, headroom=0):
     """The plain value of one line, a message whose first `envelope` levels are its own and whose values are nested at
-    most `limit` deep; raises NotPlainData (or ValueError) on anything else."""
+    most MAX_DEPTH + `headroom` deep; raises NotPlainData (or ValueError) on anything else."""
     try:
-        return _build(json.loads(text, object_pairs_hook=_tagged, parse_constant=_CONSTANTS.__getitem__), -envelope, limit)
+        node = json.loads(text, object_pairs_hook=_tagged, parse_constant=_CONSTANTS.__getitem__)
+        # Each level of nesting opens at least one "[": a message with fewer cannot be too deep (the usual case, counted
+        # in C), and only the others are walked.
+        if text.count("[") > MAX_DEPTH + headroom:
+            _check_depth(node, MAX_DEPTH + headroom + envelope)
+        return _build(node)
     except (TypeError, RecursionError) as error:
         raise NotPlainData(type(error).__name__) from None

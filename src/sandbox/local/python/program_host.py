@@ -62,7 +62,7 @@ def _resolve(namespace, name, solution_methods):
 
 def _answer(line, namespace, solution_methods):
     try:
-        _, name, arguments, keywords = plain_data.decode(line, 2, plain_data.ARGUMENT_DEPTH)
+        _, name, arguments, keywords = plain_data.decode(line, 2, plain_data.ARGUMENT_HEADROOM)
         value = _resolve(namespace, name, solution_methods)(*arguments, **keywords)
     except BaseException as error:  # SystemExit raised by the function is a failure of that call
         return plain_data.encode(("error", type(error).__name__, str(error)[:500]))
