@@ -3,7 +3,7 @@
  * sandbox, or the sandbox services that `$RLLM_HOME/config.json`'s `sandbox.urls` names (docs/code-sandbox.md).
  */
 import { readUserConfig, rllmHome } from "rllm-ts/core";
-import { openProgramGrader, type ProgramGrader } from "rllm-ts/verifiers/code";
+import { configuredSandboxUrls, openProgramGrader, sandboxHostAddresses, type ProgramGrader } from "rllm-ts/verifiers/code";
 
 // One grader per time limit: DeepCoder's 6 s per test, EvalPlus's 60 s for a whole check().
 const graders = new Map<number, Promise<ProgramGrader>>();
@@ -24,5 +24,5 @@ export function sharedCodeGrader(timeoutSeconds = 6): Promise<ProgramGrader> {
 function openConfiguredGrader(timeoutSeconds: number): Promise<ProgramGrader> {
   const services = readUserConfig(rllmHome()).sandbox;
   if (!services) return openProgramGrader({ timeoutSeconds });
-  return openProgramGrader({ timeoutSeconds }, { urls: services.urls, apiKey: process.env[services.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"] });
+  return openProgramGrader({ timeoutSeconds }, { hosts: sandboxHostAddresses(configuredSandboxUrls(services), services, process.env) });
 }

@@ -40,7 +40,7 @@ export { createRng, randomInt, randomIntBetween, type Rng } from "./random.js";
 // Where things are: files shipped in the package, the download cache, the user's endpoints and services.
 export { packagePath } from "./package-root.js";
 export { rllmHome } from "./rllm-home.js";
-export { readUserConfig, type UserConfig } from "./user-config.js";
+export { readUserConfig, type SandboxServices, type UserConfig } from "./user-config.js";
 
 // Worker threads on a TypeScript module, from the sources or the build alike.
 export { startTsWorker } from "./worker.js";
