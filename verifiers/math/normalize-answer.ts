@@ -103,7 +103,8 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
     .trim();
   text = unwrapDelimiters(text);
   text = removeThousandsSeparators(text);
-  text = text.replace(/(\d*)\.(\d*)\\overline\s*\{?(\d+)\}?/g, (_match, whole: string, fixed: string, repeating: string) =>
+  // The leftmost match starts a run of digits: `(?<!\d)` spares the quadratic retry at every digit of a long number.
+  text = text.replace(/(?<!\d)(\d*)\.(\d*)\\overline\s*\{?(\d+)\}?/g, (_match, whole: string, fixed: string, repeating: string) =>
     repeatingDecimalFraction(whole, fixed, repeating),
   );
 
