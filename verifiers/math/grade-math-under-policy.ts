@@ -196,6 +196,11 @@ function compareParsed(
   if (truthUnit && predictedUnit && truthUnit.name !== predictedUnit.name) {
     return compareConvertedUnits(truth, predicted, truthUnit, predictedUnit, policy);
   }
+  // A unit on both sides that the table does not know is compared by its words: `4 cents` is not `4 dollars`.
+  const [truthWords, predictedWords] = [truthNorm.unitWords, predictedNorm.unitWords];
+  if (truthWords && predictedWords && !(truthUnit && predictedUnit) && truthWords !== predictedWords) {
+    return { equal: false, reason: `different units (${predictedWords} against ${truthWords})` };
+  }
   const percentDiffers = truthNorm.percent !== predictedNorm.percent;
   const direct = !percentDiffers || policy.percentMatchesNumber;
   if (direct && squash(truthNorm.text) === squash(predictedNorm.text) && truthNorm.text !== "") {
