@@ -1,5 +1,6 @@
 /** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
 import { createRequire } from "node:module";
+import { compareInDigits, floatsVouchFor, proportionalInDigits, type DigitsOutcome } from "./compare-in-digits.js";
 import { rationalsEqual } from "./exact-rational.js";
 import {
   bigNumbersEqual,
@@ -33,6 +34,7 @@ const exactTolerance = 1e-12;
 const samplingTolerance = 1e-9;
 // Fixed sample points (seeded, so a verdict replays exactly), both signs so that |x| ≠ x and √(x²) ≠ x.
 const samplePoints = buildSamplePoints(8, 12, 0x5eed);
+const beyondDigits = "not shown equal: values beyond float and 320-digit precision";
 
 /** Whether the ground-truth and predicted expressions are equivalent under `policy`. */
 export function compareExpressions(truth: ExpressionValue, predicted: ExpressionValue, policy: MathPolicy): Comparison {
@@ -76,7 +78,13 @@ function compareConstants(
       : { equal: false, reason: "different rationals" };
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
-  // Agreement is no proof when a part of either value is past what floats and 64 digits resolve.
+  // A part past what floats and 64 digits resolve (`e^{-1000}` added to π): digits grown with the magnitudes decide.
+  if (!floatsVouchFor(left, {}) || !floatsVouchFor(right, {})) {
+    const outcome = compareInDigits(left, right, {});
+    if (outcome.kind === "equal") return { equal: true, reason: `equal in ${outcome.digits} digits` };
+    if (outcome.kind === "different") return { equal: false, reason: `different values (${outcome.digits} digits)` };
+    if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
+  }
   if (hasValueBeyondPrecision(left) || hasValueBeyondPrecision(right)) {
     return { equal: false, reason: "not shown equal: values beyond float and 64-digit precision" };
   }
@@ -121,6 +129,7 @@ function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantD
 function compareBySampling(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison {
   let agreeing = 0;
   let offDomain = 0;
+  let grownChecks = 0;
   for (const point of samplePoints) {
     const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
     const a = evaluateComplex(left, scope);
@@ -137,9 +146,24 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
       return { equal: false, reason: "differ at a sample point" };
     }
     // Float agreement within the tolerance cannot tell a tiny added constant or coefficient (x^2 + 10^{-15},
-    // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides. Where it
-    // cannot evaluate (complex values), the float agreement stands.
-    if (bigNumbersEqual(left, right, scope) === false) return { equal: false, reason: "differ at a sample point (64 digits)" };
+    // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides, or digits
+    // grown with the magnitudes where a part is past what 64 digits see (x + 10^{-41}, x^2 + e^{-1000}). Where 64
+    // digits cannot evaluate (complex values), the float agreement stands; where grown digits cannot, nothing is shown.
+    // Three points in grown digits show what a tiny part changes at every point; past them, the floats' agreement stands.
+    let outcome: DigitsOutcome = { kind: "vouched" };
+    if (!floatsVouchFor(left, scope) || !floatsVouchFor(right, scope)) {
+      grownChecks += 1;
+      if (grownChecks > 3) {
+        agreeing += 1;
+        continue;
+      }
+      outcome = compareInDigits(left, right, scope);
+    }
+    if (outcome.kind === "different") return { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` };
+    if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
+    if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
+      return { equal: false, reason: "differ at a sample point (64 digits)" };
+    }
     agreeing += 1;
   }
   if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
@@ -171,6 +195,10 @@ function toNerdamer(source: string): string {
 export function proportionalFactor(left: CompiledExpression, right: CompiledExpression, symbols: string[]): number | undefined {
   let factor: number | undefined;
   let samples = 0;
+  // The points used, and whether floats vouch for every value there: a tiny term (`x - y + 10^{-41} = 0` against
+  // `y = x`) leaves float ratios equal, so then the ratios are confirmed in grown digits.
+  const scopes: Record<string, number>[] = [];
+  let isVouched = true;
   for (const point of samplePoints) {
     const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
     const a = evaluateComplex(left, scope);
@@ -184,8 +212,11 @@ export function proportionalFactor(left: CompiledExpression, right: CompiledExpr
     if (factor === undefined) factor = ratio;
     else if (Math.abs(ratio - factor) > samplingTolerance * Math.max(Math.abs(ratio), Math.abs(factor))) return undefined;
     samples += 1;
+    scopes.push(scope);
+    isVouched &&= floatsVouchFor(left, scope) && floatsVouchFor(right, scope);
   }
-  return samples >= 3 && factor !== undefined && factor !== 0 ? factor : undefined;
+  if (samples < 3 || factor === undefined || factor === 0) return undefined;
+  return isVouched || proportionalInDigits(left, right, scopes) === true ? factor : undefined;
 }
 
 function isReal(value: ComplexValue): boolean {
