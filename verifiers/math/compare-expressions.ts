@@ -13,6 +13,7 @@ import {
   type ComplexValue,
 } from "./evaluate-expression.js";
 import type { MathPolicy } from "./math-policy.js";
+import { hasPiecewiseTerm, wideDecades, wideSamplePoints } from "./wide-sample-points.js";
 import type { MathValue } from "./parse-answer.js";
 
 /** Outcome of one comparison, with the rule that decided it. */
@@ -166,12 +167,36 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     }
     agreeing += 1;
   }
-  if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
+  if (agreeing >= 3) {
+    const wide = hasPiecewiseTerm(left) || hasPiecewiseTerm(right) ? compareAtWidePoints(left, right, symbols) : undefined;
+    return wide ?? { equal: true, reason: `agree at ${agreeing} sample points` };
+  }
   // Real at no common point, though each side is real somewhere: different real domains (`\sqrt{x}`, `\sqrt{-x}`).
   if (agreeing === 0 && offDomain > 0) return { equal: false, reason: "different real domains" };
   return symbolicDifferenceIsZero(left, right)
     ? { equal: true, reason: "difference simplifies to 0" }
     : { equal: false, reason: "not shown equal" };
+}
+
+/**
+ * A floor, ceiling or absolute value of a variable can agree at every sample point and differ elsewhere
+ * (`x + \lfloor x^2/100 \rfloor`, `|x - 100|`): the wide points (wide-sample-points.ts) look for a difference, which
+ * floats find and grown digits confirm (float rounding of large values is no difference). Undefined when none is found.
+ */
+function compareAtWidePoints(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison | undefined {
+  const decades = wideDecades([left, right]);
+  if (decades === undefined) return { equal: false, reason: "not shown equal: a floor, ceiling or absolute value beside a constant past 10^26" };
+  for (const point of wideSamplePoints(decades, symbols.length)) {
+    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index]!]));
+    const a = evaluateComplex(left, scope);
+    const b = evaluateComplex(right, scope);
+    if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b)) || isReal(a) !== isReal(b)) continue;
+    if (distance(a, b) <= samplingTolerance * Math.max(magnitude(a), magnitude(b))) continue;
+    const outcome = compareInDigits(left, right, scope);
+    const isDifferent = outcome.kind === "different" || (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false);
+    if (isDifferent) return { equal: false, reason: "differ at a wide sample point" };
+  }
+  return undefined;
 }
 
 /** nerdamer: does `simplify(left - right)` give 0? Used when sampling cannot decide (domains, undefined points). */
