@@ -12,7 +12,7 @@ import { evaluateInDigits, longestLiteral, type DecimalClass, type DigitsEvaluat
 
 /**
  * The outcome at one point: `vouched` when 64 digits see every part (the caller's 64-digit check decides), `equal` or
- * `different` in the grown precision, `undecided` when that precision cannot be reached (past 1,000 digits, too much
+ * `different` in the grown precision, `undecided` when that precision cannot be reached (past 320 digits, too much
  * work, a complex or undefined value).
  */
 export type DigitsOutcome = { kind: "vouched" } | { kind: "equal" | "different"; digits: number } | { kind: "undecided" };
@@ -205,7 +205,6 @@ function isIntegerLiteral(node: MathNode | undefined): boolean {
   if (shape?.type === "OperatorNode" && (shape.fn === "unaryMinus" || shape.fn === "unaryPlus")) return isIntegerLiteral(shape.args?.[0]);
   return shape?.type === "ConstantNode" && typeof shape.value === "number" && Number.isInteger(shape.value);
 }
-
 
 /** floatReading's walk over the values of `node`; a node the walk cannot evaluate leaves it to the usual checks. */
 function readFloats(node: MathNode, scope: Record<string, number>): FloatReading {
