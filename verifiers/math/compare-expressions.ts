@@ -35,6 +35,8 @@ const exactTolerance = 1e-12;
 const samplingTolerance = 1e-9;
 // Fixed sample points (seeded, so a verdict replays exactly), both signs so that |x| ≠ x and √(x²) ≠ x.
 const samplePoints = buildSamplePoints(8, 12, 0x5eed);
+// The scope of a constant expression: one object, so that its float readings are kept (compare-in-digits.ts).
+const noVariables: Record<string, number> = Object.freeze({});
 const beyondDigits = "not shown equal: values beyond float and 320-digit precision";
 
 /** Whether the ground-truth and predicted expressions are equivalent under `policy`. */
@@ -80,8 +82,8 @@ function compareConstants(
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
   // A part past what floats and 64 digits resolve (`e^{-1000}` added to π): digits grown with the magnitudes decide.
-  if (!floatsVouchFor(left, {}) || !floatsVouchFor(right, {})) {
-    const outcome = compareInDigits(left, right, {});
+  if (!floatsVouchFor(left, noVariables) || !floatsVouchFor(right, noVariables)) {
+    const outcome = compareInDigits(left, right, noVariables);
     if (outcome.kind === "equal") return { equal: true, reason: `equal in ${outcome.digits} digits` };
     if (outcome.kind === "different") return { equal: false, reason: `different values (${outcome.digits} digits)` };
     if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
@@ -131,8 +133,7 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
   let agreeing = 0;
   let offDomain = 0;
   let grownChecks = 0;
-  for (const point of samplePoints) {
-    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
+  for (const scope of sampleScopes(symbols)) {
     const a = evaluateComplex(left, scope);
     const b = evaluateComplex(right, scope);
     if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b))) continue;
@@ -227,8 +228,7 @@ export function proportionalFactor(left: CompiledExpression, right: CompiledExpr
   // `y = x`) leaves float ratios equal, so then the ratios are confirmed in grown digits.
   const scopes: Record<string, number>[] = [];
   let isVouched = true;
-  for (const point of samplePoints) {
-    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
+  for (const scope of sampleScopes(symbols)) {
     const a = evaluateComplex(left, scope);
     const b = evaluateComplex(right, scope);
     if (!a || !b || a.imaginary !== 0 || b.imaginary !== 0 || !Number.isFinite(a.real) || !Number.isFinite(b.real)) continue;
@@ -246,6 +246,24 @@ export function proportionalFactor(left: CompiledExpression, right: CompiledExpr
   if (samples < 3 || factor === undefined || factor === 0) return undefined;
   return isVouched || proportionalInDigits(left, right, scopes) === true ? factor : undefined;
 }
+
+/**
+ * The sample points with `symbols` bound, one scope object per point, made once per list of names: the caches of
+ * float readings (compare-in-digits.ts) are kept by scope object, so the ground truth's are met again.
+ */
+function sampleScopes(symbols: string[]): Record<string, number>[] {
+  const key = symbols.join(",");
+  let scopes = scopesByNames.get(key);
+  if (!scopes) {
+    scopes = samplePoints.map((point) => Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!])));
+    if (scopesByNames.size >= scopesByNamesLimit) scopesByNames.clear();
+    scopesByNames.set(key, scopes);
+  }
+  return scopes;
+}
+
+const scopesByNames = new Map<string, Record<string, number>[]>();
+const scopesByNamesLimit = 256;
 
 function isReal(value: ComplexValue): boolean {
   return Math.abs(value.imaginary) <= 1e-12 * Math.max(1, Math.abs(value.real));

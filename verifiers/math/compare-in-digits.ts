@@ -39,7 +39,8 @@ interface ExpressionState {
   bigNode?: MathNode | null;
   literalDigits?: number;
   transcendentalCount?: number;
-  floatReadings: Map<string, FloatReading>;
+  /** By scope object: the sample points' scopes are made once (compare-expressions.ts), so these are met again. */
+  floatReadings: WeakMap<object, FloatReading>;
 }
 
 /**
@@ -52,7 +53,6 @@ interface FloatReading {
 }
 
 const states = new WeakMap<CompiledExpression, ExpressionState>();
-const floatReadingsLimit = 64;
 
 /**
  * Whether floats vouch for every intermediate value of `compiled` at `scope`: each nonzero one within 1e-15…1e15, none
@@ -65,12 +65,10 @@ export function floatsVouchFor(compiled: CompiledExpression, scope: Record<strin
 
 function floatReading(compiled: CompiledExpression, scope: Record<string, number>): FloatReading {
   const state = stateOf(compiled);
-  const key = Object.entries(scope).map(([name, value]) => `${name}=${Object.is(value, -0) ? "-0" : value}`).join(",");
-  const known = state.floatReadings.get(key);
+  const known = state.floatReadings.get(scope);
   if (known !== undefined) return known;
   const reading: FloatReading = /\d{16,}/.test(compiled.expression) ? { isVouched: false } : readFloats(compiled.node, scope);
-  if (state.floatReadings.size >= floatReadingsLimit) state.floatReadings.clear();
-  state.floatReadings.set(key, reading);
+  state.floatReadings.set(scope, reading);
   return reading;
 }
 
@@ -147,7 +145,7 @@ function exponentRange(left: DigitsEvaluation, right: DigitsEvaluation): [number
 function stateOf(compiled: CompiledExpression): ExpressionState {
   let state = states.get(compiled);
   if (!state) {
-    state = { floatReadings: new Map() };
+    state = { floatReadings: new WeakMap() };
     states.set(compiled, state);
   }
   return state;
@@ -210,7 +208,7 @@ function isIntegerLiteral(node: MathNode | undefined): boolean {
 function readFloats(node: MathNode, scope: Record<string, number>): FloatReading {
   let isVouched = true;
   let isMeasured = true;
-  let [smallest, largest] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  let [smallest, largest] = [Number.POSITIVE_INFINITY, 0];
   const walked = forEachFloatValue(node, scope, ({ name, size, operands, isWrittenInfinity }) => {
     if (Number.isNaN(size)) return;
     if (!Number.isFinite(size)) {
@@ -218,8 +216,7 @@ function readFloats(node: MathNode, scope: Record<string, number>): FloatReading
       return;
     }
     if (size !== 0) {
-      const exponent = Math.floor(Math.log10(size));
-      [smallest, largest] = [Math.min(smallest, exponent), Math.max(largest, exponent)];
+      [smallest, largest] = [Math.min(smallest, size), Math.max(largest, size)];
       if (size < vouched.low || size > vouched.high) isVouched = false;
     }
     if (name === "add" || name === "subtract") {
@@ -230,6 +227,6 @@ function readFloats(node: MathNode, scope: Record<string, number>): FloatReading
     }
   });
   if (!walked) return { isVouched: true };
-  const exponents: [number, number] = smallest <= largest ? [smallest, largest] : [0, 0];
+  const exponents: [number, number] = largest > 0 ? [Math.floor(Math.log10(smallest)), Math.floor(Math.log10(largest))] : [0, 0];
   return isMeasured ? { isVouched, exponents } : { isVouched };
 }

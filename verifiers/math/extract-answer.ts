@@ -56,7 +56,7 @@ function allBoxes(text: string): { content: string; start: number; end: number }
   for (const marker of text.matchAll(/\\(?:boxed|fbox)(?![a-zA-Z])\s*/g)) {
     const start = marker.index + marker[0].length;
     if (text[start] === "{") {
-      closes ??= matchAllBraces(text);
+      closes ??= matchAllBraces(text, start);
       const end = closes.get(start) ?? -1;
       if (end !== -1) boxes.push({ content: text.slice(start + 1, end), start: marker.index, end: end + 1 });
     } else {
@@ -87,13 +87,14 @@ function bareContentEnds(text: string): Int32Array {
 }
 
 /**
- * The closing index of every `{` of `text` that is closed, by the index of the `{`, as `matchingBrace` finds it: a
- * backslash escapes the character after it, so `\{` and `\}` are no braces.
+ * The closing index of every `{` of `text` from `start` on that is closed, by the index of the `{`, as `matchingBrace`
+ * finds it: a backslash escapes the character after it, so `\{` and `\}` are no braces. (`start` is an unescaped
+ * brace; what comes before it matches no brace after it.)
  */
-function matchAllBraces(text: string): Map<number, number> {
+function matchAllBraces(text: string, start: number): Map<number, number> {
   const closes = new Map<number, number>();
   const open: number[] = [];
-  for (let index = 0; index < text.length; index += 1) {
+  for (let index = start; index < text.length; index += 1) {
     const character = text[index];
     if (character === "\\") index += 1;
     else if (character === "{") open.push(index);
