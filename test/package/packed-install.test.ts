@@ -63,12 +63,14 @@ describe("the packed package", () => {
   it("ships the build, the data and the bin, and no tests or sources", () => {
     const root = path.join(project, "node_modules/rllm-ts");
     const shipped = readdirSync(root).sort();
-    expect(shipped).toEqual(["README.md", "benchmarks", "bin", "cookbooks", "dist", "package.json", "src", "verifiers"]);
-    // Only data read from the package root: the tiny model's checkpoint and the Tinker wire schema.
-    expect(readdirSync(path.join(root, "src"))).toEqual(["models", "training"]);
-    expect(readdirSync(path.join(root, "src/training"), { recursive: true }).filter((file) => String(file).includes("."))).toEqual([
-      path.join("backends", "tinker", "tinker-public.proto"),
+    expect(shipped).toEqual(["README.md", "benchmarks", "bin", "cookbooks", "dist", "package.json", "src"]);
+    // Only data read from the package root: the tiny model's checkpoint, the Tinker wire schema and the sandbox's Python runtime.
+    expect(readdirSync(path.join(root, "src")).sort()).toEqual(["llm", "models", "sandbox"]);
+    expect(readdirSync(path.join(root, "src/llm"), { recursive: true }).filter((file) => String(file).includes("."))).toEqual([
+      path.join("tinker", "tinker-public.proto"),
     ]);
+    const runtime = readdirSync(path.join(root, "src/sandbox"), { recursive: true }).filter((file) => String(file).includes("."));
+    expect(runtime.every((file) => String(file).startsWith(path.join("local", "python")) && String(file).endsWith(".py"))).toBe(true);
     expect(readdirSync(path.join(root, "dist/src"))).not.toContain("testing.test.js");
     expect(readdirSync(root, { recursive: true }).some((file) => String(file).startsWith("test"))).toBe(false);
   });
