@@ -5,7 +5,7 @@
  * calls it share one process. A grader asks which it has (`kind`), because only the first may run tests whose
  * expected values the program must not see.
  */
-import type { RunCodeRequest, RunCodeResponse } from "./sandbox-fusion-protocol.js";
+import type { HostLimits, RunCodeRequest, RunCodeResponse } from "./sandbox-fusion-protocol.js";
 import type { SandboxLimits } from "./sandbox-limits.js";
 
 /** stdio: one forked run per test, stdin in, stdout out. functional / assert: one run per problem, a trusted checker calls the program. */
@@ -72,16 +72,17 @@ export interface LocalPrograms {
   close(): Promise<void>;
 }
 
-/**
- * A run on a pool of remote hosts: the host's reply, or a failure a known-good control run on the same host proved
- * to be the program's own doing (`isTimeout`: the service kept no time limit on it, twice, though it answered the
- * control).
- */
-export type PooledRunResult =
-  | { kind: "reply"; host: string; response: RunCodeResponse }
-  | { kind: "program-failure"; host: string; reason: string; isTimeout: boolean };
+/** A run a remote host did: its reply, with a run result the program produced, and the limits the host states. */
+export interface PooledRunResult {
+  host: string;
+  response: RunCodeResponse;
+  limits: HostLimits;
+}
 
-/** The remote provider's hosts. `run` throws AllHostsFailedError when every host failed its control. */
+/**
+ * The remote provider's hosts. `run` throws AllHostsFailedError, with each host's reason, when no host did the run: a
+ * host's limit or fault is never the program's failure.
+ */
 export interface RemotePrograms {
   readonly kind: "remote";
   /** Programs sent at once (2 per host: more only wait in the services' queues). */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { describeIssues, InputError } from "./errors/input-error.js";
+import { runCodeUrl } from "./sandbox-fusion-protocol.js";
 
 const HttpUrlSchema = z
   .string()
@@ -12,9 +13,17 @@ const HttpUrlSchema = z
   .refine((url) => /^https?:\/\//i.test(url), "expected an http(s) URL");
 
 /**
+ * One SandboxFusion-compatible service: its URL, or its URL with the environment variable holding the API key that
+ * belongs to it alone (services of different owners each get their own key, and no key reaches a service it is not for).
+ */
+export const SandboxServiceSchema = z.union([HttpUrlSchema, z.object({ url: HttpUrlSchema, apiKeyEnv: z.string().min(1) }).strict()]);
+export type SandboxService = z.infer<typeof SandboxServiceSchema>;
+
+/**
  * local: bubblewrap, seccomp and cgroups on this machine (`python` names the interpreter programs run with;
  * `unsafeNoSandbox` runs them with rlimits only where bubblewrap is missing). docker: one container per episode.
- * remote: SandboxFusion-compatible services (`rllm sandbox serve`, or SandboxFusion), their key in `apiKeyEnv`.
+ * remote: SandboxFusion-compatible services (`rllm sandbox serve`, or SandboxFusion); a service's key is read from the
+ * variable its entry names, else from `apiKeyEnv`.
  */
 export const SandboxSettingSchema = z.discriminatedUnion("provider", [
   z
@@ -28,8 +37,8 @@ export const SandboxSettingSchema = z.discriminatedUnion("provider", [
   z
     .object({
       provider: z.literal("remote"),
-      urls: z.array(HttpUrlSchema).min(1),
-      /** The environment variable holding the services' API key (default RLLM_SANDBOX_API_KEY). */
+      urls: z.array(SandboxServiceSchema).min(1),
+      /** The environment variable holding the key of every service without a key of its own (default RLLM_SANDBOX_API_KEY). */
       apiKeyEnv: z.string().min(1).optional(),
     })
     .strict(),
@@ -68,9 +77,31 @@ export const SandboxSettingInputSchema = z.union([
 ]);
 export type SandboxSettingInput = z.input<typeof SandboxSettingInputSchema>;
 
+/** The URL of each of a remote setting's services. */
+export function serviceUrls(setting: Extract<SandboxSetting, { provider: "remote" }>): string[] {
+  return setting.urls.map((service) => (typeof service === "string" ? service : service.url));
+}
+
+/**
+ * `given` (a --sandbox naming services) with the keys `configured` (config.json's setting) names for them: each URL
+ * given that config.json lists with a key variable of its own takes that variable, in either form of the URL, and the
+ * shared variable comes from config.json unless `given` names one. Any other `given` is returned as it is.
+ */
+export function withConfiguredKeys(given: SandboxSetting, configured: SandboxSetting | undefined): SandboxSetting {
+  if (given.provider !== "remote" || configured?.provider !== "remote") return given;
+  const ownKeys = configured.urls.flatMap((service) => (typeof service === "string" ? [] : [service]));
+  const urls = given.urls.map((service) => {
+    if (typeof service !== "string") return service;
+    const entry = ownKeys.find((candidate) => runCodeUrl(candidate.url) === runCodeUrl(service));
+    return entry ? { url: service, apiKeyEnv: entry.apiKeyEnv } : service;
+  });
+  const apiKeyEnv = given.apiKeyEnv ?? configured.apiKeyEnv;
+  return { provider: "remote", urls, ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}) };
+}
+
 /** The setting in the flag's syntax, for messages and `rllm view`: `local`, `docker`, or the URLs. */
 export function formatSandboxSetting(setting: SandboxSetting): string {
-  if (setting.provider === "remote") return setting.urls.join(",");
+  if (setting.provider === "remote") return serviceUrls(setting).join(",");
   const extras = setting.provider === "local" ? [setting.python ? `python ${setting.python}` : "", setting.unsafeNoSandbox ? "unsafe-no-sandbox" : ""].filter(Boolean) : [];
   return extras.length > 0 ? `${setting.provider} (${extras.join(", ")})` : setting.provider;
 }

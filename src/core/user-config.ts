@@ -5,7 +5,7 @@ import { z } from "zod";
 import { InputError, describeIssues } from "./errors/input-error.js";
 import { parseJsonFile } from "./parse-json-file.js";
 import { ModelPriceSchema } from "./price-table.js";
-import { defaultSandboxSetting, SandboxSettingInputSchema, type SandboxSetting } from "./sandbox-setting.js";
+import { defaultSandboxSetting, SandboxSettingInputSchema, withConfiguredKeys, type SandboxSetting } from "./sandbox-setting.js";
 
 /** One named endpoint; the key is given only as the name of the environment variable that holds it. */
 export const NamedEndpointSchema = z
@@ -42,8 +42,12 @@ export function readUserConfig(home: string): UserConfig {
   return parsed.data;
 }
 
-/** The sandbox a run uses: `given` (its --sandbox), else the user config's, else the local one. */
+/**
+ * The sandbox a run uses: `given` (its --sandbox), else the user config's, else the local one. Services `given` that
+ * config.json lists with a key variable of their own keep it (withConfiguredKeys).
+ */
 export function configuredSandbox(home: string, given?: SandboxSetting): SandboxSetting {
+  if (given?.provider === "remote") return withConfiguredKeys(given, readUserConfig(home).sandbox);
   return given ?? readUserConfig(home).sandbox ?? defaultSandboxSetting;
 }
 

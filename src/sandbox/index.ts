@@ -18,5 +18,6 @@ export type { LanguageRunner, ForkServerConfig } from "./local/language-runner.j
 export { createDockerSandbox } from "./docker/docker-sandbox.js";
 export { createDockerEnvironment, type DockerEnvironmentOptions } from "./docker/docker-environment.js";
 // The remote provider
-export { createRemoteSandbox } from "./remote/remote-sandbox.js";
-export { RemoteProgramHosts, type RemoteProgramsOptions } from "./remote/remote-programs.js";
+export { createRemoteSandbox, sandboxHostAddresses } from "./remote/remote-sandbox.js";
+export { openRemotePrograms, RemoteProgramHosts, type RemoteProgramsOptions } from "./remote/remote-programs.js";
+export type { SandboxHostAddress } from "./remote/sandbox-host-pool.js";

@@ -1,8 +1,8 @@
 /**
  * The code verifier's pool as it is open (code-pool.ts defines it): the run's program sandbox (local slots, or the
- * hosts of a remote one), opened once per run by the run's services and shared by every grader the run makes. Under a remote sandbox, assert tests (whose expected
- * values the program must not be able to read) go to local slots, opened on the first such problem and closed with
- * the pool.
+ * hosts of a remote one), opened once per run by the run's services and shared by every grader the run makes. Under a
+ * remote sandbox, assert tests (whose expected values the program must not be able to read) and problems no service
+ * could run go to local slots, opened on the first such problem and closed with the pool.
  */
 import type { ProgramSandbox, ProgramSandboxOptions } from "rllm-ts/core";
 import { CodeGrader, type CodeGradingOptions } from "./code-grader.js";
@@ -28,7 +28,7 @@ export class CodeGradingPool {
       timeoutSeconds,
       runAllTests,
       ...(floatTolerance !== undefined ? { floatTolerance } : {}),
-      local: () => this.localGrader(options),
+      openLocal: () => this.localGrader(options),
     });
   }
 

@@ -1,4 +1,7 @@
-/** Every bundled sample of the paper suites loads and grades its reference answers as correct (the code suites' solutions, which run in the sandbox: bundled-code-samples.e2e.test.ts). */
+/**
+ * Every bundled sample of the paper suites loads and grades its reference answers as correct; the code suites' reference
+ * solutions run in code-samples.sdk.test.ts (their tests import numpy, from the pinned "parity" environment).
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -78,6 +78,15 @@ describe("gradeChoice", () => {
     expect(gradeChoice("no idea", options, "C")).toMatchObject({ value: 0, isCorrect: false, explanation: "no answer letter in the reply" });
   });
 
+  it("leaves unscored a choice of the correct option's twin (a duplicated option), and still scores the others", () => {
+    const duplicated = ["2", "3", "5", "3"];
+    expect(gradeChoice("The answer is (D)", duplicated, "B")).toMatchObject({ status: "unscored", answer: "D" });
+    expect(gradeChoice("The answer is 3", duplicated, "B")).toMatchObject({ status: "unscored" });
+    expect(gradeChoice("The answer is (B)", duplicated, "B")).toMatchObject({ status: "scored", value: 1 });
+    expect(gradeChoice("The answer is (C)", duplicated, "B")).toMatchObject({ status: "scored", value: 0 });
+    expect(gradeChoice("The answer is B or C", duplicated, "B")).toMatchObject({ status: "scored", value: 0 });
+  });
+
   it("grades rows through rllm grade --verifier choice", async () => {
     const rows = [
       { response: "Answer: D", choices: options, ground_truth: "D" },

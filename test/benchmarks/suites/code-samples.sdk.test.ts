@@ -1,4 +1,7 @@
-/** Every bundled sample of the code suites grades its reference solutions as correct, in the sandbox (the others: bundled-samples.test.ts). */
+/**
+ * The code suites' bundled samples: every reference solution passes every test in the sandbox, with the pinned
+ * "parity" environment's Python (EvalPlus's test code imports numpy), so this file is in `npm run test:sdk`.
+ */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
