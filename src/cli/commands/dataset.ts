@@ -31,10 +31,12 @@ async function findBuiltInBenchmark(name: string) {
 /** `rllm dataset list`: every benchmark grouped by kind (size, licence, grader, what is pulled), then the user's own datasets. */
 export async function listDatasets(): Promise<void> {
   const home = rllmHome();
-  for (const line of formatBenchmarkCatalog(await benchmarks.loadAll(), (name) => readPullManifest(home, name))) console.log(line);
+  const builtIn = await benchmarks.loadAll();
   const local = localDatasetNames(home);
+  // One name column for the built-in benchmarks and the user's datasets.
+  const width = Math.max(...[...builtIn, ...local.map((name) => ({ name }))].map(({ name }) => name.length));
+  for (const line of formatBenchmarkCatalog(builtIn, (name) => readPullManifest(home, name), width)) console.log(line);
   if (local.length > 0) console.log("your datasets:");
-  const width = Math.max(0, ...local.map((name) => name.length));
   for (const name of local) {
     const manifest = readLocalDataset(home, name)!;
     const splits = Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ");
