@@ -37,7 +37,7 @@ export async function resolvePython(options: ResolvePythonOptions = {}): Promise
   const lock = readLock(lockFile);
   const choice = chooseInterpreter(options.python, environment, lockFile, lock);
   const installation = findPython(choice.command, await probePython(choice.command));
-  const packages = Object.fromEntries((lock?.packages ?? []).map((name) => [name, installedVersion(installation.sitePackages, name)]));
+  const packages = installedVersions(installation.sitePackages, lock?.packages ?? []);
   return { installation, record: { executable: installation.executable, version: installation.version, source: choice.source, packages } };
 }
 
@@ -84,8 +84,13 @@ function findPinnedEnvironment(environment: NodeJS.ProcessEnv, lockText: string)
   return candidates[0] && path.join(candidates[0], "bin", "python");
 }
 
-/** The version of `name` installed in `sitePackages` (from its .dist-info or .egg-info folder), or null. */
-export function installedVersion(sitePackages: readonly string[], name: string): string | null {
+/**
+ * The version of each of `names` (normalised) installed in `sitePackages`, from its .dist-info or .egg-info folder, or
+ * null; each folder is read once.
+ */
+export function installedVersions(sitePackages: readonly string[], names: readonly string[]): Record<string, string | null> {
+  const versions: Record<string, string | null> = Object.fromEntries(names.map((name) => [name, null]));
+  if (names.length === 0) return versions;
   for (const folder of sitePackages) {
     let entries: string[];
     try {
@@ -95,10 +100,13 @@ export function installedVersion(sitePackages: readonly string[], name: string):
     }
     for (const entry of entries) {
       const match = /^(.+?)-([^-]+?)(?:-py[\d.]+)?\.(?:dist|egg)-info$/.exec(entry);
-      if (match && normalizeName(match[1]!) === name) return match[2]!;
+      if (!match) continue;
+      const name = normalizeName(match[1]!);
+      // The first folder that has it wins, as on sys.path.
+      if (versions[name] === null) versions[name] = match[2]!;
     }
   }
-  return null;
+  return versions;
 }
 
 /** PEP 503: case and runs of -, _ and . do not tell names apart. */

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPython } from "../../../src/sandbox/local/find-python.js";
 import { probePython } from "../../../src/sandbox/local/python-probe.js";
-import { installedVersion, resolvePython } from "../../../src/sandbox/local/resolve-python.js";
+import { installedVersions, resolvePython } from "../../../src/sandbox/local/resolve-python.js";
 import { SandboxUnavailableError } from "../../../src/sandbox/sandbox-unavailable-error.js";
 import { rmSync } from "node:fs";
 
@@ -78,8 +78,6 @@ describe("resolvePython", () => {
     const site = path.join(folder, "site-names");
     mkdirSync(path.join(site, "Sorted_Containers-2.4.0.dist-info"), { recursive: true });
     mkdirSync(path.join(site, "numpy-1.24.2.egg-info"), { recursive: true });
-    expect(installedVersion([site], "sorted-containers")).toBe("2.4.0");
-    expect(installedVersion([site], "numpy")).toBe("1.24.2");
-    expect(installedVersion([site, "/nonexistent"], "scipy")).toBeNull();
+    expect(installedVersions([site, "/nonexistent"], ["sorted-containers", "numpy", "scipy"])).toEqual({ "sorted-containers": "2.4.0", numpy: "1.24.2", scipy: null });
   });
 });
