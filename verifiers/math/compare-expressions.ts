@@ -1,8 +1,17 @@
 /** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
 import { createRequire } from "node:module";
 import { compareInDigits, floatsVouchFor, proportionalInDigits, type DigitsOutcome } from "./compare-in-digits.js";
-import { rationalsEqual } from "./exact-rational.js";
 import {
+  addRationals,
+  compareRationals,
+  negateRational,
+  rational,
+  rationalFromLiteral,
+  rationalsEqual,
+  type Rational,
+} from "./exact-rational.js";
+import {
+  bigDifference,
   bigNumbersEqual,
   compileExpression,
   exactRational,
@@ -64,13 +73,15 @@ function compareConstants(
   const truthIsDecimal = truth.decimalPlaces !== undefined;
   const predictedIsDecimal = predicted.decimalPlaces !== undefined;
   if (policy.acceptRoundedDecimals && truthIsDecimal !== predictedIsDecimal) {
-    const [literal, exact] = truthIsDecimal ? [truth, b] : [predicted, a];
-    if (roundsTo(literal, exact, policy.minSignificantDigits)) {
+    const [literal, exact, exactCompiled] = truthIsDecimal ? [truth, b, right] : [predicted, a, left];
+    if (roundsTo(literal, exact, exactCompiled, policy.minSignificantDigits)) {
       return { equal: true, reason: `exact value rounds to ${literal.text}` };
     }
   }
   if (truthIsDecimal && predictedIsDecimal) {
-    const equal = Number(truth.text) === Number(predicted.text);
+    // Exactly, not as floats: `0.1000000000000000000001` is not `0.1`.
+    const [truthValue, predictedValue] = [decimalValue(truth.text), decimalValue(predicted.text)];
+    const equal = truthValue !== undefined && predictedValue !== undefined && rationalsEqual(truthValue, predictedValue);
     return { equal, reason: equal ? "same decimal" : "different decimals" };
   }
   const leftRational = exactRational(left);
@@ -82,7 +93,8 @@ function compareConstants(
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
   // A part past what floats and 64 digits resolve (`e^{-1000}` added to π): digits grown with the magnitudes decide.
-  if (!floatsVouchFor(left, noVariables) || !floatsVouchFor(right, noVariables)) {
+  const isVouched = floatsVouchFor(left, noVariables) && floatsVouchFor(right, noVariables);
+  if (!isVouched) {
     const outcome = compareInDigits(left, right, noVariables);
     if (outcome.kind === "equal") return { equal: true, reason: `equal in ${outcome.digits} digits` };
     if (outcome.kind === "different") return { equal: false, reason: `different values (${outcome.digits} digits)` };
@@ -92,8 +104,9 @@ function compareConstants(
     return { equal: false, reason: "not shown equal: values beyond float and 64-digit precision" };
   }
   // Float agreement within 1e-12 is confirmed in 64 digits where they evaluate: √2 + 2^{-40} is not √2. Identical
-  // floats below 4 need no check: every part is at least 1e-15 (above), more than half a float step there.
-  const isIdenticalSmall = a.real === b.real && a.imaginary === b.imaginary && magnitude(a) <= 4;
+  // floats below 4 need no check where floats vouch for every part: each is at least 1e-15, more than half a float
+  // step there. A literal past 15 digits is no such part (`1.41421356237309504881` is √2 as a float).
+  const isIdenticalSmall = isVouched && a.real === b.real && a.imaginary === b.imaginary && magnitude(a) <= 4;
   if (!isIdenticalSmall && bigNumbersEqual(left, right) === false) {
     return { equal: false, reason: "different values (64 digits)" };
   }
@@ -118,14 +131,31 @@ function exactNumbersEqual(a: ComplexValue, b: ComplexValue, left: CompiledExpre
   return bigNumbersEqual(left, right) ?? false;
 }
 
-/** Whether `exact` rounded to the decimals `literal` states gives `literal` (with enough significant digits). */
-function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantDigits: number): boolean {
+/**
+ * Whether `exact` rounded to the decimals `literal` states gives `literal` (with enough significant digits): exactly
+ * for a rational, in floats for a literal of up to 12 significant digits, else in 64 digits (`0.10000000000000001` is
+ * not 1/10 rounded, though floats cannot tell them apart).
+ */
+function roundsTo(literal: ExpressionValue, exact: ComplexValue, exactCompiled: CompiledExpression, minSignificantDigits: number): boolean {
   if (exact.imaginary !== 0 || !Number.isFinite(exact.real)) return false;
   const digits = literal.text.replace(/^[-+]?0*\.?0*/, "").replace(".", "");
   if (digits.length < minSignificantDigits) return false;
-  const value = Number(literal.text);
-  const halfUnit = 0.5 * 10 ** -(literal.decimalPlaces ?? 0);
-  return Math.abs(exact.real - value) <= halfUnit * (1 + 1e-9);
+  const halfUnit = rational(1n, 2n * 10n ** BigInt(literal.decimalPlaces ?? 0));
+  const literalValue = decimalValue(literal.text);
+  const exactValue = exactRational(exactCompiled);
+  if (literalValue && exactValue) {
+    const difference = addRationals(exactValue, negateRational(literalValue));
+    return compareRationals(difference.numerator < 0n ? negateRational(difference) : difference, halfUnit) <= 0;
+  }
+  if (digits.length <= 12) return Math.abs(exact.real - Number(literal.text)) <= 0.5 * 10 ** -(literal.decimalPlaces ?? 0) * (1 + 1e-9);
+  const difference = bigDifference(exactCompiled, literal.text);
+  return difference?.lessThanOrEqualTo(`5e-${(literal.decimalPlaces ?? 0) + 1}`) === true;
+}
+
+/** The exact value of a decimal answer (`-0.25`, `+.5`), or undefined. */
+function decimalValue(text: string): Rational | undefined {
+  const value = rationalFromLiteral(text.replace(/^[-+]/, ""));
+  return value && text.startsWith("-") ? negateRational(value) : value;
 }
 
 /** Expressions with variables: equal when they agree at every sample point where both are defined (at least 3). */

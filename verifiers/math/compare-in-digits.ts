@@ -6,7 +6,7 @@
  * such a part is far above the rounding (docs/math-verifier.md, "Constants" and "Expressions with variables").
  */
 import type { MathNode } from "mathjs";
-import { bigMath, type CompiledExpression } from "./evaluate-expression.js";
+import { bigMath, hasInexactLiteral, type CompiledExpression } from "./evaluate-expression.js";
 import { forEachFloatValue } from "./float-intermediates.js";
 import { evaluateInDigits, longestLiteral, type DecimalClass, type DigitsEvaluation } from "./evaluate-in-digits.js";
 
@@ -67,7 +67,7 @@ function floatReading(compiled: CompiledExpression, scope: Record<string, number
   const state = stateOf(compiled);
   const known = state.floatReadings.get(scope);
   if (known !== undefined) return known;
-  const reading: FloatReading = /\d{16,}/.test(compiled.expression) ? { isVouched: false } : readFloats(compiled.node, scope);
+  const reading: FloatReading = hasInexactLiteral(compiled.expression) ? { isVouched: false } : readFloats(compiled.node, scope);
   state.floatReadings.set(scope, reading);
   return reading;
 }

@@ -56,24 +56,64 @@ function evaluateOperator(shape: NodeShape): Rational {
   const [a, b] = args as [Rational, Rational];
   switch (shape.fn) {
     case "unaryMinus":
-      return { numerator: -a.numerator, denominator: a.denominator };
+      return negateRational(a);
     case "unaryPlus":
       return a;
     case "add":
-      return reduce(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+      return addRationals(a, b);
     case "subtract":
-      return reduce(a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator);
+      return addRationals(a, negateRational(b));
     case "multiply":
-      return reduce(a.numerator * b.numerator, a.denominator * b.denominator);
+      return multiplyRationals(a, b);
     case "divide":
       if (b.numerator === 0n) throw new NotRational();
-      return reduce(a.numerator * b.denominator, a.denominator * b.numerator);
+      return multiplyRationals(a, invertRational(b));
     case "pow":
       return power(a, b);
     case "factorial":
       return factorial(a);
     default:
       throw new NotRational();
+  }
+}
+
+/** `numerator / denominator`, reduced, with a positive denominator (which must not be 0). */
+export function rational(numerator: bigint, denominator = 1n): Rational {
+  if (denominator < 0n) return rational(-numerator, -denominator);
+  const divisor = gcd(numerator < 0n ? -numerator : numerator, denominator);
+  return { numerator: numerator / divisor, denominator: denominator / divisor };
+}
+
+export function addRationals(a: Rational, b: Rational): Rational {
+  if (a.denominator === b.denominator) return rational(a.numerator + b.numerator, a.denominator);
+  return rational(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+}
+
+export function multiplyRationals(a: Rational, b: Rational): Rational {
+  return rational(a.numerator * b.numerator, a.denominator * b.denominator);
+}
+
+/** Negative, 0 or positive as a is below, equal to or above b. */
+export function compareRationals(a: Rational, b: Rational): number {
+  const difference = a.numerator * b.denominator - b.numerator * a.denominator;
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
+export function negateRational(a: Rational): Rational {
+  return { numerator: -a.numerator, denominator: a.denominator };
+}
+
+/** 1/a, for a nonzero `a`. */
+export function invertRational(a: Rational): Rational {
+  return rational(a.denominator, a.numerator);
+}
+
+/** The exact value of a decimal literal (`12`, `0.25`, `1.5e-41`), or undefined when it is none or past 10^±400. */
+export function rationalFromLiteral(text: string): Rational | undefined {
+  try {
+    return fromLiteral(text);
+  } catch {
+    return undefined;
   }
 }
 
@@ -86,7 +126,7 @@ function power(base: Rational, exponent: Rational): Rational {
   const denominator = base.denominator ** magnitude;
   if (exponent.numerator >= 0n) return { numerator, denominator };
   if (numerator === 0n) throw new NotRational();
-  return reduce(denominator, numerator);
+  return rational(denominator, numerator);
 }
 
 function factorial(value: Rational): Rational {
@@ -103,13 +143,7 @@ function fromLiteral(text: string): Rational {
   const exponent = Number(match[3] ?? 0) - fraction.length;
   if (Math.abs(exponent) > 400) throw new NotRational();
   const integer = BigInt((match[1] ?? "") + fraction || "0");
-  return exponent >= 0 ? { numerator: integer * 10n ** BigInt(exponent), denominator: 1n } : reduce(integer, 10n ** BigInt(-exponent));
-}
-
-function reduce(numerator: bigint, denominator: bigint): Rational {
-  if (denominator < 0n) return reduce(-numerator, -denominator);
-  const divisor = gcd(numerator < 0n ? -numerator : numerator, denominator);
-  return { numerator: numerator / divisor, denominator: denominator / divisor };
+  return exponent >= 0 ? { numerator: integer * 10n ** BigInt(exponent), denominator: 1n } : rational(integer, 10n ** BigInt(-exponent));
 }
 
 function gcd(a: bigint, b: bigint): bigint {
