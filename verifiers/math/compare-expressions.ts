@@ -1,6 +1,7 @@
 /** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
 import { createRequire } from "node:module";
 import { compareInDigits, floatsVouchFor, proportionalInDigits, type DigitsOutcome } from "./compare-in-digits.js";
+import { exactFormRatio, exactFormsEqual } from "./exact-form.js";
 import {
   addRationals,
   compareRationals,
@@ -54,6 +55,8 @@ export function compareExpressions(truth: ExpressionValue, predicted: Expression
   const left = compileExpression(truth.expression);
   const right = compileExpression(predicted.expression);
   if (!left || !right) return { equal: false, reason: "unparseable expression" };
+  // The same exact form proves equality at any magnitude; a different one proves nothing, and the checks below decide.
+  if (exactFormsEqual(left, right)) return { equal: true, reason: "same exact form" };
   const symbols = [...new Set([...left.symbols, ...right.symbols])];
   if (symbols.length === 0) return compareConstants(truth, left, predicted, right, policy);
   return compareBySampling(left, right, symbols);
@@ -252,6 +255,10 @@ function toNerdamer(source: string): string {
 
 /** Ratio test for `f = c·g`: used by equations (any c ≠ 0) and relations (c > 0). Undefined when it cannot decide. */
 export function proportionalFactor(left: CompiledExpression, right: CompiledExpression, symbols: string[]): number | undefined {
+  // Exact forms equal up to a rational factor prove it at any magnitude (`y = x^{1000}`, `y - (x^{10})^{100} = 0`);
+  // the callers use its sign, which a factor past floats (10^{-400}) keeps.
+  const ratio = exactFormRatio(left, right);
+  if (ratio !== undefined) return Number(ratio.numerator) / Number(ratio.denominator) || Math.sign(Number(ratio.numerator));
   let factor: number | undefined;
   let samples = 0;
   // The points used, and whether floats vouch for every value there: a tiny term (`x - y + 10^{-41} = 0` against
