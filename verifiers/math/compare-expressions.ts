@@ -178,7 +178,12 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     }
     const difference = distance(a, b);
     if (difference > samplingTolerance * Math.max(magnitude(a), magnitude(b)) + 1e-12) {
-      return { equal: false, reason: "differ at a sample point" };
+      // Where floats do not vouch for the values (a sum cancelling, a value past 10^15), their difference may be their
+      // own rounding (`(\sqrt{x^2+10^{40}}-10^{20})10^{20}` is 0 in floats, x^2/2 in fact): grown digits decide.
+      const difference = differenceInDigits(left, right, scope);
+      if (difference !== undefined) return difference;
+      agreeing += 1;
+      continue;
     }
     // Float agreement within the tolerance cannot tell a tiny added constant or coefficient (x^2 + 10^{-15},
     // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides, or digits
@@ -213,6 +218,19 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
   return symbolicDifferenceIsZero(left, right)
     ? { equal: true, reason: "difference simplifies to 0" }
     : { equal: false, reason: "not shown equal" };
+}
+
+/**
+ * The verdict on a float difference at `scope`: a difference, unless floats do not vouch for the values there and grown
+ * (or 64) digits show them equal, which makes it float rounding (undefined).
+ */
+function differenceInDigits(left: CompiledExpression, right: CompiledExpression, scope: Record<string, number>): Comparison | undefined {
+  const differs: Comparison = { equal: false, reason: "differ at a sample point" };
+  if (floatsVouchFor(left, scope) && floatsVouchFor(right, scope)) return differs;
+  const outcome = compareInDigits(left, right, scope);
+  if (outcome.kind === "equal") return undefined;
+  if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === true) return undefined;
+  return outcome.kind === "different" ? { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` } : differs;
 }
 
 /**
