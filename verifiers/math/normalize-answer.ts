@@ -18,6 +18,7 @@ export interface NormalizedAnswer {
   dollars?: boolean;
 }
 
+const powersOfTen: Record<string, number> = { thousand: 3, million: 6, billion: 9, trillion: 12 };
 // Words removed when they trail an answer (`5 cm`, `\text{ inches}^2`, `12 square feet`); sources: PRM800K / Minerva lists.
 const unitWords = [
   "square", "sq", "cubic", "units?", "cm", "mm", "km", "m", "meters?", "metres?", "centimeters?", "millimeters?",
@@ -84,7 +85,11 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
   text = text.replace(/\\\$|\$|US\$|USD|€|£|¥|\\euro(?![a-zA-Z])|\\pounds(?![a-zA-Z])/g, " ");
   text = text
     .replace(/\\varnothing|∅|\\\{\s*\\\}/g, "\\emptyset")
-    .replace(/\\mathbb\s*\{?R\}?|^all real numbers$/i, "(-\\infty, \\infty)");
+    .replace(/\\mathbb\s*\{?R\}?|^(?:\\text\s*\{\s*)?all real(?:s| numbers)\s*\}?$/i, "(-\\infty, \\infty)")
+    // `1.5 million` is 1.5·10^6, as PRM800K's grader reads it; the word is no unit.
+    .replace(/(\d)\s*(?:\\text\s*\{\s*)?(thousand|million|billion|trillion)\b(?:\s*\})?/gi, (_match, digit: string, word: string) =>
+      `${digit}\\cdot 10^{${powersOfTen[word.toLowerCase()]}}`,
+    );
   const writtenUnit = findPhysicalUnit(text);
   // What is removed from the end as a unit, kept so that two different units are never taken for the same answer.
   const removed: string[] = [];
