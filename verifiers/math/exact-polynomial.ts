@@ -57,7 +57,7 @@ export class NoExactForm extends Error {}
 
 // Products of terms one form may take: a real answer's take tens, and an answer of 2,000 characters could otherwise
 // take millions (a product of many sums).
-const workLimit = 20_000;
+const workLimit = 10_000;
 let work = 0;
 
 /** `build()`, which makes one form, within the work limit (else NoExactForm). */
@@ -66,8 +66,11 @@ export function withinWorkLimit<T>(build: () => T): T {
   return build();
 }
 
-// Bounds that keep a form cheap: terms of a sum, and digits of a coefficient (10^{-1000} still has an exact form).
+// Bounds that keep a form cheap: terms of a sum, term products in one product of sums or one power of a sum expanded
+// by squaring ((x+1)^{255} is kept as a power: its squares take 23,000 products), and digits of a coefficient
+// (10^{-1000} still has an exact form).
 const maxTerms = 256;
+const maxProducts = 4096;
 const largestInteger = 10n ** 2000n;
 
 const one: Rational = { numerator: 1n, denominator: 1n };
@@ -119,6 +122,9 @@ export function polynomialRatio(a: Polynomial, b: Polynomial): Rational | undefi
 }
 
 export function addPolynomials(a: Polynomial, b: Polynomial): Polynomial {
+  // Exponents are mostly constants: their sum needs no sorting.
+  const [left, right] = [constantValue(a), constantValue(b)];
+  if (left !== undefined && right !== undefined) return constantPolynomial(addRationals(left, right));
   return makePolynomial([...a.terms, ...b.terms]);
 }
 
@@ -127,7 +133,7 @@ export function negatePolynomial(a: Polynomial): Polynomial {
 }
 
 export function multiplyPolynomials(a: Polynomial, b: Polynomial): Polynomial {
-  if (a.terms.length * b.terms.length > maxTerms * 4) throw new NoExactForm();
+  if (a.terms.length * b.terms.length > maxProducts) throw new NoExactForm();
   const terms: Term[] = [];
   for (const left of a.terms) {
     for (const right of b.terms) terms.push(...multiplyTerms(left, right).terms);
@@ -183,7 +189,7 @@ function integerPower(base: Polynomial, exponent: bigint): Polynomial {
     const factors = term.factors.map((factor) => ({ base: factor.base, exponent: multiplyPolynomials(factor.exponent, scale) }));
     return normalTerm(exactPower(term.coefficient, exponent), factors);
   }
-  if (exponent > 0n && expansionTerms(base.terms.length, exponent) <= maxTerms) {
+  if (exponent > 0n && expansionProducts(base.terms.length, exponent) <= maxProducts) {
     let result = constantPolynomial(one);
     let square = base;
     for (let remaining = exponent; remaining > 0n; remaining >>= 1n) {
@@ -259,7 +265,7 @@ function foldFactor(factor: Factor): { scale: Rational; factor?: Factor; expansi
   const power = constantValue(exponent);
   if (base.kind !== "polynomial" || power?.denominator !== 1n) return undefined;
   const polynomial = base.polynomial!;
-  if (polynomial.terms.length === 1 || (power.numerator > 0n && expansionTerms(polynomial.terms.length, power.numerator) <= maxTerms)) {
+  if (polynomial.terms.length === 1 || (power.numerator > 0n && expansionProducts(polynomial.terms.length, power.numerator) <= maxProducts)) {
     return { scale: one, expansion: integerPower(polynomial, power.numerator) };
   }
   if (polynomial.terms[0]!.coefficient.numerator > 0n) return undefined;
@@ -281,6 +287,12 @@ function mergeFactors(factors: readonly Factor[]): Factor[] {
 
 /** Terms sorted by key with equal keys summed and zero coefficients dropped. */
 function makePolynomial(terms: readonly Term[]): Polynomial {
+  if (terms.length === 1) {
+    const [term] = terms as [Term];
+    if (term.coefficient.numerator === 0n) return zeroPolynomial;
+    checkSize(term.coefficient);
+    return { terms, key: termKey(term) };
+  }
   const byKey = new Map<string, Term>();
   for (const term of terms) {
     const known = byKey.get(term.key);
@@ -290,8 +302,11 @@ function makePolynomial(terms: readonly Term[]): Polynomial {
   if (kept.length > maxTerms) throw new NoExactForm();
   kept.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (const term of kept) checkSize(term.coefficient);
-  const key = kept.length === 0 ? "0" : kept.map((term) => `${rationalKey(term.coefficient)}${term.key === "" ? "" : `*${term.key}`}`).join(" + ");
-  return { terms: kept, key };
+  return { terms: kept, key: kept.length === 0 ? "0" : kept.map(termKey).join(" + ") };
+}
+
+function termKey(term: Term): string {
+  return term.key === "" ? rationalKey(term.coefficient) : `${rationalKey(term.coefficient)}*${term.key}`;
 }
 
 /** The key of factors merged and sorted (mergeFactors). */
@@ -327,15 +342,31 @@ function splitContent(polynomial: Polynomial): [Rational, Polynomial] {
   return [content, makePolynomial(polynomial.terms.map((term) => ({ ...term, coefficient: multiplyRationals(term.coefficient, inverse) })))];
 }
 
-/** The number of terms (x_1 + … + x_count)^power can have: C(power + count - 1, count - 1), or a bound past maxTerms. */
-function expansionTerms(count: number, power: bigint): number {
+/**
+ * The term products that expanding a sum of `count` terms to `power` by squaring takes (integerPower), counting each
+ * intermediate power at its most terms, C(k + count - 1, count - 1); infinite past maxTerms terms.
+ */
+function expansionProducts(count: number, power: bigint): number {
   if (power > BigInt(maxTerms)) return Number.POSITIVE_INFINITY;
-  let terms = 1;
-  for (let index = 1; index < count; index += 1) {
-    terms = (terms * (Number(power) + index)) / index;
-    if (terms > maxTerms) return terms;
+  const terms = (exponent: number) => {
+    let result = 1;
+    for (let index = 1; index < count && result <= maxTerms; index += 1) result = (result * (exponent + index)) / index;
+    return result;
+  };
+  if (terms(Number(power)) > maxTerms) return Number.POSITIVE_INFINITY;
+  let products = 0;
+  let [resultPower, squarePower] = [0, 1];
+  for (let remaining = Number(power); remaining > 0; remaining >>= 1) {
+    if (remaining & 1) {
+      products += terms(resultPower) * terms(squarePower);
+      resultPower += squarePower;
+    }
+    if (remaining > 1) {
+      products += terms(squarePower) ** 2;
+      squarePower *= 2;
+    }
   }
-  return terms;
+  return products;
 }
 
 /** The constant term of a form (0 when it has none). */

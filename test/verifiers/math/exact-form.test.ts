@@ -34,8 +34,9 @@ describe("exact forms", () => {
     ["5!", "120"],
     ["0.5 * x", "x / 2"],
     ["0.00000000000000000001", "10^(-20)"],
-    // Too large to expand, so kept as a power of the sum.
+    // Too large to expand, so kept as powers of the sum.
     ["(x + y + z)^100", "(z + y + x)^100"],
+    ["(1 + x)^255", "(x + 1)^255"],
   ])("%s is %s", (left, right) => {
     expect(exactForm(compile(left))).toBeDefined();
     expect(exactFormsEqual(compile(left), compile(right))).toBe(true);
