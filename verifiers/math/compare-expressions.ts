@@ -55,9 +55,11 @@ export function compareExpressions(truth: ExpressionValue, predicted: Expression
   const left = compileExpression(truth.expression);
   const right = compileExpression(predicted.expression);
   if (!left || !right) return { equal: false, reason: "unparseable expression" };
-  // The same exact form proves equality at any magnitude; a different one proves nothing, and the checks below decide.
-  if (exactFormsEqual(left, right)) return { equal: true, reason: "same exact form" };
   const symbols = [...new Set([...left.symbols, ...right.symbols])];
+  // The same exact form proves equality at any magnitude; a different one proves nothing, and the checks below decide.
+  // Two rational constants need none: their exact rationals decide (compareConstants).
+  const isRational = symbols.length === 0 && exactRational(left) !== undefined && exactRational(right) !== undefined;
+  if (!isRational && exactFormsEqual(left, right)) return { equal: true, reason: "same exact form" };
   if (symbols.length === 0) return compareConstants(truth, left, predicted, right, policy);
   return compareBySampling(left, right, symbols);
 }

@@ -262,8 +262,9 @@ function foldFactor(factor: Factor): { scale: Rational; factor?: Factor; expansi
     const rest = addPolynomials(exponent, constantPolynomial(rational(-2n * half)));
     return { scale: rational(half % 2n === 0n ? 1n : -1n), factor: { base, exponent: rest } };
   }
+  if (base.kind !== "polynomial") return undefined;
   const power = constantValue(exponent);
-  if (base.kind !== "polynomial" || power?.denominator !== 1n) return undefined;
+  if (power?.denominator !== 1n) return undefined;
   const polynomial = base.polynomial!;
   if (polynomial.terms.length === 1 || (power.numerator > 0n && expansionProducts(polynomial.terms.length, power.numerator) <= maxProducts)) {
     return { scale: one, expansion: integerPower(polynomial, power.numerator) };
