@@ -52,6 +52,8 @@ export function evaluateInDigits(
     classes.set(digits, Decimal);
   }
   const magnitudes = { smallest: Number.POSITIVE_INFINITY, largest: Number.NEGATIVE_INFINITY };
+  // Made once: a power of ten per sum took most of the evaluation of an answer of hundreds of sums.
+  const noiseScale = new Decimal(10).pow(noiseDigits - digits);
   const noted = (value: BigNumber, isNoise = false): BigNumber => {
     if (!value.isFinite()) throw new NotReal();
     if (!value.isZero() && !isNoise) {
@@ -77,7 +79,7 @@ export function evaluateInDigits(
           const [a, b] = args as [BigNumber, BigNumber];
           const sum = name === "add" ? a.plus(b) : a.minus(b);
           const larger = a.abs().greaterThan(b.abs()) ? a.abs() : b.abs();
-          return noted(sum, !sum.isZero() && sum.abs().lessThanOrEqualTo(larger.times(new Decimal(10).pow(noiseDigits - digits))));
+          return noted(sum, !sum.isZero() && sum.abs().lessThanOrEqualTo(larger.times(noiseScale)));
         }
         // `e^y` is exp(y): decimal.js's power of a non-integer takes a logarithm too.
         if (name === "pow" && isEuler(shape.args?.[0])) return noted(args[1]!.exp());

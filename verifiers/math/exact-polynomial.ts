@@ -57,7 +57,7 @@ export class NoExactForm extends Error {}
 
 // Products of terms one form may take: a real answer's take tens, and an answer of 2,000 characters could otherwise
 // take millions (a product of many sums).
-const workLimit = 10_000;
+const workLimit = 2_000;
 let work = 0;
 
 /** `build()`, which makes one form, within the work limit (else NoExactForm). */
@@ -70,7 +70,7 @@ export function withinWorkLimit<T>(build: () => T): T {
 // by squaring ((x+1)^{255} is kept as a power: its squares take 23,000 products), and digits of a coefficient
 // (10^{-1000} still has an exact form).
 const maxTerms = 256;
-const maxProducts = 4096;
+const maxProducts = 1024;
 const largestInteger = 10n ** 2000n;
 
 const one: Rational = { numerator: 1n, denominator: 1n };
