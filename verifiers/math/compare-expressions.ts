@@ -1,5 +1,6 @@
 /** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
 import { createRequire } from "node:module";
+import { compareComplexInDigits } from "./compare-complex-in-digits.js";
 import { compareInDigits, floatsVouchFor, proportionalInDigits, type DigitsOutcome } from "./compare-in-digits.js";
 import { exactFormRatio, exactFormsEqual } from "./exact-form.js";
 import {
@@ -97,6 +98,13 @@ function compareConstants(
       : { equal: false, reason: "different rationals" };
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
+  // Complex values have no 64-digit check: complex arithmetic in grown digits decides (`6.0000000000001-5i` is not
+  // `6-5i`); where it cannot run, the checks below do as before.
+  if (a.imaginary !== 0 || b.imaginary !== 0) {
+    const outcome = compareComplexInDigits(left, right, noVariables);
+    if (outcome === "equal") return { equal: true, reason: "equal in complex digits" };
+    if (outcome === "different") return { equal: false, reason: "different values (complex digits)" };
+  }
   // A part past what floats and 64 digits resolve (`e^{-1000}` added to π): digits grown with the magnitudes decide.
   const isVouched = floatsVouchFor(left, noVariables) && floatsVouchFor(right, noVariables);
   if (!isVouched) {
@@ -200,13 +208,22 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
         continue;
       }
       outcome = compareInDigits(left, right, scope);
-      // Grown digits are real arithmetic: a point where both sides are complex (`10^{20}\sqrt{x}` at x < 0) decides
-      // nothing there, as off a real domain. A real value that they cannot reach is not shown equal (below).
-      if (outcome.kind === "undecided" && !isReal(a) && !isReal(b)) continue;
+      // Grown digits are real arithmetic: where both sides are complex (`10^{20}\sqrt{x}` at x < 0), complex arithmetic
+      // in grown digits decides, and where it cannot, the point decides nothing, as off a real domain. A real value
+      // that they cannot reach is not shown equal (below).
+      if (outcome.kind === "undecided" && !isReal(a) && !isReal(b)) {
+        const complex = compareComplexInDigits(left, right, scope);
+        if (complex === "different") return { equal: false, reason: "differ at a sample point (complex digits)" };
+        if (complex === "equal") agreeing += 1;
+        continue;
+      }
     }
     if (outcome.kind === "different") return { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` };
     if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
-    if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
+    if (outcome.kind === "vouched" && !isReal(a)) {
+      // 64 digits have no complex values (`ix` against `(1+10^{-13})ix`): complex arithmetic in grown digits does.
+      if (compareComplexInDigits(left, right, scope) === "different") return { equal: false, reason: "differ at a sample point (complex digits)" };
+    } else if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
       return { equal: false, reason: "differ at a sample point (64 digits)" };
     }
     agreeing += 1;

@@ -152,7 +152,7 @@ function stateOf(compiled: CompiledExpression): ExpressionState {
 }
 
 /** The expression parsed by the BigNumber instance, so that its literals keep every digit (null: it does not parse). */
-function bigNodeOf(compiled: CompiledExpression): MathNode | undefined {
+export function bigNodeOf(compiled: CompiledExpression): MathNode | undefined {
   const state = stateOf(compiled);
   if (state.bigNode === undefined) {
     try {
@@ -164,14 +164,16 @@ function bigNodeOf(compiled: CompiledExpression): MathNode | undefined {
   return state.bigNode ?? undefined;
 }
 
-function literalDigitsOf(compiled: CompiledExpression): number {
+/** The most significant digits of a literal in `compiled`. */
+export function literalDigitsOf(compiled: CompiledExpression): number {
   const state = stateOf(compiled);
   const node = bigNodeOf(compiled);
   state.literalDigits ??= node ? longestLiteral(node) : 0;
   return state.literalDigits;
 }
 
-function isAffordable(digits: number, left: CompiledExpression, right: CompiledExpression): boolean {
+/** Whether evaluating both sides in `digits` digits stays within 320 digits and the work budget. */
+export function isAffordable(digits: number, left: CompiledExpression, right: CompiledExpression): boolean {
   const operations = transcendentalCountOf(left) + transcendentalCountOf(right);
   return digits <= mostDigits && operations * (digits / baseDigits) ** 2 <= workBudget;
 }
