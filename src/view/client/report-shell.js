@@ -115,7 +115,7 @@
   );
 
   /**
-   * "sandbox local (bubblewrap, seccomp and cgroups) · python 3.12.1, the pinned sandbox environment · pools code 2 slots".
+   * "sandbox local (bubblewrap, seccomp and cgroups) · python 3.12.1, the pinned sandbox environment (sandbox.txt) · pools: code sandbox local slots 2".
    * @param {Partial<import("../../core/run-config.js").RunConfig>} given
    */
   function sandboxLine(given) {
