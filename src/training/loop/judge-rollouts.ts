@@ -12,7 +12,7 @@ import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { episodeAnswer } from "../../core/episode-answer.js";
 import { scored } from "../../core/score.js";
 import type { JudgeKind } from "../../tournament/judge-prompts.js";
-import type { Rng } from "../../core/random.js";
+import { deriveSeed, type Rng } from "../../core/random.js";
 import type { Gateway } from "../../gateway/gateway-server.js";
 import { isPairJudgedCorrectly, pairVerifierReward, verifierPairs, type VerifierPairing } from "../joint-reward.js";
 import { attachGatewaySteps } from "./attach-gateway-steps.js";
@@ -29,6 +29,11 @@ export interface JudgeRolloutOptions {
   samplesPerPair?: number;
   concurrency: number;
   random: Rng;
+  /**
+   * Seed of this batch's judge calls: each call samples with a seed derived from it, its task and its judge attempt,
+   * so the verdicts replay whatever order the calls finish in (an unseeded call draws from the sampler's own random state).
+   */
+  seed: number;
   signal: AbortSignal;
   sessionPrefix: string;
 }
@@ -70,7 +75,8 @@ export async function judgeRollouts(
           // One session per judge call: the gateway strips token ids from replies, so the step takes them from its own trace.
           const sessionId = `${options.sessionPrefix}/judge/${episodeId(task.id, attempt)}`;
           const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });
-          const judge = createLlmJudge({ client, kind: options.judgeKind, sampling: options.sampling, concurrency: 1, signal: options.signal });
+          const sampling = { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
+          const judge = createLlmJudge({ client, kind: options.judgeKind, sampling, concurrency: 1, signal: options.signal });
           const judgement = await judge.compare(problem, episodeAnswer(first), episodeAnswer(second));
           const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
           const reward = pairVerifierReward(ratings, first.score.isCorrect, second.score.isCorrect);

@@ -143,6 +143,8 @@ async function trainStep(
       pairing: config.joint.pairing,
       samplesPerPair: config.joint.samplesPerPair,
       random,
+      // The solvers' seed: judge attempts are numbered after the solver attempts, so every call's derived seed differs.
+      seed: config.seed * 7919 + step,
       sessionPrefix: `step-${step}`,
     });
   }
