@@ -23,7 +23,9 @@ import {
   type TrainingBackend,
 } from "../backend.js";
 import { UnsupportedRequestError } from "../errors/unsupported-request-error.js";
-import { LOCAL_LOSSES, lossDenominator, policyLoss } from "./policy-loss.js";
+import { createRng, type Rng } from "../../core/random.js";
+import { importanceWeights } from "./importance-weights.js";
+import { LOCAL_LOSSES, lossDenominators, policyLoss, type LossDenominators } from "./policy-loss.js";
 import { readLocalCheckpoint, writeLocalCheckpoint } from "./local-checkpoint.js";
 import { sampleCompletions, type PolicySampler } from "./policy-sampler.js";
 
@@ -49,6 +51,14 @@ interface StepMetrics {
   klToReference?: number;
   /** Share of trained tokens whose entropy reached loss.minEntropy (kept for the policy gradient); only when it is > 0. */
   selectedTokenFraction?: number;
+  /**
+   * The importance ratio exp(trainer − sampler) over trained tokens before the update (the trainer's logprobs
+   * recomputed when loss.tisCap is set, else the first substep's): its mean, its largest value, and the share above
+   * loss.tisCap (0 without a cap).
+   */
+  importanceRatioMean: number;
+  importanceRatioMax: number;
+  importanceRatioClippedShare: number;
   sequences: number;
   trainedTokens: number;
 }
@@ -80,6 +90,9 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     checkpoints: true,
     referenceKl: true,
     entropySelection: true,
+    dualClip: true,
+    truncatedImportanceSampling: true,
+    asyncRollouts: "pinned",
   };
 
   const opened = () => {
@@ -95,9 +108,11 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
 
   // One optimizer step on `sequences`; the learner sums gradients over micro-batches of a bounded number of padded
   // positions, so memory stays bounded however large the batch (the wasm heap cannot grow past a few GB).
-  function trainChunk(sequences: readonly BatchSequence[], batch: TrainBatch, measureMismatch: boolean): Partial<StepMetrics> {
-    const denominator = lossDenominator(sequences.map((sequence) => sequence.lossMask), batch.lossAggregation);
-    const result = opened().learner.accumulatedStep(sequences, policyMicroBatchLoss(batch, denominator), {
+  function trainChunk(sequences: readonly LearnerRow[], batch: TrainBatch, measureMismatch: boolean): Partial<StepMetrics> {
+    const denominators = lossDenominators(sequences.map((sequence) => sequence.lossMask), batch.lossAggregation);
+    // clip_cov's draw among its candidates: seeded by the optimizer step, so a resumed run draws the same.
+    const random = createRng(opened().learner.state().adamStep * 7919 + 17);
+    const result = opened().learner.accumulatedStep(sequences, policyMicroBatchLoss(batch, denominators, random), {
       microBatchPositions: options.microBatchPositions ?? MICRO_BATCH_POSITIONS,
       referenceLogprobs: batch.loss.klCoef > 0,
       minEntropy: batch.loss.minEntropy,
@@ -125,8 +140,38 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     if (measureMismatch) {
       const drift = mismatch(sequences, result.logprobs);
       Object.assign(metrics, { logprobMismatchMean: drift.absolute / count, logprobMismatchMax: drift.max, samplerLearnerKl: drift.signed / count });
+      if (batch.loss.tisCap === undefined) Object.assign(metrics, ratioMetrics(result.logprobs, sequences, Number.POSITIVE_INFINITY, "token"));
     }
     return metrics;
+  }
+
+  // With truncated importance sampling, every row's logprobs under the weights before the update (the proximal
+  // policy) become the ratio's denominator, and each token's loss is weighted by min(exp(proximal − sampler), cap).
+  function learnerRows(batch: TrainBatch): { rows: LearnerRow[]; ratio?: Pick<StepMetrics, "importanceRatioMean" | "importanceRatioMax" | "importanceRatioClippedShare"> } {
+    const cap = batch.loss.tisCap;
+    if (cap === undefined) return { rows: batch.sequences.map((sequence) => ({ ...sequence, ratioDenominator: sequence.samplerLogprobs })) };
+    const proximal = proximalLogprobs(batch.sequences);
+    const masks = batch.sequences.map((sequence) => sequence.lossMask);
+    const tis = importanceWeights(proximal, batch.sequences.map((sequence) => sequence.samplerLogprobs), masks, cap, batch.loss.tisLevel ?? "token");
+    return {
+      rows: batch.sequences.map((sequence, row) => ({ ...sequence, ratioDenominator: proximal[row]!, importanceWeights: tis.weights[row]! })),
+      ratio: { importanceRatioMean: tis.ratioMean, importanceRatioMax: tis.ratioMax, importanceRatioClippedShare: tis.clippedShare },
+    };
+  }
+
+  // The learner's logprobs of every row, in chunks that bound the padded activations as micro-batches do.
+  function proximalLogprobs(sequences: readonly BatchSequence[]): number[][] {
+    const rowsPerChunk = Math.max(1, Math.floor((options.microBatchPositions ?? MICRO_BATCH_POSITIONS) / config.contextLength));
+    const logprobs: number[][] = [];
+    for (let start = 0; start < sequences.length; start += rowsPerChunk) {
+      logprobs.push(...opened().learner.sequenceLogprobs(sequences.slice(start, start + rowsPerChunk).map((sequence) => sequence.tokens)));
+    }
+    return logprobs;
+  }
+
+  function ratioMetrics(trainer: readonly (readonly number[])[], sequences: readonly BatchSequence[], cap: number, level: "token" | "sequence") {
+    const ratios = importanceWeights(trainer, sequences.map((sequence) => sequence.samplerLogprobs), sequences.map((sequence) => sequence.lossMask), cap, level);
+    return { importanceRatioMean: ratios.ratioMean, importanceRatioMax: ratios.ratioMax, importanceRatioClippedShare: ratios.clippedShare };
   }
 
   return {
@@ -148,27 +193,33 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     async submit(batch: TrainBatch): Promise<{ stepId: string }> {
       assertBatchSupported(capabilities, batch);
       const stepId = `step-${steps.size + 1}`;
-      const chunkSize = Math.ceil(batch.sequences.length / Math.max(1, batch.substeps));
+      const { rows, ratio } = learnerRows(batch);
+      const chunkSize = Math.ceil(rows.length / Math.max(1, batch.substeps));
       const totals: StepMetrics = {
         loss: 0, clipFraction: 0, gradNorm: 0, logprobMismatchMean: 0, logprobMismatchMax: 0, samplerLearnerKl: 0,
+        importanceRatioMean: 0, importanceRatioMax: 0, importanceRatioClippedShare: 0, ...ratio,
         sequences: batch.sequences.length,
         trainedTokens: batch.sequences.reduce((sum, sequence) => sum + sequence.lossMask.reduce((a, b) => a + b, 0), 0),
       };
       let chunks = 0;
-      for (let start = 0; start < batch.sequences.length; start += chunkSize) {
+      for (let start = 0; start < rows.length; start += chunkSize) {
         // Only the first chunk is measured before any update of this step, so its mismatch is the sampler's.
-        const metrics = trainChunk(batch.sequences.slice(start, start + chunkSize), batch, start === 0);
+        const metrics = trainChunk(rows.slice(start, start + chunkSize), batch, start === 0);
         totals.loss += metrics.loss!;
         totals.clipFraction += metrics.clipFraction!;
         totals.gradNorm = Math.max(totals.gradNorm, metrics.gradNorm!);
         if (start === 0) {
-          Object.assign(totals, pick(metrics, ["logprobMismatchMean", "logprobMismatchMax", "samplerLearnerKl", "klToReference", "selectedTokenFraction"]));
+          // The ratio's figures come from here only without TIS (then learnerRows measured them before the step).
+          Object.assign(
+            totals,
+            definedOnly(pick(metrics, ["logprobMismatchMean", "logprobMismatchMax", "samplerLearnerKl", "klToReference", "selectedTokenFraction", "importanceRatioMean", "importanceRatioMax", "importanceRatioClippedShare"])),
+          );
         }
         chunks += 1;
       }
       totals.loss /= Math.max(chunks, 1);
       totals.clipFraction /= Math.max(chunks, 1);
-      steps.set(stepId, { state: "done", metrics: { ...totals, substeps: chunks } });
+      steps.set(stepId, { state: "done", metrics: definedOnly({ ...totals, substeps: chunks }) });
       return { stepId };
     },
 
@@ -233,19 +284,27 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
   };
 }
 
+/** A batch row as the learner trains it: the ratio's denominator (sampler or proximal logprobs) and, with TIS, its weights. */
+interface LearnerRow extends BatchSequence {
+  ratioDenominator: readonly number[];
+  importanceWeights?: readonly number[];
+}
+
 /**
- * The batch's policy-gradient loss on one micro-batch, divided by the whole batch's `denominator` so that the
+ * The batch's policy-gradient loss on one micro-batch, divided by the whole batch's `denominators` so that the
  * micro-batches' losses and gradients add up to the batch's; reports the clip fraction and KL to the reference.
  */
-function policyMicroBatchLoss(batch: TrainBatch, denominator: number): MicroBatchLoss<BatchSequence> {
+function policyMicroBatchLoss(batch: TrainBatch, denominators: LossDenominators, random: Rng): MicroBatchLoss<LearnerRow> {
   return (learnerLogprobs, micro) => {
     const { packed, rows } = micro;
-    // Sampler logprob of target token t sits at position t − 1, like the mask.
-    const samplerLogprobs = tf.tensor2d(packTargetValues(packed, rows.map((row) => row.samplerLogprobs)), [packed.batch, packed.time - 1]);
+    const shape: [number, number] = [packed.batch, packed.time - 1];
+    // A value of target token t sits at position t − 1, like the mask.
+    const samplerLogprobs = tf.tensor2d(packTargetValues(packed, rows.map((row) => row.ratioDenominator)), shape);
+    const importance = batch.loss.tisCap === undefined ? undefined : tf.tensor2d(packTargetValues(packed, rows.map((row) => row.importanceWeights!)), shape);
     const advantages = tf.tensor2d(rows.map((row) => row.advantage), [packed.batch, 1]);
     const { referenceLogprobs, selectedTokens, mask } = micro;
-    const inputs = { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs, selectedTokens };
-    const result = policyLoss(inputs, batch.loss, batch.lossAggregation, denominator);
+    const inputs = { learnerLogprobs, samplerLogprobs, mask, advantages, referenceLogprobs, selectedTokens, importanceWeights: importance, random };
+    const result = policyLoss(inputs, batch.loss, batch.lossAggregation, denominators);
     return { loss: result.loss, metrics: { clipFraction: result.clipFraction, klToReference: result.klToReference } };
   };
 }
@@ -263,6 +322,11 @@ function mismatch(sequences: readonly BatchSequence[], learnerLogprobs: readonly
     }
   });
   return sums;
+}
+
+/** The record without its undefined entries (StepStatus metrics are numbers). */
+function definedOnly(record: object): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, number] => entry[1] !== undefined));
 }
 
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {

@@ -38,6 +38,7 @@ const settings: TrainerSettings = {
   weightDecay: 0,
   gradClip: 1,
   ppoEpochs: 1,
+  clipRatioC: 1e9,
 };
 const token = "bridge-secret";
 let vllm: FakeArithVllm;
@@ -139,9 +140,9 @@ describe("rllm train --backend verl", () => {
 
   // The other refusals (substeps, optimizer betas and epsilon, sum aggregation) are unit tests of the capabilities.
   it("refuses a config key verl cannot honour before any work, naming the key and the backend", async () => {
-    const cli = await runCli(["train", "arith", "--backend", "verl", "--config", writeConfig("refused.json", { loss: { kind: "cispo" } }), "--out", path.join(directory, "refused")]);
+    const cli = await runCli(["train", "arith", "--backend", "verl", "--config", writeConfig("refused.json", { loss: { kind: "importance_sampling" } }), "--out", path.join(directory, "refused")]);
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain(`refused.json: Backend "verl" cannot honour loss "cispo". Supported: ppo.`);
+    expect(cli.stderr).toContain(`refused.json: Backend "verl" cannot honour loss "importance_sampling". Supported: ppo, gspo, cispo, clip_cov, kl_cov, geo_mean, dro.`);
   });
 });
 
