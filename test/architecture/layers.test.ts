@@ -61,6 +61,7 @@ const layers: LayerTable = [
     { name: "llm", paths: ["src/llm"] },
     { name: "datasets", paths: ["src/datasets"] },
     { name: "runs", paths: ["src/runs"] },
+    { name: "sandbox", paths: ["src/sandbox"] },
   ],
   [
     { name: "http", paths: ["src/http"] },
@@ -80,7 +81,10 @@ const layers: LayerTable = [
     { name: "tiny", paths: ["src/models/tiny"] },
     { name: "curation", paths: ["src/datasets/curation"] },
   ],
-  [{ name: "cookbooks", paths: ["cookbooks"] }],
+  [
+    { name: "cookbooks", paths: ["cookbooks"] },
+    { name: "tinker client", paths: ["src/llm/tinker"] },
+  ],
   [{ name: "tournament", paths: ["src/tournament"] }],
   [
     { name: "training", paths: ["src/training"] },
