@@ -33,6 +33,8 @@ export function trainingStepDirectory(directory: string, step: number): string {
 export const TrainStateSchema = z.looseObject({
   step: z.number().int().nonnegative(),
   checkpoint: z.string().min(1),
+  /** The policy version the checkpoint holds (rllm train): rollouts sampled by later versions are not carried over a resume. */
+  policyVersion: z.number().int().nonnegative().optional(),
 });
 export type TrainState = z.infer<typeof TrainStateSchema>;
 

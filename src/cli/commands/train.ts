@@ -10,6 +10,7 @@ import { readTrainState, trainingRunPaths } from "../../runs/training-run-files.
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
+import { assertAsyncSupported } from "../../training/assert-async-supported.js";
 import type { TrainingOptions } from "../../training/loop/run-training.js";
 import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
@@ -36,7 +37,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
   const configFile = trainConfigFile(flags.config, cookbookName);
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
-  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out, maxInfraErrorRate: flags.maxInfraErrorRate });
+  const config = readTrainConfig(configFile, flags);
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
   assertBackendFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
@@ -71,6 +72,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   });
   try {
     assertConfigSupported(backend.capabilities(), config, configFile);
+    assertAsyncOptions(backend.capabilities(), config);
   } catch (error) {
     await backend.close();
     throw error;
@@ -121,6 +123,16 @@ function assertConfigSupported(capabilities: BackendCapabilities, config: TrainC
     });
   } catch (error) {
     if (error instanceof UnsupportedRequestError) throw new InputError(`${configFile ?? "train config"}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The async settings checked against the backend, as a usage error naming the flag. */
+function assertAsyncOptions(capabilities: BackendCapabilities, config: TrainConfig): void {
+  try {
+    assertAsyncSupported(capabilities, config);
+  } catch (error) {
+    if (error instanceof UnsupportedRequestError) throw new InputError(`rllm train: ${error.message}`);
     throw error;
   }
 }
@@ -183,7 +195,7 @@ export function trainConfigFile(explicit: string | undefined, cookbookName: stri
 }
 
 /** The config file (or the defaults) with the command-line overrides applied. */
-function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string; maxInfraErrorRate?: number }): TrainConfig {
+function readTrainConfig(file: string | undefined, flags: TrainFlags): TrainConfig {
   let raw: Record<string, unknown> = {};
   if (file) {
     assertInputFile("--config", file);
@@ -194,14 +206,33 @@ function readTrainConfig(file: string | undefined, overrides: { steps?: number; 
     }
     raw = parsed as Record<string, unknown>;
   }
-  const parsed = TrainConfigSchema.safeParse({
-    ...raw,
-    ...(overrides.steps !== undefined ? { steps: overrides.steps } : {}),
-    ...(overrides.out !== undefined ? { out: overrides.out } : {}),
-    ...(overrides.maxInfraErrorRate !== undefined ? { maxInfraErrorRate: overrides.maxInfraErrorRate } : {}),
-  });
+  const parsed = TrainConfigSchema.safeParse(withFlagOverrides(raw, flags));
   if (!parsed.success) throw new InputError(describeIssues(file ?? "train config", undefined, parsed.error));
   return parsed.data;
+}
+
+/** `raw` with what the flags override: steps, out, the infra-error stop, the async settings, TIS, truncation masking. */
+export function withFlagOverrides(raw: Record<string, unknown>, flags: Pick<TrainFlags, "steps" | "out" | "maxInfraErrorRate" | "async" | "maxStaleness" | "partialRollouts" | "staleGroups" | "tisCap" | "maskTruncated">): Record<string, unknown> {
+  const section = (key: string) => (typeof raw[key] === "object" && raw[key] !== null ? (raw[key] as Record<string, unknown>) : {});
+  const configured = section("async");
+  const configuredStaleness = typeof configured.maxStaleness === "number" ? configured.maxStaleness : 0;
+  // --async alone means one version of staleness, unless the config already allows more.
+  const maxStaleness = flags.maxStaleness ?? (flags.async ? Math.max(1, configuredStaleness) : undefined);
+  if (flags.partialRollouts && (maxStaleness ?? configuredStaleness) === 0) throw new InputError("--partial-rollouts: only the async loop has episodes in flight across an update; add --async (or --max-staleness above 0)");
+  return {
+    ...raw,
+    ...(flags.steps !== undefined ? { steps: flags.steps } : {}),
+    ...(flags.out !== undefined ? { out: flags.out } : {}),
+    ...(flags.maxInfraErrorRate !== undefined ? { maxInfraErrorRate: flags.maxInfraErrorRate } : {}),
+    async: {
+      ...configured,
+      ...(maxStaleness !== undefined ? { maxStaleness } : {}),
+      ...(flags.partialRollouts ? { partialRollouts: true } : {}),
+      ...(flags.staleGroups !== undefined ? { staleGroups: flags.staleGroups } : {}),
+    },
+    ...(flags.tisCap !== undefined ? { loss: { ...section("loss"), tisCap: flags.tisCap } } : {}),
+    ...(flags.maskTruncated ? { transform: { ...section("transform"), maskTruncated: true } } : {}),
+  };
 }
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;

@@ -253,7 +253,7 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
     async publish(): Promise<PolicyRef> {
       const state = opened();
       version += 1;
-      await state.sampler.update(state.learner.weights());
+      await state.sampler.update(state.learner.weights(), version);
       return policyRef();
     },
 
@@ -271,8 +271,12 @@ export function createLocalBackend(options: LocalBackendOptions): TrainingBacken
       }
       state.learner.restoreState({ ...checkpoint, adamStep: checkpoint.manifest.adamStep });
       version = checkpoint.manifest.policyVersion;
-      await state.sampler.update(checkpoint.weights);
+      await state.sampler.update(checkpoint.weights, version);
       return policyRef();
+    },
+
+    async retainVersions(versions: readonly number[]): Promise<void> {
+      await opened().sampler.retain?.(versions);
     },
 
     async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * correct solution), and each judge call becomes a scored `judge` trajectory with the sparse pairwise reward.
  */
 import pLimit from "p-limit";
+import type { Limited } from "./priority-limit.js";
 import { EpisodeSchema, episodeId, type Episode } from "../../core/episode.js";
 import { messageText } from "../../core/message.js";
 import type { Task } from "../../core/task.js";
@@ -19,7 +20,8 @@ import { attachGatewaySteps } from "./attach-gateway-steps.js";
 
 export interface JudgeRolloutOptions {
   gateway: Gateway;
-  model: string;
+  /** The model name each judge call asks for, or a function giving it as the call starts (a pinned version). */
+  model: string | (() => string);
   sampling: SamplingParams;
   judgeKind: JudgeKind;
   pairsPerTask: number;
@@ -28,6 +30,8 @@ export interface JudgeRolloutOptions {
   /** Judge calls per pair: with more than one, the judge's group baseline compares verdicts on the same prompt. */
   samplesPerPair?: number;
   concurrency: number;
+  /** Shared with other calls (the async loop's groups), so `concurrency` bounds them together; absent: one of its own. */
+  limit?: Limited;
   random: Rng;
   /**
    * Seed of this batch's judge calls: each call samples with a seed derived from it, its task and its judge attempt,
@@ -55,7 +59,7 @@ export async function judgeRollouts(
   solverEpisodes: readonly Episode[],
   options: JudgeRolloutOptions,
 ): Promise<JudgeRolloutResult> {
-  const limit = pLimit(options.concurrency);
+  const limit: Limited = options.limit ?? pLimit(options.concurrency);
   const jobs: Promise<{ episode: Episode; isMixed: boolean; isRanked: boolean; reward: number; parseError: boolean }>[] = [];
   for (const task of tasks) {
     const candidates = solverEpisodes
@@ -74,7 +78,7 @@ export async function judgeRollouts(
           const attempt = firstJudgeAttempt + index;
           // One session per judge call: the gateway strips token ids from replies, so the step takes them from its own trace.
           const sessionId = `${options.sessionPrefix}/judge/${episodeId(task.id, attempt)}`;
-          const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });
+          const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: typeof options.model === "string" ? options.model : options.model() });
           const sampling = { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
           const judge = createLlmJudge({ client, kind: options.judgeKind, sampling, concurrency: 1, signal: options.signal });
           const judgement = await judge.compare(problem, episodeAnswer(first), episodeAnswer(second));

@@ -17,7 +17,9 @@ import { isPairJudgedCorrectly } from "../joint-reward.js";
 import { rolloutEpisodes, type RolloutOptions } from "./rollout-episodes.js";
 
 /** The rollout's options (the test tasks are rolled out like a training batch) plus the judge and rerank metrics'. */
-export interface ValidationOptions extends RolloutOptions {
+export interface ValidationOptions extends Omit<RolloutOptions, "model"> {
+  /** The model name every call asks for: one policy version throughout. */
+  model: string;
   /** Samples per task; pass@1 averages them. */
   attempts: number;
   /** Mixed (one right, one wrong) pairs per task the judge is asked about; 0 = no judge metric. */
