@@ -188,7 +188,7 @@ export class VerlTrainingBackend implements TrainingBackend {
     if (trainer !== this.trainer) {
       // One router URL for the whole run (the gateway keeps it), pointed at the current job's servers.
       if (this.router) this.router.setServers(trainer.serverAddresses);
-      else this.router = await startRolloutRouter({ serverAddresses: trainer.serverAddresses, pauseToleranceMs: this.options.pauseToleranceMs });
+      else this.router = await startRolloutRouter({ serverAddresses: trainer.serverAddresses, pauseToleranceMs: this.options.pauseToleranceMs, version: () => this.version });
       this.trainer = trainer;
       this.progress(`trainer registered: ${this.jobLabel(trainer)}, verl ${trainer.verlVersion ?? "unknown"}, model ${trainer.servedModel}, ${trainer.serverAddresses.length} rollout servers`);
     }
