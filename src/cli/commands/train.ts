@@ -20,6 +20,7 @@ import { looksLikeModulePath, resolveCookbook } from "../../evaluation/resolve-c
 import { assertCheckpointDirectory, assertInputFile } from "../../core/check-paths.js";
 import type { TrainFlags } from "./train-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { resumeCommand } from "../resume-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
 import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
@@ -79,7 +80,9 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   }
   openRunDirectory(directory, runConfig, flags.resume);
 
-  const interrupt = interruptOnCtrlC("rllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
+  const interrupt = interruptOnCtrlC(
+    "rllm: stopping: the rollouts under way are cancelled (the finished ones are kept), the update under way finishes and is checkpointed (Ctrl-C again to quit at once, back to the last checkpoint)",
+  );
   console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
   const progress = trainProgress(process.stderr, config);
   try {
@@ -93,12 +96,25 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
       directory,
       resume: flags.resume,
       signal: interrupt.signal,
+      onNotice: (line) => console.error(`rllm: ${line}`),
       ...progress,
     });
-    console.log(finalLine(directory, config.steps, flags.backend));
+    if (interrupt.signal.aborted) {
+      console.error(`rllm: ${interruptedLine(directory, config.steps)}; continue with: ${resumeCommand(process.argv.slice(2), directory)}`);
+      process.exitCode = 130;
+    } else {
+      console.log(finalLine(directory, config.steps, flags.backend));
+    }
   } finally {
     interrupt.release();
   }
+}
+
+/** Where an interrupted run stands: the checkpoint a resume starts from, or that none was needed yet. */
+function interruptedLine(directory: string, steps: number): string {
+  const state = readTrainState(trainingRunPaths(directory).state);
+  if (!state) return `interrupted before the first update: nothing was trained, so there is no checkpoint (a resume keeps the step-0 validation and the finished rollouts)`;
+  return `interrupted: ${state.step}/${steps} steps, checkpoint ${path.join(directory, state.checkpoint)}`;
 }
 
 /** Where the run ended: its last checkpoint and, for the tiny model, the command that serves it. */

@@ -79,21 +79,25 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
     if (state) {
       policy = await backend.restore(path.join(directory, state.checkpoint));
       startStep = state.step;
+    }
+    // A resume before the first checkpoint starts from the base weights (version 0) but keeps the step-0 validation
+    // and the rollouts version 0 sampled: no work is lost or silently redone.
+    if (options.resume) {
       kept = keepMetricsUpTo(files.metrics, startStep, TrainRecordLineSchema);
       baseline = kept.find(isStartValidation);
     } else {
-      if (options.resume) options.onNotice?.(`${directory} has no checkpoint yet: training starts at step 0`);
       writeFileSync(files.metrics, "");
     }
     metrics = new JsonlAppender<TrainRecord>(files.metrics);
     const logFile = RolloutLog.at(directory);
     const settled = new Set(kept.filter(isTrainRecord).flatMap((record) => [...(record.groups ?? []), ...(record.droppedGroups ?? [])].map((group) => groupKeyText({ slot: group.slot, taskIndex: group.task }))));
-    const { carried, discarded } = state ? carriedGroups(logFile, settled, policy.version) : { carried: [], discarded: 0 };
-    if (state && (carried.length > 0 || discarded > 0)) {
-      options.onNotice?.(`resuming at step ${startStep}: ${carried.length} finished rollout groups carried over, ${discarded} sampled by versions the checkpoint lacks run again`);
+    const { carried, discarded } = options.resume ? carriedGroups(logFile, settled, policy.version) : { carried: [], discarded: 0 };
+    if (options.resume) {
+      const from = state ? `step ${startStep} (checkpoint ${state.checkpoint})` : `step 0: ${directory} has no checkpoint yet, so the base model`;
+      options.onNotice?.(`resuming from ${from}; ${carried.length} finished rollout groups carried over, ${discarded} sampled by versions the checkpoint lacks run again`);
     }
     rolloutLog = new RolloutLog(logFile);
-    if (!state) rolloutLog.rewrite([]);
+    if (!options.resume) rolloutLog.rewrite([]);
 
     // Which model name a call asks for, and the version it stands for; versions pinned by running episodes stay served.
     const inUse = new Map<number, number>();
