@@ -11,8 +11,6 @@ import { assertBatchSupported, type BackendCapabilities } from "../../training/b
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
 import { assertAsyncSupported } from "../../training/assert-async-supported.js";
-import type { TrainingOptions } from "../../training/loop/run-training.js";
-import type { TrainRecord } from "../../training/loop/train-records.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
@@ -20,6 +18,7 @@ import { looksLikeModulePath, resolveCookbook } from "../../evaluation/resolve-c
 import { assertCheckpointDirectory, assertInputFile } from "../../core/check-paths.js";
 import type { TrainFlags } from "./train-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { trainProgress } from "../train-progress.js";
 import { resumeCommand } from "../resume-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
@@ -153,55 +152,6 @@ function assertAsyncOptions(capabilities: BackendCapabilities, config: TrainConf
   }
 }
 
-/**
- * Progress callbacks for runTraining. On a terminal the phase line is redrawn in place; elsewhere (CI logs, files)
- * phases are left out and each record is one plain line, so no carriage returns or escape codes reach the log.
- */
-export function trainProgress(
-  stream: Pick<NodeJS.WriteStream, "write" | "isTTY">,
-  config: TrainConfig,
-  now: () => number = Date.now,
-): Pick<TrainingOptions, "onPhase" | "onRecord" | "onValidationProgress"> {
-  // The ETA: the wall time per step so far (validations included, as they recur) times the steps left.
-  const started = now();
-  let stepsRun = 0;
-  const line = (record: TrainRecord) => {
-    if (record.kind !== "train") return formatRecord(record, config);
-    stepsRun += 1;
-    const left = config.steps - record.step;
-    return `${formatRecord(record, config)}${left > 0 ? ` · eta ${formatDuration(((now() - started) / stepsRun) * left)}` : ""}`;
-  };
-  const validationLine = (step: number, done: number, total: number) => `validation after ${step} steps: ${done}/${total} episodes`;
-  if (!stream.isTTY) {
-    // A validation can take a minute: a plain line at each quarter of its episodes says it is moving.
-    let lastQuarter = 0;
-    return {
-      onRecord: (record) => stream.write(`${line(record)}\n`),
-      onValidationProgress: (step, done, total) => {
-        const quarter = Math.floor((4 * done) / total);
-        if (done === 1) lastQuarter = 0;
-        if (quarter > lastQuarter && done < total) {
-          lastQuarter = quarter;
-          stream.write(`${validationLine(step, done, total)}\n`);
-        }
-      },
-    };
-  }
-  return {
-    onPhase: (phase) => stream.write(`\r\x1b[K${phase}`),
-    onRecord: (record) => stream.write(`\r\x1b[K${line(record)}\n`),
-    onValidationProgress: (step, done, total) => stream.write(`\r\x1b[K${validationLine(step, done, total)}`),
-  };
-}
-
-// 75 s → "1m15s", 3700 s → "1h01m".
-function formatDuration(milliseconds: number): string {
-  const seconds = Math.round(milliseconds / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")}m`;
-}
-
 /** The config to read: `--config` when given, else the built-in cookbook's shipped `train.json` if it has one. */
 export function trainConfigFile(explicit: string | undefined, cookbookName: string): string | undefined {
   if (explicit) return explicit;
@@ -249,37 +199,4 @@ export function withFlagOverrides(raw: Record<string, unknown>, flags: Pick<Trai
     ...(flags.tisCap !== undefined ? { loss: { ...section("loss"), tisCap: flags.tisCap } } : {}),
     ...(flags.maskTruncated ? { transform: { ...section("transform"), maskTruncated: true } } : {}),
   };
-}
-
-const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
-
-/** One progress line per record. */
-function formatRecord(record: TrainRecord, config: TrainConfig): string {
-  if (record.kind === "validation") {
-    const parts = [`validation @${record.step}: pass@1 ${percent(record.passAt1.mean)} ± ${percent(record.passAt1.stderr)} (n=${record.passAt1.n})`];
-    if (record.passAt1Gain) {
-      const gain = record.passAt1Gain;
-      parts.push(`gain ${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points (paired over ${gain.tasks} tasks)`);
-    }
-    if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} verdicts)`);
-    const startPairs = record.judgeOnStartPairs;
-    if (startPairs?.gain) {
-      const { accuracy, gain } = startPairs;
-      parts.push(`judge on step-0 pairs ${percent(accuracy.mean)} (${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points, paired over ${gain.tasks} pairs)`);
-    }
-    if (record.rerankAt1) parts.push(`rerank@1 ${percent(record.rerankAt1.mean)} ± ${percent(record.rerankAt1.stderr)}`);
-    return `${parts.join(" · ")} [${record.seconds.toFixed(0)}s]`;
-  }
-  const dropped = record.transform.droppedSmallGroups + record.transform.droppedUniformGroups;
-  const parts = [
-    `step ${record.step}/${config.steps}`,
-    `reward ${record.reward.toFixed(3)}`,
-    `acc ${percent(record.accuracy)}`,
-    ...(record.judgeAccuracy !== null ? [`judge ${percent(record.judgeAccuracy)}`] : []),
-    `groups ${record.transform.keptGroups} kept/${dropped} dropped`,
-    `tokens ${record.trainedTokens}`,
-    ...(record.update ? [`loss ${record.update.loss!.toFixed(4)}`, `mismatch ${record.update.logprobMismatchMean!.toExponential(1)}`, ...(record.update.klToReference === undefined ? [] : [`kl ${record.update.klToReference.toExponential(1)}`])] : ["no update"]),
-    `${record.stepSeconds.toFixed(1)}s`,
-  ];
-  return parts.join(" · ");
 }

@@ -44,8 +44,8 @@ export interface TrainingOptions {
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
-  /** Called as each validation episode finishes: the step validated, the episodes done and their count. */
-  onValidationProgress?: (step: number, done: number, total: number) => void;
+  /** Called as each validation episode, then each judge verdict, lands: the step validated, how many are done of how many. */
+  onValidationProgress?: (step: number, done: number, total: number, unit?: "episodes" | "verdicts") => void;
   /** A line the user should read (what a resume found, a checkpoint taken at an interrupt). */
   onNotice?: (line: string) => void;
 }
@@ -140,7 +140,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
         model: policy.modelId,
         signal: options.signal,
         baseline,
-        onEpisodeDone: (done, total) => options.onValidationProgress?.(step, done, total),
+        onProgress: (unit, done, total) => options.onValidationProgress?.(step, done, total, unit),
       });
       if (step === 0) baseline = record;
       emit(record);

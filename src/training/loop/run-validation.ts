@@ -22,7 +22,8 @@ export interface ValidationContext {
   signal: AbortSignal;
   /** The step-0 record (absent at step 0): later validations report their gains over it and re-judge its pairs. */
   baseline: ValidationRecord | undefined;
-  onEpisodeDone?: (done: number, total: number) => void;
+  /** Each validation episode, then each judge verdict, as it lands. */
+  onProgress?: (unit: "episodes" | "verdicts", done: number, total: number) => void;
 }
 
 /** Validates the policy after `step` updates. */
@@ -47,7 +48,8 @@ export async function runValidation(step: number, context: ValidationContext): P
     random: createRng(config.seed + 17),
     signal: context.signal,
     sessionPrefix: `validation-${step}`,
-    onEpisodeDone: context.onEpisodeDone,
+    onEpisodeDone: (done, total) => context.onProgress?.("episodes", done, total),
+    onVerdictDone: (done, total) => context.onProgress?.("verdicts", done, total),
     ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),
   });
   return {
