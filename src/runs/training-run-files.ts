@@ -85,6 +85,8 @@ export const MetricsLineSchema = MetricsLineHeadSchema.extend({
   advantage: FigureTableSchema,
   transform: FigureTableSchema,
   update: FigureTableSchema,
+  /** rllm train: how stale the step's rollouts were (mean, max, dropped groups…). */
+  staleness: FigureTableSchema,
 });
 export type MetricsLine = z.infer<typeof MetricsLineSchema>;
 
