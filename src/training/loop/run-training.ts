@@ -57,7 +57,9 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
   const records: TrainRecord[] = [];
   // Opened once the file holds what this invocation continues from (below); one write per line.
   let metrics: JsonlAppender<TrainRecord> | undefined;
-  const emit = (record: TrainRecord) => {
+  const started = performance.now();
+  const emit = (produced: TrainRecord) => {
+    const record = { ...produced, elapsedSeconds: (performance.now() - started) / 1000 };
     records.push(record);
     metrics!.append(record);
     options.onRecord?.(record);

@@ -40,6 +40,8 @@ export interface TrainStepRecord {
   droppedGroups: { slot: number; task: number; staleness: number }[];
   /** Seconds from the previous update's end until this batch was ready (the rollouts it waited for). */
   rolloutSeconds: number;
+  /** Wall seconds from the start of this invocation of rllm train to this record (reward against wall time). */
+  elapsedSeconds?: number;
   trainSeconds: number;
   stepSeconds: number;
 }
@@ -66,6 +68,8 @@ export interface ValidationRecord {
   startJudgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[]; samplesPerPair?: number };
   rerankAt1: AccuracyStats | null;
   seconds: number;
+  /** Wall seconds from the start of this invocation of rllm train to this record. */
+  elapsedSeconds?: number;
 }
 
 export type TrainRecord = TrainStepRecord | ValidationRecord;

@@ -125,9 +125,13 @@ async function train(delaySeed: number): Promise<{ batches: TrainBatch[]; record
   }
 }
 
-// Timings are the only fields that may differ between runs.
+// Timings, and the order groups finished in (recorded for a replay), are the only fields that may differ between runs.
 const withoutTimes = (records: readonly TrainRecord[]) =>
-  records.map((record) => (record.kind === "train" ? { ...record, rolloutSeconds: 0, trainSeconds: 0, stepSeconds: 0 } : { ...record, seconds: 0 }));
+  records.map((record) =>
+    record.kind === "train"
+      ? { ...record, rolloutSeconds: 0, trainSeconds: 0, stepSeconds: 0, elapsedSeconds: 0, groups: record.groups.map((group) => ({ ...group, finishedOrder: 0 })) }
+      : { ...record, seconds: 0, elapsedSeconds: 0 },
+  );
 
 describe("a training run's batches", () => {
   it("are the same for the same seed however the episodes' completion order is shuffled", async () => {
