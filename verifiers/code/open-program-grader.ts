@@ -1,13 +1,14 @@
 /** Opens the code grader a run asked for: remote sandbox services when URLs are given, else the local bubblewrap slots. */
+import type { SandboxServices } from "rllm-ts/core";
+import { runCodeUrl, type SandboxHostAddress } from "rllm-ts/sandbox";
 import { CodeGrader, type CodeGraderOptions } from "./code-grader.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { RemoteCodeGrader } from "./remote/remote-code-grader.js";
 import { takeSpareCodeGrader } from "./spare-code-grader.js";
 
 export interface RemoteSandboxOptions {
-  /** SandboxFusion-compatible services (their root or their /run_code URL). */
-  urls: string[];
-  apiKey?: string;
+  /** SandboxFusion-compatible services (their root or their /run_code URL), each with the API key that belongs to it. */
+  hosts: SandboxHostAddress[];
 }
 
 /**
@@ -16,10 +17,9 @@ export interface RemoteSandboxOptions {
  */
 export async function openProgramGrader(options: CodeGraderOptions, remote?: RemoteSandboxOptions): Promise<ProgramGrader> {
   // The grader `rllm grade` opened while it started, when it was opened for these options (spare-code-grader.ts).
-  if (!remote || remote.urls.length === 0) return takeSpareCodeGrader(options) ?? CodeGrader.create(options);
+  if (!remote || remote.hosts.length === 0) return takeSpareCodeGrader(options) ?? CodeGrader.create(options);
   return new RemoteCodeGrader({
-    urls: remote.urls,
-    apiKey: remote.apiKey,
+    hosts: remote.hosts,
     timeoutSeconds: options.timeoutSeconds ?? 6,
     runAllTests: options.runAllTests ?? false,
     floatTolerance: options.floatTolerance,
@@ -42,4 +42,22 @@ export function parseSandboxUrls(text: string): string[] {
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`--sandbox-url: "${url}" is not an http(s) URL`);
   }
   return urls;
+}
+
+/**
+ * `urls` with the API key of each: the variable its entry in config.json's `sandbox.urls` names, else the shared one
+ * (`sandbox.apiKeyEnv`, default RLLM_SANDBOX_API_KEY). A key named for one service never goes to another.
+ */
+export function sandboxHostAddresses(urls: string[], services: SandboxServices | undefined, environment: Record<string, string | undefined>): SandboxHostAddress[] {
+  const sharedKey = environment[services?.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"] || undefined;
+  return urls.map((url) => {
+    const entry = services?.urls.find((candidate) => typeof candidate !== "string" && runCodeUrl(candidate.url) === runCodeUrl(url));
+    const apiKey = entry && typeof entry !== "string" ? environment[entry.apiKeyEnv] || undefined : sharedKey;
+    return apiKey ? { url, apiKey } : { url };
+  });
+}
+
+/** The URLs config.json's `sandbox.urls` lists. */
+export function configuredSandboxUrls(services: SandboxServices): string[] {
+  return services.urls.map((entry) => (typeof entry === "string" ? entry : entry.url));
 }

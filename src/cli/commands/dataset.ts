@@ -17,6 +17,7 @@ import { benchmarks } from "../../../benchmarks/registry.js";
 import { assertInputFile } from "../../core/check-paths.js";
 import type { RegisterFlags, ShowFlags } from "./dataset-flags.js";
 import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
+import { formatBenchmarkCatalog } from "../format-benchmark-catalog.js";
 
 // The command says "dataset", so its unknown-name message does too.
 async function findBuiltInBenchmark(name: string) {
@@ -24,27 +25,17 @@ async function findBuiltInBenchmark(name: string) {
   return benchmarks.load(name);
 }
 
-/** `rllm dataset list`: every benchmark with its source, bundled sample and what is pulled. */
+/** `rllm dataset list`: every benchmark grouped by kind (size, licence, grader, what is pulled), then the user's own datasets. */
 export async function listDatasets(): Promise<void> {
   const home = rllmHome();
-  const builtIn = await benchmarks.loadAll();
+  for (const line of formatBenchmarkCatalog(await benchmarks.loadAll(), (name) => readPullManifest(home, name))) console.log(line);
   const local = localDatasetNames(home);
-  // One name column as wide as the longest name, so every description starts in the same column.
-  const width = Math.max(...builtIn.map((benchmark) => benchmark.name.length), ...local.map((name) => name.length));
-  for (const benchmark of builtIn) {
-    const manifest = readPullManifest(home, benchmark.name);
-    const pulled = manifest
-      ? `pulled: ${Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ")}`
-      : benchmark.hub || benchmark.pull
-        ? "not pulled"
-        : "nothing to pull";
-    console.log(`${benchmark.name.padEnd(width)} ${benchmark.description}`);
-    console.log(`${"".padEnd(width)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : benchmark.pull ? "custom download" : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
-  }
+  if (local.length > 0) console.log("your datasets:");
+  const width = Math.max(0, ...local.map((name) => name.length));
   for (const name of local) {
     const manifest = readLocalDataset(home, name)!;
     const splits = Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ");
-    console.log(`${name.padEnd(width)} ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
+    console.log(`  ${name.padEnd(width)}  ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
   }
   console.log(`cache: ${home}`);
 }

@@ -6,7 +6,7 @@ import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { readUserConfig } from "../../core/user-config.js";
-import { parseSandboxUrls } from "../../../verifiers/code/open-program-grader.js";
+import { configuredSandboxUrls, parseSandboxUrls, sandboxHostAddresses } from "../../../verifiers/code/open-program-grader.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
@@ -56,18 +56,22 @@ function codeFlags(flags: GradeFlags): Record<string, unknown> {
   return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox, sandboxUrl }).filter(([, value]) => value !== undefined));
 }
 
-/** The sandbox services for the code verifier: --sandbox-url, else $RLLM_HOME/config.json's `sandbox`; their key from its variable. */
+/**
+ * The sandbox services for the code verifier: --sandbox-url, else $RLLM_HOME/config.json's `sandbox`; each one's key
+ * from the variable config.json names for it (sandboxHostAddresses), sent to that service only.
+ */
 function remoteSandboxFlags(flag: string | undefined): Record<string, unknown> {
   const config = readUserConfig(rllmHome()).sandbox;
-  const urls = flag ?? config?.urls.join(",");
+  const urls = flag ?? (config ? configuredSandboxUrls(config).join(",") : undefined);
   if (urls === undefined) return {};
+  let parsed: string[];
   try {
-    parseSandboxUrls(urls);
+    parsed = parseSandboxUrls(urls);
   } catch (error) {
     throw new InputError((error as Error).message);
   }
-  const apiKey = process.env[config?.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"];
-  return { sandboxUrl: urls, ...(apiKey ? { sandboxApiKey: apiKey } : {}) };
+  const keys = Object.fromEntries(sandboxHostAddresses(parsed, config, process.env).flatMap(({ url, apiKey }) => (apiKey ? [[url, apiKey]] : [])));
+  return { sandboxUrl: urls, ...(Object.keys(keys).length > 0 ? { sandboxApiKeys: keys } : {}) };
 }
 
 /**

@@ -108,4 +108,11 @@ describe("extractMathAnswer", () => {
     expect(extractMathAnswer("\\boxed{(1, 2)}")).not.toBe(extractMathAnswer("\\boxed{(2, 1)}"));
     expect(extractMathAnswer("I need more information to decide anything about this particular question at all.")).toBeUndefined();
   });
+
+  it("keys an answer longer than the grader parses by its text, without parsing it", () => {
+    const sum = `${"1 + ".repeat(600)}1`;
+    expect(extractMathAnswer(`\\boxed{${sum}}`)).toBe(sum.replace(/\s+/g, ""));
+    // The same sum within the limit is parsed, and votes with its value.
+    expect(extractMathAnswer(`\\boxed{${"1+".repeat(600)}1}`)).toBe("601");
+  });
 });
