@@ -71,6 +71,9 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
   const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: isAsync ? undefined : policy.modelId, sampling });
   let scheduler: RolloutScheduler<TrainingGroup> | undefined;
   let rolloutLog: RolloutLog | undefined;
+  // Rollouts stop on Ctrl-C, and when the loop ends for any reason: a group still running then is not waited for.
+  const stopRollouts = new AbortController();
+  const rolloutSignal = AbortSignal.any([options.signal, stopRollouts.signal]);
   try {
     let startStep = 0;
     // The step-0 validation: later ones report their pass@1 gain over it (paired by task) and re-judge its pairs.
@@ -117,7 +120,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       slotTaskIds: (slot) => slotTasks(options.trainTasks, config, slot).map((task) => task.id),
       runGroup: async ({ slot, taskIndex }) => {
         const task = slotTasks(options.trainTasks, config, slot)[taskIndex]!;
-        const context = { config, cookbook: options.cookbook, gateway, sampling, limit, signal: options.signal, modelForEpisode, release, currentVersion: () => policy.version };
+        const context = { config, cookbook: options.cookbook, gateway, sampling, limit, signal: rolloutSignal, modelForEpisode, release, currentVersion: () => policy.version };
         return runRolloutGroup(task, slot, taskIndex, context);
       },
       onFinished: (group) => rolloutLog!.append(group),
@@ -159,8 +162,8 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
 
     let step = startStep;
     try {
-      // A resume at a validation step whose validation was cut short runs it first (step 0 included).
-      // Async rollouts start at once; the synchronous loop's first ones after the validation it may run first.
+      // Async rollouts start at once; the synchronous loop's first ones after the validation it may run first. A
+      // resume at a validation step whose validation was cut short runs it first (step 0 included).
       if (isAsync) scheduler.start();
       if (isValidationStep(startStep) && !kept.some((record) => record.kind === "validation" && record.step === startStep)) await validate(startStep);
       if (!isAsync) scheduler.start();
@@ -195,6 +198,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       options.onNotice?.(`checkpoint of step ${step} saved at the interrupt`);
     }
   } finally {
+    stopRollouts.abort(new Error("training ended"));
     await scheduler?.close();
     rolloutLog?.close();
     metrics?.close();
