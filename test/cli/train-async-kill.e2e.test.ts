@@ -55,9 +55,9 @@ async function waitForStep(run: string, step: number, child: { exitCode: number 
 }
 
 /** Every group trained or dropped by the run's records: each once; and the finished groups `before` all accounted for. */
-function expectEachGroupOnce(run: string, before: readonly GroupLine[]): void {
+function expectEachGroupOnce(run: string, steps: number, before: readonly GroupLine[]): void {
   const records = trainRecords(run);
-  expect(records.map((record) => record.step)).toEqual([1, 2, 3, 4, 5]);
+  expect(records.map((record) => record.step)).toEqual(Array.from({ length: steps }, (_, index) => index + 1));
   const trained = records.flatMap((record) => record.groups.map((group: { slot: number; task: number }) => groupKey(group.slot, group.task)));
   const dropped = records.flatMap((record) => record.droppedGroups.map((group: { slot: number; task: number }) => groupKey(group.slot, group.task)));
   const settled = [...trained, ...dropped];
@@ -77,8 +77,10 @@ describe("rllm train killed and resumed", () => {
     ["--async", asyncConfig],
   ])("%s: on Ctrl-C checkpoints the last update and prints a resume command that finishes the run", async (name, extra) => {
     const run = path.join(directory, `interrupted-${name.replace(/\W/g, "")}`);
-    // No checkpoint of its own before the end: the only one the resume can use is the interrupt's.
-    const args = ["train", "arith", "--config", writeConfig(`interrupted-${name.replace(/\W/g, "")}.json`, { checkpointEvery: 100, ...extra }), "--out", run];
+    // No checkpoint of its own before the end, and steps long and many enough that the interrupt lands before it (an
+    // async step of the small config takes well under 100 ms): the only checkpoint the resume can use is the interrupt's.
+    const slower = { steps: 12, groupSize: 4, sampling: { maxTokens: 64 }, checkpointEvery: 100 };
+    const args = ["train", "arith", "--config", writeConfig(`interrupted-${name.replace(/\W/g, "")}.json`, { ...slower, ...extra }), "--out", run];
     const child = spawnCli(args, { RLLM_HOME: home });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
@@ -88,6 +90,7 @@ describe("rllm train killed and resumed", () => {
     expect(await exited).toBe(130);
     const state = JSON.parse(readFileSync(path.join(run, "state.json"), "utf8"));
     expect(state.step).toBeGreaterThanOrEqual(2);
+    expect(state.step).toBeLessThan(12);
     expect(stderr).toContain(`checkpoint of step ${state.step} saved at the interrupt`);
     const hint = /continue with: (.+)$/m.exec(stderr)?.[1];
     expect(hint, stderr).toBeDefined();
@@ -100,12 +103,12 @@ describe("rllm train killed and resumed", () => {
     const resumed = await runCli(resumeArgs, { RLLM_HOME: home });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(new RegExp(`resuming from step ${state.step} \\(checkpoint`));
-    expectEachGroupOnce(run, before);
+    expectEachGroupOnce(run, 12, before);
   });
 
   it("--async after SIGKILL resumes from the last checkpoint, carrying over the groups its weights sampled and running the rest again", async () => {
     const run = path.join(directory, "killed");
-    const args = ["train", "arith", "--config", writeConfig("killed.json", { checkpointEvery: 2, ...asyncConfig }), "--out", run];
+    const args = ["train", "arith", "--config", writeConfig("killed.json", { groupSize: 4, sampling: { maxTokens: 64 }, checkpointEvery: 2, ...asyncConfig }), "--out", run];
     const child = spawnCli(args, { RLLM_HOME: home });
     const exited = new Promise((resolve) => child.on("close", resolve));
     // Killed after step 3: the step-2 checkpoint is the last, and step 3's update is lost with the process.
@@ -113,6 +116,7 @@ describe("rllm train killed and resumed", () => {
     child.kill("SIGKILL");
     await exited;
     const state = JSON.parse(readFileSync(path.join(run, "state.json"), "utf8"));
+    expect(state.step).toBeLessThan(5);
     const before = lines(path.join(run, "rollouts.jsonl")) as GroupLine[];
     const usable = before.filter((group) => group.newestVersion <= state.policyVersion);
     const resumed = await runCli([...args, "--resume"], { RLLM_HOME: home });
@@ -125,6 +129,6 @@ describe("rllm train killed and resumed", () => {
     );
     const carried = new Set(usable.filter((group) => !settledBefore.has(groupKey(group.slot, group.taskIndex))).map((group) => groupKey(group.slot, group.taskIndex)));
     expect(resumed.stderr).toContain(`resuming from step ${state.step} (checkpoint checkpoints/step-000${state.step}); ${carried.size} finished rollout groups carried over`);
-    expectEachGroupOnce(run, usable);
+    expectEachGroupOnce(run, 5, usable);
   });
 });
