@@ -35,9 +35,12 @@ function dataLine(benchmark: Benchmark, manifest: PullManifest | undefined): str
   return `${pulled} · ${sample}`;
 }
 
-/** The catalogue as lines: a heading per kind, then per benchmark its name, facts and data, and its description. */
-export function formatBenchmarkCatalog(benchmarks: readonly Benchmark[], manifestOf: (name: string) => PullManifest | undefined): string[] {
-  const width = Math.max(...benchmarks.map((benchmark) => benchmark.name.length));
+/**
+ * The catalogue as lines: a heading per kind, then per benchmark its name, facts and data, and its description. Names
+ * are padded to `nameWidth` at least, so lines printed after the catalogue (the user's datasets) can share its column.
+ */
+export function formatBenchmarkCatalog(benchmarks: readonly Benchmark[], manifestOf: (name: string) => PullManifest | undefined, nameWidth = 0): string[] {
+  const width = Math.max(nameWidth, ...benchmarks.map((benchmark) => benchmark.name.length));
   const lines: string[] = [];
   for (const kind of Object.keys(kindTitles) as (keyof typeof kindTitles)[]) {
     const members = benchmarks.filter((benchmark) => (benchmark.catalog?.kind ?? "other") === kind);

@@ -20,20 +20,31 @@ export interface PullOptions {
   onFile?: (file: string, rows: number) => void;
 }
 
-/** Error for a dataset that could not be fetched, pointing at what works offline. */
+/**
+ * Error for a dataset that could not be fetched, pointing at what works offline. Whether the embedded model can run the
+ * bundled sample decides the advice (`embeddedModelFits`; the CLI checks it, the pull does not know): `rllm eval` alone,
+ * or with an endpoint of your own.
+ */
 export class DatasetUnavailableError extends Error {
   constructor(
     readonly dataset: string,
     readonly url: string,
     readonly reason: string,
     readonly bundledSample: string | undefined,
+    readonly embeddedModelFits?: boolean,
   ) {
-    const fallback = bundledSample
-      ? `The bundled sample (${bundledSample}) works offline: run \`rllm eval ${dataset}\` without pulling.`
-      : "This benchmark has no bundled sample; pass your own rows with --data.";
-    super(`could not download ${url} (${reason}). ${fallback}`);
+    super(`could not download ${url} (${reason}). ${offlineAdvice(dataset, bundledSample, embeddedModelFits)}`);
     this.name = "DatasetUnavailableError";
   }
+}
+
+function offlineAdvice(dataset: string, bundledSample: string | undefined, embeddedModelFits: boolean | undefined): string {
+  if (!bundledSample) return "This benchmark has no bundled sample; pass your own rows with --data.";
+  const sample = `The bundled sample (${bundledSample}) works offline, without pulling: \`rllm dataset show ${dataset}\` shows it`;
+  if (embeddedModelFits === true) return `${sample}, and \`rllm eval ${dataset}\` runs it on the embedded model.`;
+  const endpoint = `\`rllm eval ${dataset} --base-url <url> --model <name>\` runs it on an OpenAI-compatible endpoint of yours`;
+  if (embeddedModelFits === false) return `${sample}, and ${endpoint} (its prompts do not fit the embedded tiny model, which answers arithmetic).`;
+  return `${sample}, and ${endpoint}.`;
 }
 
 /** The Hub URL of one file of `hub` at its revision. */

@@ -1,8 +1,10 @@
 /** Where model calls go: the --base-url endpoint, or the embedded tiny model served in-process on 127.0.0.1. */
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import type { ModelPrice } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
 import { namedEndpoint, readUserConfig } from "../core/user-config.js";
+import { needsTensorflow } from "../models/tiny/needs-tensorflow.js";
 
 export interface Endpoint {
   baseUrl: string;
@@ -33,20 +35,20 @@ export function noModelEndpoint(label: string): Endpoint {
   return { baseUrl: "http://no-model.invalid/v1", model: label, isEmbedded: false, close: async () => {} };
 }
 
-/** Checks the endpoint options (a usage error, naming the CLI flags, when they conflict) without starting anything. */
+/** Checks the endpoint options (a usage error naming them when they conflict) without starting anything. */
 export function planEndpoint(options: EndpointOptions, home: string = rllmHome()): EndpointPlan {
   if (options.endpoint) {
-    if (options.baseUrl || options.model) throw new InputError("--endpoint already names a base URL and model: give it without --base-url and --model");
+    if (options.baseUrl || options.model) throw new InputError(usageMessage`${optionName("endpoint")} already names a base URL and model: give it without ${optionName("baseUrl")} and ${optionName("model")}`);
     const named = namedEndpoint(readUserConfig(home), options.endpoint, home);
     const keyVariable = options.apiKeyEnv ?? named.apiKeyEnv ?? defaultKeyVariable;
     return { isEmbedded: false, baseUrl: named.baseUrl, model: named.model, apiKey: process.env[keyVariable], ...(named.prices ? { price: named.prices } : {}) };
   }
   if (options.baseUrl) {
-    if (!options.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
+    if (!options.model) throw new InputError(usageMessage`${optionName("model")} is required with ${optionName("baseUrl")} (the model name the endpoint serves)`);
     return { isEmbedded: false, baseUrl: options.baseUrl, model: options.model, apiKey: process.env[options.apiKeyEnv ?? defaultKeyVariable] };
   }
   if (options.model && options.model !== "tiny") {
-    throw new InputError(`--model ${options.model} needs --base-url; without it the embedded model "tiny" is used`);
+    throw new InputError(usageMessage`${optionName("model")} ${options.model} needs ${optionName("baseUrl")}; without it the embedded model "tiny" is used`);
   }
   return { isEmbedded: true, model: "tiny" };
 }
@@ -57,7 +59,7 @@ export function planEndpoint(options: EndpointOptions, home: string = rllmHome()
  */
 export async function openEndpoint(plan: EndpointPlan): Promise<Endpoint> {
   if (!plan.isEmbedded) return { ...plan, close: async () => {} };
-  const { startTinyServer } = await import("../models/tiny/server.js");
+  const { startTinyServer } = await needsTensorflow(() => import("../models/tiny/server.js"));
   const server = await startTinyServer({ port: 0, host: "127.0.0.1" });
   return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };
 }

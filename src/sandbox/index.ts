@@ -18,7 +18,7 @@ export { createBwrapSandbox, type BwrapSandboxOptions } from "./local/bwrap-sand
 export { createDockerSandbox } from "./docker/docker-sandbox.js";
 // The remote provider: SandboxFusion's /run_code, a pool of such hosts
 export { SandboxHostPool, AllHostsFailedError, type PooledRunResult, type SandboxHostAddress, type SandboxHostPoolOptions } from "./remote/sandbox-host-pool.js";
-export { callRunCode, runCodeUrl, type RunCodeCallOptions } from "./remote/sandbox-fusion-client.js";
+export { callRunCode, probeSandboxHost, runCodeUrl, type RunCodeCallOptions } from "./remote/sandbox-fusion-client.js";
 export { HostFailureError } from "./remote/host-failure-error.js";
 export {
   RunCodeRequestSchema,

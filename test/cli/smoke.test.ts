@@ -64,7 +64,13 @@ describe("rllm smoke tests", () => {
   });
 
   it("dataset: lists the benchmarks by kind, each with its size, licence, grader and data", async () => {
-    const result = await runCli(["dataset", "list"]);
+    // A home of its own with one registered dataset: the list must not depend on the machine's cache.
+    const home = mkdtempSync(path.join(directory, "home-"));
+    const rows = file("own.jsonl", `${JSON.stringify({ id: "1", question: "1+1", ground_truth: "2" })}\n`);
+    const registered = await runCli(["dataset", "register", "own", "--file", rows], { RLLM_HOME: home });
+    expect(registered.code, registered.stderr).toBe(0);
+    const result = await runCli(["dataset", "list"], { RLLM_HOME: home });
+    expect(result.stdout).toContain("your datasets:");
     expect(result.code, result.stderr).toBe(0);
     for (const heading of ["math:", "code:", "multiple choice:", "question answering:", "agentic and tool use:"]) expect(result.stdout.split("\n")).toContain(heading);
     expect(result.stdout).toMatch(/^ {2}aime25 +30 problems · CC-BY-NC-SA-4\.0 · grader: math verifier, last \\boxed\{\} answer · not pulled \(hf:MathArena\/aime_2025\) · sample 5 rows$/m);
@@ -75,7 +81,8 @@ describe("rllm smoke tests", () => {
   });
 
   it("eval --list: prints the same catalogue", async () => {
-    const [list, catalogue] = await Promise.all([runCli(["eval", "--list"]), runCli(["dataset", "list"])]);
+    const home = mkdtempSync(path.join(directory, "home-"));
+    const [list, catalogue] = await Promise.all([runCli(["eval", "--list"], { RLLM_HOME: home }), runCli(["dataset", "list"], { RLLM_HOME: home })]);
     expect(list.code, list.stderr).toBe(0);
     expect(catalogue.stdout.startsWith(list.stdout)).toBe(true);
     expect(list.stdout).toMatch(/^ {2}mmlu-pro\s/m);

@@ -139,6 +139,14 @@ describe("pullHubDataset", () => {
     expect(findCachedSplit(where, "tiny", "test")).toBeUndefined();
   });
 
+  it("advises rllm eval alone only where the embedded model fits the sample, and an endpoint otherwise", () => {
+    const advice = (fits: boolean | undefined) => new DatasetUnavailableError("geo3k", "http://hub/x", "HTTP 404", "benchmarks/geo3k/sample.jsonl", fits).message;
+    expect(advice(true)).toContain("`rllm dataset show geo3k` shows it, and `rllm eval geo3k` runs it on the embedded model.");
+    expect(advice(false)).toContain("`rllm eval geo3k --base-url <url> --model <name>` runs it on an OpenAI-compatible endpoint of yours (its prompts do not fit");
+    expect(advice(undefined)).toContain("`rllm eval geo3k --base-url <url> --model <name>` runs it on an OpenAI-compatible endpoint of yours.");
+    expect(new DatasetUnavailableError("x", "http://hub/x", "HTTP 404", undefined).message).toContain("no bundled sample; pass your own rows with --data");
+  });
+
   it("fails clearly when the network is unreachable", async () => {
     // Port 9 on loopback: nothing listens there, like a machine with no route out.
     const pull = pullHubDataset(benchmark({ test: ["data/test.parquet"] }), { home: home(), endpoint: "http://127.0.0.1:9" });

@@ -1,6 +1,6 @@
 /** Opens the code grader a run asked for: remote sandbox services when URLs are given, else the local bubblewrap slots. */
 import type { SandboxServices } from "rllm-ts/core";
-import { runCodeUrl, type SandboxHostAddress } from "rllm-ts/sandbox";
+import { probeSandboxHost, runCodeUrl, SandboxUnavailableError, type SandboxHostAddress } from "rllm-ts/sandbox";
 import { CodeGrader, type CodeGraderOptions } from "./code-grader.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { RemoteCodeGrader } from "./remote/remote-code-grader.js";
@@ -18,6 +18,7 @@ export interface RemoteSandboxOptions {
 export async function openProgramGrader(options: CodeGraderOptions, remote?: RemoteSandboxOptions): Promise<ProgramGrader> {
   // The grader `rllm grade` opened while it started, when it was opened for these options (spare-code-grader.ts).
   if (!remote || remote.hosts.length === 0) return takeSpareCodeGrader(options) ?? CodeGrader.create(options);
+  await assertSomeHostAnswers(remote.hosts);
   return new RemoteCodeGrader({
     hosts: remote.hosts,
     timeoutSeconds: options.timeoutSeconds ?? 6,
@@ -27,6 +28,20 @@ export async function openProgramGrader(options: CodeGraderOptions, remote?: Rem
     concurrency: options.concurrency,
     openLocal: () => CodeGrader.create(options),
   });
+}
+
+/**
+ * The services' pre-flight, as `rllm eval` checks its endpoint: when none of them answers, nothing could be graded, so
+ * the run stops here naming each one and why, instead of recording every row as an infrastructure error. Services that
+ * answer are used; the pool retries a run that a dead one fails on another.
+ */
+async function assertSomeHostAnswers(hosts: readonly SandboxHostAddress[]): Promise<void> {
+  const problems = await Promise.all(hosts.map(async (host) => ({ url: host.url, problem: await probeSandboxHost(host.url) })));
+  if (problems.some(({ problem }) => problem === undefined)) return;
+  throw new SandboxUnavailableError(
+    `no sandbox service answered: ${problems.map(({ url, problem }) => `${url} (${problem})`).join(", ")}`,
+    "Start one (rllm sandbox serve) or name services that run (--sandbox-url, or sandbox.urls in $RLLM_HOME/config.json)",
+  );
 }
 
 /** `--sandbox-url a,b` as a list of URLs; a malformed one is named. */

@@ -3,14 +3,17 @@
  * look at the rows, and the user's own datasets.
  */
 import path from "node:path";
-import { assertUniqueIds, QaRowSchema } from "../../core/dataset.js";
+import { duplicateIdChecker, QaRowSchema, rowProblemsError } from "../../core/dataset.js";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { localDatasetNames, readLocalDataset, removeLocalDataset, writeLocalDataset } from "../../datasets/local-dataset.js";
 import { readRowFile } from "../../datasets/read-row-file.js";
 import { SftRowSchema } from "../../datasets/sft-row.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
-import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
+import { DatasetUnavailableError, pullHubDataset } from "../../datasets/pull-hub-dataset.js";
+import type { Benchmark } from "../../core/benchmark.js";
+import { assertEmbeddedModelCanRun } from "../../evaluation/check-embedded-model.js";
+import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { messageText } from "../../core/message.js";
 import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
@@ -28,10 +31,12 @@ async function findBuiltInBenchmark(name: string) {
 /** `rllm dataset list`: every benchmark grouped by kind (size, licence, grader, what is pulled), then the user's own datasets. */
 export async function listDatasets(): Promise<void> {
   const home = rllmHome();
-  for (const line of formatBenchmarkCatalog(await benchmarks.loadAll(), (name) => readPullManifest(home, name))) console.log(line);
+  const builtIn = await benchmarks.loadAll();
   const local = localDatasetNames(home);
+  // One name column for the built-in benchmarks and the user's datasets.
+  const width = Math.max(...[...builtIn, ...local.map((name) => ({ name }))].map(({ name }) => name.length));
+  for (const line of formatBenchmarkCatalog(builtIn, (name) => readPullManifest(home, name), width)) console.log(line);
   if (local.length > 0) console.log("your datasets:");
-  const width = Math.max(0, ...local.map((name) => name.length));
   for (const name of local) {
     const manifest = readLocalDataset(home, name)!;
     const splits = Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ");
@@ -44,8 +49,28 @@ export async function listDatasets(): Promise<void> {
 export async function pullDataset(_flags: unknown, [name]: [string]): Promise<void> {
   const benchmark = await findBuiltInBenchmark(name);
   const options = { home: rllmHome(), onFile: (file: string, rows: number) => console.error(`  ${file}: ${rows} rows`) };
-  const manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
+  let manifest: { splits: Record<string, { rows: number }> };
+  try {
+    manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
+  } catch (error) {
+    if (!(error instanceof DatasetUnavailableError) || !error.bundledSample) throw error;
+    // The advice names a command that works: rllm eval alone only where the embedded model can run the sample.
+    const fits = await embeddedModelFits(benchmark);
+    throw new DatasetUnavailableError(error.dataset, error.url, error.reason, error.bundledSample, fits);
+  }
   for (const [split, { rows }] of Object.entries(manifest.splits)) console.log(`${name} ${split}: ${rows} rows`);
+}
+
+/** Whether `rllm eval <benchmark>` with no endpoint would run the bundled sample (the check rllm eval makes first). */
+async function embeddedModelFits(benchmark: Benchmark): Promise<boolean> {
+  const tasks = await benchmark.loadTasks({ home: rllmHome(), split: "test" });
+  try {
+    await assertEmbeddedModelCanRun(benchmark.name, await resolveCookbook(benchmark.defaultCookbook), tasks);
+    return true;
+  } catch (error) {
+    if (error instanceof InputError) return false;
+    throw error;
+  }
 }
 
 /** `rllm dataset show <name>`: the first tasks as the agent will see them. */
@@ -63,9 +88,6 @@ export async function showDataset(flags: ShowFlags, [name]: [string]): Promise<v
   }
 }
 
-// Enough to fix a file in one pass without flooding the terminal.
-const maxReportedRows = 10;
-
 /** `rllm dataset register <name> --file rows`: validates every row (file:line: field "x": why) and stores them as a split. */
 export async function registerDataset(flags: RegisterFlags, [name]: [string]): Promise<void> {
   const home = rllmHome();
@@ -76,19 +98,26 @@ export async function registerDataset(flags: RegisterFlags, [name]: [string]): P
   const located = await readRowFile(flags.file);
   if (located.length === 0) throw new InputError(`${flags.file}: no rows`);
   const rows: { id: string }[] = [];
+  // Unreadable lines, rows the schema refuses and repeated ids, all in one error.
   const problems: string[] = [];
-  for (const { value, where } of located) {
+  const duplicate = duplicateIdChecker();
+  for (const { value, where, position, unreadable } of located) {
+    if (unreadable !== undefined) {
+      problems.push(`${where}: ${unreadable}`);
+      continue;
+    }
     // A row with messages is a chat row for sft; any other row is a task for eval and train.
     const isChat = typeof value === "object" && value !== null && "messages" in value;
     const parsed = (isChat ? SftRowSchema : QaRowSchema).safeParse(value);
-    if (parsed.success) rows.push(parsed.data);
-    else problems.push(describeIssues(where, undefined, parsed.error));
+    if (!parsed.success) problems.push(describeIssues(where, undefined, parsed.error));
+    else {
+      // JSON arrays and parquet files have rows (`file: row n`), the text formats lines (`file:n`).
+      const repeated = duplicate(parsed.data.id, where, where.endsWith(`: row ${position}`) ? `row ${position}` : `line ${position}`);
+      if (repeated !== undefined) problems.push(repeated);
+      else rows.push(parsed.data);
+    }
   }
-  if (problems.length > 0) {
-    const more = problems.length > maxReportedRows ? `\n... and ${problems.length - maxReportedRows} more bad rows` : "";
-    throw new InputError(`${problems.length} bad row(s) in ${flags.file}:\n${problems.slice(0, maxReportedRows).join("\n")}${more}`);
-  }
-  assertUniqueIds(flags.file, rows, located.map((row) => row.position));
+  if (problems.length > 0) throw rowProblemsError(flags.file, problems);
   const directory = writeLocalDataset(
     home,
     {

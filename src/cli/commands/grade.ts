@@ -33,6 +33,21 @@ export async function gradeAction(flags: GradeFlags, _args: string[], command: C
   else process.stdout.write(text);
   const summary = summarize(scores);
   (flags.output ? console.log : console.error)(summary);
+  // Nothing graded: every row failed for the infrastructure (a sandbox service lost mid-run, say), which a 0 exit would hide.
+  const cause = nothingGradedCause(scores);
+  if (cause !== undefined) {
+    console.error(`rllm: nothing could be graded: every row was an infrastructure error (${cause})`);
+    process.exitCode = 1;
+  }
+}
+
+/** The commonest cause when every row is an infrastructure error, else undefined (some row was graded, or none given). */
+export function nothingGradedCause(scores: readonly Score[]): string | undefined {
+  if (scores.length === 0 || !scores.every((score) => score.status === "unscored" && score.signals.infraError === 1)) return undefined;
+  const counts = new Map<string, number>();
+  for (const score of scores) counts.set(score.explanation ?? "no cause given", (counts.get(score.explanation ?? "no cause given") ?? 0) + 1);
+  const [cause, count] = [...counts].sort((first, second) => second[1] - first[1])[0]!;
+  return count === scores.length ? cause : `${cause}, ${count} of ${scores.length} rows`;
 }
 
 /**

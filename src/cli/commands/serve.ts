@@ -8,6 +8,7 @@ import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { waitForStop } from "../wait-for-stop.js";
 import type { ServeFlags } from "./serve-flags.js";
+import { needsTensorflow } from "../../models/tiny/needs-tensorflow.js";
 
 const announceParentExit = (parentPid: number) => console.error(`rllm: the process that started this server (pid ${parentPid}) is gone: stopping`);
 
@@ -24,7 +25,7 @@ async function serveTiny(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   if (flags.checkpoint) warnIfTrainedOnTest(flags.checkpoint);
   // Imported here, not at the top: the tiny model brings TensorFlow, which `rllm serve --help` must not load.
-  const { startTinyServer } = await import("../../models/tiny/server.js");
+  const { startTinyServer } = await needsTensorflow(() => import("../../models/tiny/server.js"));
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
   await waitForStop(announceParentExit);
@@ -34,7 +35,7 @@ async function serveTiny(flags: ServeFlags): Promise<void> {
 /** Serves the local Tinker server (a development tool) until Ctrl-C, SIGTERM or its parent's exit. */
 async function serveTinker(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
-  const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../tinker-server/local-tinker-server.js");
+  const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await needsTensorflow(() => import("../../tinker-server/local-tinker-server.js"));
   const { parseFaultPlan } = await import("../../tinker-server/server-faults.js");
   let faults: ReturnType<typeof parseFaultPlan>;
   try {

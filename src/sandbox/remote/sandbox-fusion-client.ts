@@ -58,6 +58,24 @@ export async function callRunCode(base: string, request: RunCodeRequest, options
   return parsed.data;
 }
 
+/**
+ * Whether the service at `base` answers HTTP at all, asked on SandboxFusion's liveness route (`GET /v1/ping`; any
+ * status counts as an answer, so a key it refuses is left to the runs): undefined when it answers, else why not.
+ */
+export async function probeSandboxHost(base: string, timeoutMs = 5_000): Promise<string | undefined> {
+  const url = `${runCodeUrl(base).slice(0, -"/run_code".length)}/v1/ping`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return undefined;
+  } catch (error) {
+    const cause = error as Error & { cause?: { code?: string } };
+    // fetch's own message is "fetch failed"; the reason (ECONNREFUSED, a bad port) is in its cause.
+    const reason = cause.cause as { code?: string; message?: string } | undefined;
+    return cause.name === "TimeoutError" ? `no reply within ${timeoutMs} ms` : (reason?.code ?? reason?.message ?? cause.message);
+  }
+}
+
 function statedLimits(headers: Headers): HostLimits | undefined {
   const read = (name: string) => {
     const value = Number(headers.get(name) ?? Number.NaN);

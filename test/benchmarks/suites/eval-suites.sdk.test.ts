@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const out = () => path.join(mkdtempSync(path.join(os.tmpdir(), "rllm-suite-eval-")), "run");
-// EvalPlus's tests import numpy: the pinned "parity" environment's Python has it (see bundled-samples.test.ts).
+// EvalPlus's tests import numpy: the pinned "parity" environment's Python has it (see code-samples.sdk.test.ts).
 const environment = () => ({ RLLM_PYTHON: pythonEnv("parity") });
 
 describe("rllm eval <suite> --limit 3 on the bundled samples", () => {
