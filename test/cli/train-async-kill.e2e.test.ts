@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, spawnCli } from "../helpers/run-cli.js";
+import { spawn } from "node:child_process";
+import { binPath, runCli, spawnCli } from "../helpers/run-cli.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-train-async-kill-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -23,6 +24,12 @@ const config = {
 };
 const asyncConfig = { async: { maxStaleness: 1 } };
 const home = path.join(directory, "home");
+const repository = path.resolve(path.dirname(binPath), "..");
+// A shell's environment, as a user's terminal has it: no npm variables and no node_modules/.bin on the path (vitest may
+// run under npm, which adds both), so the printed command is run as the user would run it.
+const shellEnvironment = Object.fromEntries(
+  Object.entries({ ...process.env, RLLM_HOME: home, PATH: (process.env.PATH ?? "").split(path.delimiter).filter((folder) => !folder.endsWith(path.join("node_modules", ".bin"))).join(path.delimiter) }).filter(([name]) => !name.startsWith("npm_")),
+);
 
 function writeConfig(name: string, changes: Record<string, unknown>): string {
   const file = path.join(directory, name);
@@ -81,7 +88,8 @@ describe("rllm train killed and resumed", () => {
     // async step of the small config takes well under 100 ms): the only checkpoint the resume can use is the interrupt's.
     const slower = { steps: 12, groupSize: 4, sampling: { maxTokens: 64 }, checkpointEvery: 100 };
     const args = ["train", "arith", "--config", writeConfig(`interrupted-${name.replace(/\W/g, "")}.json`, { ...slower, ...extra }), "--out", run];
-    const child = spawnCli(args, { RLLM_HOME: home });
+    // Started as `node bin/rllm.js` from the checkout, outside npm, as a user types it.
+    const child = spawn(process.execPath, [binPath, ...args], { cwd: repository, env: shellEnvironment, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -96,13 +104,14 @@ describe("rllm train killed and resumed", () => {
     expect(hint, stderr).toBeDefined();
     const before = lines(path.join(run, "rollouts.jsonl")) as GroupLine[];
 
-    // The printed command, run as printed (its launcher replaced by this checkout's bin).
-    const printed = hint!.split(" ");
-    const resumeArgs = printed.slice(printed.indexOf("train"));
-    expect(resumeArgs).toEqual([...args, "--resume"]);
-    const resumed = await runCli(resumeArgs, { RLLM_HOME: home });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toMatch(new RegExp(`resuming from step ${state.step} \\(checkpoint`));
+    // The printed command, typed as shown in the checkout's shell.
+    expect(hint).toBe(`npx rllm ${[...args, "--resume"].join(" ")}`);
+    const shell = spawn("bash", ["-c", hint!], { cwd: repository, env: shellEnvironment, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    shell.stdout!.on("data", (chunk) => (output += chunk));
+    shell.stderr!.on("data", (chunk) => (output += chunk));
+    expect(await new Promise((resolve) => shell.on("close", resolve)), output).toBe(0);
+    expect(output).toMatch(new RegExp(`resuming from step ${state.step} \\(checkpoint`));
     expectEachGroupOnce(run, 12, before);
   });
 
