@@ -39,6 +39,8 @@ import {
  *   SandboxFusion's HTTP API with the shared server helpers, and needs nothing above verifiers.
  * - `src/runs` (the run folder: its paths, the append-only JSONL files and their readers) sits beside `src/llm`: it
  *   needs only core, and the engine, training and the viewer all write or read run folders through it.
+ * - `src/models/catalog` (models pullable by name and the local store under $RLLM_HOME/models) sits beside
+ *   `src/datasets`, its counterpart for data: it needs only core.
  * - `src/gateway` (the recording proxy behind `rllm gateway` and training's rollouts) sits beside benchmarks: it
  *   needs core, llm and the shared HTTP helpers, and nothing of training.
  * - `src/datasets/curation` (scored episodes → SFT rows) sits beside the engine, above the rest of `src/datasets`:
@@ -61,6 +63,7 @@ const layers: LayerTable = [
     { name: "llm", paths: ["src/llm"] },
     { name: "datasets", paths: ["src/datasets"] },
     { name: "runs", paths: ["src/runs"] },
+    { name: "model catalog", paths: ["src/models/catalog"] },
   ],
   [
     { name: "http", paths: ["src/http"] },
