@@ -41,6 +41,8 @@ import {
  *   needs only core, and the engine, training and the viewer all write or read run folders through it.
  * - `src/models/catalog` (models pullable by name and the local store under $RLLM_HOME/models) sits beside
  *   `src/datasets`, its counterpart for data: it needs only core.
+ * - `src/models/server` (the OpenAI-compatible server in front of any served model) sits beside the gateway: it
+ *   needs core and the shared HTTP helpers, and the models it serves (tiny, llama.cpp) sit above it.
  * - `src/gateway` (the recording proxy behind `rllm gateway` and training's rollouts) sits beside benchmarks: it
  *   needs core, llm and the shared HTTP helpers, and nothing of training.
  * - `src/datasets/curation` (scored episodes → SFT rows) sits beside the engine, above the rest of `src/datasets`:
@@ -73,6 +75,7 @@ const layers: LayerTable = [
     { name: "benchmarks", paths: ["benchmarks"] },
     { name: "verifiers", paths: ["verifiers"] },
     { name: "gateway", paths: ["src/gateway"] },
+    { name: "model server", paths: ["src/models/server"] },
   ],
   [
     { name: "metrics", paths: ["src/metrics"] },

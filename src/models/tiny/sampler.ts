@@ -1,6 +1,7 @@
 /** Sampling from the tiny model: temperature, nucleus (top_p), stop strings, max tokens, seeded randomness, logprobs. */
 import type { InferenceEngine, KvCache } from "./inference-engine.js";
 import type { Rng } from "../../core/random.js";
+import type { SampledChoice, TokenAlternative } from "../server/served-model.js";
 import { sharedStepScheduler } from "./step-scheduler.js";
 import { decodeTokens, END_ID, isSpecialToken } from "./tokenizer.js";
 
@@ -12,21 +13,6 @@ export interface SampleOptions {
   stop: string[];
   /** How many alternatives to report per position (0 for none). */
   topLogprobs: number;
-}
-
-/** One alternative token at a position. */
-export interface TokenAlternative {
-  id: number;
-  logprob: number;
-}
-
-/** A sampled continuation. `logprobs` are the model's raw log-probabilities (temperature 1, before top_p), as vLLM reports by default. */
-export interface SampledChoice {
-  tokenIds: number[];
-  text: string;
-  finishReason: "stop" | "length";
-  logprobs: number[];
-  topLogprobs: TokenAlternative[][];
 }
 
 /** Called after each sampled token with the text that is final so far (never part of a stop string). */
