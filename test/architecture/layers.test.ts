@@ -30,6 +30,8 @@ import {
  *   engine computes a run's summary.json with them.
  * - `src/engine` sits below `cookbooks`: the engine runs any cookbook through the Cookbook contract in core and
  *   imports none, while cookbooks build their flows on its `singleTurnFlow`.
+ * - `src/models/llama-cpp` (GGUF models on node-llama-cpp behind the model server) sits beside the tiny model, the
+ *   other model the server runs; it needs core and the model server.
  * - `src/models/tiny` sits beside the engine, above benchmarks: the embedded model is trained and measured on the
  *   arith benchmark's problems. It may not import the engine, cookbooks or anything above.
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
@@ -84,6 +86,7 @@ const layers: LayerTable = [
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },
+    { name: "llama.cpp", paths: ["src/models/llama-cpp"] },
     { name: "curation", paths: ["src/datasets/curation"] },
   ],
   [{ name: "cookbooks", paths: ["cookbooks"] }],
