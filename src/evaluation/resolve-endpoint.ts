@@ -1,8 +1,12 @@
-/** Where model calls go: the --base-url endpoint, or the embedded tiny model served in-process on 127.0.0.1. */
+/**
+ * Where model calls go: the --base-url endpoint, or a model served in-process on 127.0.0.1: the embedded tiny model by
+ * default, or a GGUF on llama.cpp (`--model <pulled name>`, `--model-file <path.gguf>`).
+ */
 import { InputError } from "../core/errors/input-error.js";
 import type { ModelPrice } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
 import { namedEndpoint, readUserConfig } from "../core/user-config.js";
+import { isKnownModel, localModelFile, pulledModelFile } from "../models/catalog/resolve-model-file.js";
 
 export interface Endpoint {
   baseUrl: string;
@@ -19,6 +23,10 @@ export interface EndpointOptions {
   baseUrl?: string;
   model?: string;
   apiKeyEnv?: string;
+  /** A local GGUF to serve with llama.cpp. */
+  modelFile?: string;
+  /** llama.cpp's CPU threads (default: the cores the load average leaves free). */
+  threads?: number;
 }
 
 const defaultKeyVariable = "OPENAI_API_KEY";
@@ -26,7 +34,9 @@ const defaultKeyVariable = "OPENAI_API_KEY";
 /** The endpoint the options name, checked but not yet opened: nothing is started until `openEndpoint`. */
 export type EndpointPlan =
   | { isEmbedded: false; baseUrl: string; model: string; apiKey?: string; price?: ModelPrice }
-  | { isEmbedded: true; model: "tiny" };
+  | { isEmbedded: true; model: "tiny" }
+  /** A GGUF served by llama.cpp in this process. */
+  | { isEmbedded: true; model: string; modelFile: string; threads?: number };
 
 /** The endpoint of a run whose agent calls no model: `label` names the agent where a model name would go; a call fails. */
 export function noModelEndpoint(label: string): Endpoint {
@@ -35,6 +45,11 @@ export function noModelEndpoint(label: string): Endpoint {
 
 /** Checks the endpoint options (a usage error, naming the CLI flags, when they conflict) without starting anything. */
 export function planEndpoint(options: EndpointOptions, home: string = rllmHome()): EndpointPlan {
+  if (options.modelFile) {
+    if (options.endpoint || options.baseUrl) throw new InputError("--model-file serves a local GGUF here: give it without --endpoint and --base-url");
+    const file = localModelFile(options.modelFile);
+    return { isEmbedded: true, model: options.model ?? file.name, modelFile: file.path, ...(options.threads ? { threads: options.threads } : {}) };
+  }
   if (options.endpoint) {
     if (options.baseUrl || options.model) throw new InputError("--endpoint already names a base URL and model: give it without --base-url and --model");
     const named = namedEndpoint(readUserConfig(home), options.endpoint, home);
@@ -45,18 +60,27 @@ export function planEndpoint(options: EndpointOptions, home: string = rllmHome()
     if (!options.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
     return { isEmbedded: false, baseUrl: options.baseUrl, model: options.model, apiKey: process.env[options.apiKeyEnv ?? defaultKeyVariable] };
   }
+  if (options.model && isKnownModel(options.model)) {
+    return { isEmbedded: true, model: options.model, modelFile: pulledModelFile(options.model, home).path, ...(options.threads ? { threads: options.threads } : {}) };
+  }
   if (options.model && options.model !== "tiny") {
-    throw new InputError(`--model ${options.model} needs --base-url; without it the embedded model "tiny" is used`);
+    throw new InputError(`--model ${options.model} needs --base-url; without it the embedded model "tiny" is used, or a pulled model (rllm models list), or --model-file <path.gguf>`);
   }
   return { isEmbedded: true, model: "tiny" };
 }
 
 /**
- * Opens a planned endpoint; for the embedded model this starts its OpenAI-compatible server, which keeps the process
+ * Opens a planned endpoint; for a model served here this starts its OpenAI-compatible server, which keeps the process
  * alive until `close()`: call it only after every usage check has passed, and close it in a `finally`.
  */
 export async function openEndpoint(plan: EndpointPlan): Promise<Endpoint> {
   if (!plan.isEmbedded) return { ...plan, close: async () => {} };
+  if ("modelFile" in plan) {
+    // Imported here: node-llama-cpp is an optional dependency, loaded only when a GGUF runs.
+    const { startLlamaCppServer } = await import("../models/llama-cpp/llama-cpp-server.js");
+    const server = await startLlamaCppServer({ file: plan.modelFile, name: plan.model, port: 0, host: "127.0.0.1", threads: plan.threads });
+    return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };
+  }
   const { startTinyServer } = await import("../models/tiny/server.js");
   const server = await startTinyServer({ port: 0, host: "127.0.0.1" });
   return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };

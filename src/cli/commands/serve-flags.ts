@@ -1,13 +1,14 @@
 /** `rllm serve`: the flag schema and its type, read by both the definition (serve-command.ts) and the action. */
 import { z } from "zod";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
-import { endpointFlags, listenFlags, seedFlag } from "../shared-flags.js";
+import { endpointFlags, listenFlags, localModelFlags, seedFlag } from "../shared-flags.js";
 
 /** `rllm serve`'s flags. */
 export const ServeFlagsSchema = z.object({
   rerank: SelectionMethodSchema.optional().describe("rerank with this selection method").meta({ value: "method" }),
   upstream: z.string().url().optional().describe("the OpenAI-compatible endpoint that generates and judges, e.g. http://localhost:8000/v1").meta({ value: "url" }),
-  model: endpointFlags.model.describe("`tiny`: serve the embedded tiny model; with --rerank: the model name sent upstream"),
+  model: endpointFlags.model.describe("`tiny`: serve the embedded tiny model; a pulled model (rllm models list): serve it with llama.cpp; with --rerank: the model name sent upstream"),
+  ...localModelFlags,
   n: z.coerce.number().int().min(1).default(8).describe("candidates sampled per request").meta({ flags: "-n <count>" }),
   budget: z.coerce.number().positive().default(2).describe("judge calls as a multiple of n").meta({ value: "m" }),
   judgeKind: z.enum(["math", "code"]).default("math").describe("judge prompt: math (final answer only) or code (correct and robust)").meta({ value: "kind" }),

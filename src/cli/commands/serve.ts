@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { readTrainedOn } from "../../runs/read-run-files.js";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
+import { planEndpoint } from "../../evaluation/resolve-endpoint.js";
+import { isKnownModel } from "../../models/catalog/resolve-model-file.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
@@ -15,7 +17,8 @@ const announceParentExit = (parentPid: number) => console.error(`rllm: the proce
 export async function serveAction(flags: ServeFlags): Promise<void> {
   if (flags.tinker) return serveTinker(flags);
   if (flags.rerank === undefined && flags.model === "tiny") return serveTiny(flags);
-  if (flags.rerank === undefined) throw new InputError("rllm serve: give --model tiny, or --rerank <method> --upstream <url>");
+  if (flags.rerank === undefined && (flags.modelFile !== undefined || (flags.model !== undefined && isKnownModel(flags.model)))) return serveLlamaCpp(flags);
+  if (flags.rerank === undefined) throw new InputError("rllm serve: give --model tiny, a pulled model (--model <name>, rllm models list), --model-file <path.gguf>, or --rerank <method> --upstream <url>");
   await serveRerank(flags, flags.rerank);
 }
 
@@ -27,6 +30,19 @@ async function serveTiny(flags: ServeFlags): Promise<void> {
   const { startTinyServer } = await import("../../models/tiny/server.js");
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
+  await waitForStop(announceParentExit);
+  await server.close();
+}
+
+/** Serves a GGUF with llama.cpp (OpenAI-compatible, vLLM extensions) until Ctrl-C, SIGTERM or its parent's exit. */
+async function serveLlamaCpp(flags: ServeFlags): Promise<void> {
+  const plan = planEndpoint({ model: flags.model, modelFile: flags.modelFile, threads: flags.threads });
+  if (!("modelFile" in plan)) throw new InputError("rllm serve: --model-file or a pulled --model names the GGUF to serve");
+  const { startLlamaCppServer } = await import("../../models/llama-cpp/llama-cpp-server.js");
+  const server = await startLlamaCppServer({ file: plan.modelFile, name: plan.model, port: flags.port, host: flags.host, threads: plan.threads });
+  console.error(
+    `rllm: ${plan.model} (llama.cpp, ${server.threads} thread${server.threads === 1 ? "" : "s"}, context ${server.model.contextSize} tokens per sequence) at ${server.url}/v1`,
+  );
   await waitForStop(announceParentExit);
   await server.close();
 }
