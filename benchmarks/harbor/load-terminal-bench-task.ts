@@ -1,6 +1,7 @@
 /**
  * Loads a Terminal-Bench v1 folder (task.yaml, Dockerfile, solution.sh, run-tests.sh, tests/) as Harbor's migration
- * maps it: run-tests.sh is the test entry with TEST_DIR=/tests, and its exit status becomes /logs/verifier/reward.txt.
+ * maps it: run-tests.sh is the test entry with TEST_DIR=/tests, and its exit status is the reward (Harbor writes it to
+ * /logs/verifier/reward.txt; verifyTerminalTask takes it from the sandbox, where no process of the tests can change it).
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";

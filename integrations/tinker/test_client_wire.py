@@ -154,9 +154,9 @@ def test_replies_parse_with_the_sdks_response_types(exchanges):
 
 
 def test_the_clients_proto_schema_agrees_with_the_sdks_descriptor():
-    """Every message and field of src/training/backends/tinker/tinker-public.proto has the SDK's number and type."""
+    """Every message and field of src/llm/tinker/tinker-public.proto has the SDK's number and type."""
     descriptor_set = subprocess.run(
-        ["protoc", "--descriptor_set_out=/dev/stdout", "-I", "src/training/backends/tinker", "tinker-public.proto"],
+        ["protoc", "--descriptor_set_out=/dev/stdout", "-I", "src/llm/tinker", "tinker-public.proto"],
         cwd=ROOT, capture_output=True, check=True,
     ).stdout
     ours = descriptor_pb2.FileDescriptorSet.FromString(descriptor_set).file[0]

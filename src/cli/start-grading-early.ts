@@ -54,7 +54,7 @@ async function startSpareCodeGrader(flags: Map<string, string>): Promise<void> {
   if (rowCount === undefined) return;
   // Python is asked where it lives first: its answer arrives while the config and the grader's modules load (zod
   // among them) instead of after (python-probe.ts). With a sandbox service configured it goes unused.
-  const { pythonCommand, startPythonProbe } = await import("../../verifiers/code/sandbox/python-probe.js");
+  const { pythonCommand, startPythonProbe } = await import("../sandbox/local/python-probe.js");
   startPythonProbe(pythonCommand());
   if (await hasConfiguredSandbox()) return;
   const { startSpareCodeGrader: start } = await import("../../verifiers/code/spare-code-grader.js");

@@ -18,6 +18,7 @@ export { ChatMessageSchema, messageText, type ChatMessage, type ContentBlock, ty
 export type { AgentFlow, Evaluator, Cookbook, CookbookContext, FlowContext } from "./cookbook.js";
 export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
 export type { Environment, EnvironmentStep, EnvironmentOutcome } from "./environment.js";
+export { SandboxSpecSchema, type Sandbox, type SandboxSpec, type SandboxRole, type ExecOptions, type ExecResult } from "./sandbox-environment.js";
 export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm-client.js";
 export { createRegistry, type Registry } from "./registry.js";
 

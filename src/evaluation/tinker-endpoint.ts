@@ -12,14 +12,14 @@ export interface TinkerEndpointOptions {
 /** Checks the options: --model names the base model or the tinker:// path; --base-url the Tinker service. */
 export async function planTinkerEndpoint(options: TinkerEndpointOptions): Promise<EndpointPlan> {
   if (!options.model) throw new InputError("--backend tinker needs --model <base model or tinker://…/sampler_weights/… path>");
-  const { tinkerBaseUrl } = await import("../training/backends/tinker/tinker-credentials.js");
+  const { tinkerBaseUrl } = await import("../llm/tinker/tinker-credentials.js");
   return { isEmbedded: false, baseUrl: tinkerBaseUrl(options.baseUrl), model: options.model };
 }
 
 /** Opens the policy and its chat endpoint on 127.0.0.1, telling `notify` how it goes; close it in a `finally`. */
 export async function openTinkerEndpoint(options: TinkerEndpointOptions, notify: (message: string) => void): Promise<Endpoint> {
   const { createTinkerClient, loadRenderer } = await import("../training/backends/tinker/create-tinker-training-backend.js");
-  const { openTinkerPolicy } = await import("../training/backends/tinker/open-tinker-policy.js");
+  const { openTinkerPolicy } = await import("../llm/tinker/open-tinker-policy.js");
   const policy = await openTinkerPolicy({
     client: createTinkerClient(options.baseUrl, notify),
     model: options.model!,

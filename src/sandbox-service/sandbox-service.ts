@@ -11,7 +11,7 @@ import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer, type RunningHttpServer } from "../http/start-http-server.js";
 import type { CodeGrader } from "../../verifiers/code/code-grader.js";
-import { RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../../verifiers/code/remote/sandbox-fusion-protocol.js";
+import { RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../core/sandbox-fusion-protocol.js";
 import { AdmissionGate } from "./admission-gate.js";
 import { runCodeReply } from "./run-code-reply.js";
 

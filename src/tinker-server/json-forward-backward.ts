@@ -3,7 +3,7 @@
  * trainer gateway keeps: tinker-json-wire.ts writes it) into the same decoded request the protobuf route gives.
  */
 import { z } from "zod";
-import type { DecodedForwardBackwardRequest } from "../training/backends/tinker/tinker-proto.js";
+import type { DecodedForwardBackwardRequest } from "../llm/tinker/tinker-proto.js";
 
 const TensorSchema = z.object({ data: z.array(z.number()), dtype: z.enum(["int64", "float32"]), shape: z.array(z.number().int()).nullish() });
 const InputSchema = z.object({

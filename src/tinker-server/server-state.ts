@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import type { TinyModelConfig } from "../models/tiny/model-config.js";
 import type { ModelWeights } from "../models/tiny/model-weights.js";
 import type { LearnerState } from "../models/tiny/trainable-model.js";
-import type { DecodedForwardBackwardRequest } from "../training/backends/tinker/tinker-proto.js";
+import type { DecodedForwardBackwardRequest } from "../llm/tinker/tinker-proto.js";
 import type { FutureResult, FutureTable } from "./future-table.js";
 import type { FaultPlan } from "./server-faults.js";
 import type { SequenceQueue } from "./sequence-queue.js";

@@ -9,9 +9,9 @@ import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath } from "../http/start-http-server.js";
-import { loadZstd } from "../training/backends/tinker/tinker-http-client.js";
-import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse, type DecodedForwardBackwardRequest } from "../training/backends/tinker/tinker-proto.js";
-import { TINY_TOKENIZER_ID } from "../training/backends/tinker/tiny-chat-renderer.js";
+import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse, type DecodedForwardBackwardRequest } from "../llm/tinker/tinker-proto.js";
+import { TINY_TOKENIZER_ID } from "../llm/tinker/tiny-chat-renderer.js";
+import { decompressZstdBody } from "./decompress-zstd-body.js";
 import { FutureFailure } from "./future-table.js";
 import { decodeJsonForwardBackward, JsonForwardBackwardSchema, JsonForwardSchema } from "./json-forward-backward.js";
 import { LOCAL_TINKER_MODEL, type ServerState } from "./server-state.js";
@@ -48,6 +48,19 @@ async function readBytes(request: IncomingMessage, limit: number): Promise<Buffe
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * The decoded ForwardBackwardRequest; bytes that do not decode (a bad tag or wire type, a length past the end, an
+ * overlong varint, groups nested past protobufjs's depth limit, a string that is not UTF-8, a chunk or tensor the
+ * decoder does not take) are the client's error, a 400 with the decoder's reason, never a 500.
+ */
+function decodeProtobufBody(bytes: Uint8Array): DecodedForwardBackwardRequest {
+  try {
+    return decodeForwardBackwardRequest(bytes);
+  } catch (error) {
+    throw new HttpError(400, `malformed ForwardBackwardRequest: ${(error as Error).message}`, "invalid_request_error");
+  }
 }
 
 /** Queues one decoded forward_backward (or forward) on its model in seq_id order and answers its future. */
@@ -170,10 +183,16 @@ export const tinkerRoutes: Record<string, Route> = {
       throw new HttpError(415, "forward_backward takes application/x-protobuf or application/json (ForwardBackwardRequest)");
     }
     const { maxChunkBytes } = state.options;
+    const encoding = request.headers["content-encoding"] ?? "identity";
+    if (encoding !== "zstd" && encoding !== "identity") {
+      request.resume();
+      throw new HttpError(415, `content-encoding ${encoding} is not supported on forward_backward (zstd or none)`, "invalid_request_error");
+    }
     let bytes: Uint8Array = await readBytes(request, maxChunkBytes * 2);
-    if (request.headers["content-encoding"] === "zstd") bytes = (await loadZstd()).decompress(bytes);
+    // Decompressed under the client config's byte limit, which the SDK keeps every request under before compressing.
+    if (encoding === "zstd") bytes = await decompressZstdBody(bytes, maxChunkBytes);
     if (bytes.byteLength > maxChunkBytes) throw new HttpError(413, `forward_backward of ${bytes.byteLength} bytes; the limit is ${maxChunkBytes}`);
-    runForwardBackward(state, decodeForwardBackwardRequest(bytes), response);
+    runForwardBackward(state, decodeProtobufBody(bytes), response);
   },
 
   // Tinker 0.23's forward-only route (JSON ForwardRequest), which the protobuf wire replaced by forward_only.

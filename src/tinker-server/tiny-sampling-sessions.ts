@@ -2,7 +2,7 @@
 import type { ModelWeights } from "../models/tiny/model-weights.js";
 import { TinyModel } from "../models/tiny/tiny-model.js";
 import { tokenText } from "../models/tiny/tokenizer.js";
-import type { SampledSequence } from "../training/backends/tinker/tinker-proto.js";
+import type { SampledSequence } from "../llm/tinker/tinker-proto.js";
 
 /** asample's parameters as the server reads them. */
 export interface TinySampleRequest {

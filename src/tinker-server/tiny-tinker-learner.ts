@@ -10,7 +10,7 @@ import { packTargetValues } from "../models/tiny/token-batch.js";
 import { addGradients, TrainableModel, type LearnerState } from "../models/tiny/trainable-model.js";
 import { LossKindSchema, type LossConfig } from "../training/backend.js";
 import { LOCAL_LOSSES, policyLoss } from "../training/backends/policy-loss.js";
-import type { DecodedForwardBackwardRequest, ForwardBackwardResult } from "../training/backends/tinker/tinker-proto.js";
+import type { DecodedForwardBackwardRequest, ForwardBackwardResult } from "../llm/tinker/tinker-proto.js";
 import { FutureFailure } from "./future-table.js";
 
 /** optim_step's Adam parameters as the wire carries them (grad_clip_norm 0 = no clipping). */

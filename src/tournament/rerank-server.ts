@@ -20,6 +20,7 @@ import { createLlmJudge } from "./llm-judge.js";
 import { rerankCandidates } from "./rerank-candidates.js";
 import type { SelectionMethod } from "./selection-methods.js";
 import { SelectionMethodSchema, defaultSelectionConfig } from "./selection-methods.js";
+import { usefulJudgeCalls } from "./useful-judge-calls.js";
 
 export interface RerankServerOptions {
   /** Base URL of the OpenAI-compatible server that generates and judges, e.g. http://localhost:8000/v1. */
@@ -29,8 +30,10 @@ export interface RerankServerOptions {
   apiKey?: string;
   /** Candidates sampled per request. */
   n: number;
-  /** Judge budget as a multiple of n (a request's `rerank.max_calls` may lower or raise it). */
+  /** Judge budget as a multiple of n (a request's `rerank.max_calls` may lower or raise it, up to `maxCalls`). */
   budget: number;
+  /** The most judge calls one request may spend, whatever it asks (`rllm serve --max-calls`); cut to usefulJudgeCalls(n) too. */
+  maxCalls: number;
   method: SelectionMethod;
   judgeKind: JudgeKind;
   port: number;
@@ -66,7 +69,8 @@ const RerankRequestSchema = z.object({
   rerank: z
     .object({
       method: SelectionMethodSchema.optional(),
-      max_calls: z.number().int().nonnegative().max(10_000).optional(),
+      // An upper bound, like the server's own: a larger one is cut to the server's cap (the reply's `budget` says which ran).
+      max_calls: z.number().int().nonnegative().optional(),
     })
     .strict()
     .optional(),
@@ -120,7 +124,7 @@ export async function startRerankServer(options: RerankServerOptions): Promise<{
       candidates: generated.choices.map((choice) => choice.text),
       judge,
       method: body.rerank?.method ?? options.method,
-      config: defaultSelectionConfig(body.rerank?.max_calls ?? Math.round(options.budget * generated.choices.length)),
+      config: defaultSelectionConfig(judgeBudget(body.rerank?.max_calls ?? Math.round(options.budget * generated.choices.length), generated.choices.length, options.maxCalls)),
       seed: (options.seed ?? 0) + (body.seed ?? requestNumber),
     });
     const ranked = rankCandidates(record.chosenIndex, record.scores).slice(0, body.n ?? 1);
@@ -179,6 +183,15 @@ function refuseUnsupportedFields(body: RerankRequest, candidates: number): void 
   if (body.stream_options != null && body.stream !== true) {
     throw new HttpError(400, 'field "stream_options": only allowed when "stream" is true', "invalid_request_error", "stream_options");
   }
+}
+
+/**
+ * The judge calls a request may spend: what it (or the server's --budget) asks, cut to the server's cap and to what a
+ * tournament can use on that many candidates. Cut, not refused: every one of the three is an upper bound, and the
+ * smallest honours them all.
+ */
+function judgeBudget(asked: number, candidates: number, maxCalls: number): number {
+  return Math.min(asked, maxCalls, usefulJudgeCalls(candidates));
 }
 
 /** Candidate indices best first: the tournament's choice, then the rest by score (ties by index). */

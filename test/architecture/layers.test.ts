@@ -68,6 +68,7 @@ const layers: LayerTable = [
     { name: "datasets", paths: ["src/datasets"] },
     { name: "runs", paths: ["src/runs"] },
     { name: "model catalog", paths: ["src/models/catalog"] },
+    { name: "sandbox", paths: ["src/sandbox"] },
   ],
   [
     { name: "http", paths: ["src/http"] },
@@ -89,7 +90,10 @@ const layers: LayerTable = [
     { name: "llama.cpp", paths: ["src/models/llama-cpp"] },
     { name: "curation", paths: ["src/datasets/curation"] },
   ],
-  [{ name: "cookbooks", paths: ["cookbooks"] }],
+  [
+    { name: "cookbooks", paths: ["cookbooks"] },
+    { name: "tinker client", paths: ["src/llm/tinker"] },
+  ],
   [{ name: "tournament", paths: ["src/tournament"] }],
   [
     { name: "training", paths: ["src/training"] },

@@ -144,4 +144,10 @@ describe("rllm serve usage errors", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--checkpoint ${missing}: no such directory`);
   });
+
+  it("exits 2 naming --max-calls when --budget × -n asks more judge calls a request than it allows", exitsAtOnce, async () => {
+    const result = await runCli(["serve", "--rerank", "v1", "--upstream", "http://127.0.0.1:9/v1", "--model", "m", "-n", "20", "--max-calls", "30", "--port", "0"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--budget 2 × -n 20 is 40 judge calls a request, more than --max-calls 30");
+  });
 });

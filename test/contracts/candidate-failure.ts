@@ -15,7 +15,8 @@ export interface IntegrityCases {
   cookbooks: { cookbook: string; benchmark: string; taskId: string; cases: (HostileCase & { reply: string })[] }[];
   environmentCookbooks: {
     frozenlake: (HostileCase & { replies: string[] })[];
-    terminal: (HostileCase & { task: string; commands: string[] })[];
+    /** `class` groups cases of one kind of attack under their own heading ("terminal import forgeries"). */
+    terminal: (HostileCase & { class?: string; task: string; commands: string[] })[];
   };
 }
 

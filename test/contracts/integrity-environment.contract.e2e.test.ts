@@ -62,10 +62,20 @@ describe("terminal cookbook on hostile agents", () => {
               model: "recording",
             },
     });
+  // Terminal import forgeries (issue #44): the agent leaves code that the tests run, and that code goes for the reward.
+  const classes = new Map<string, typeof table.environmentCookbooks.terminal>();
   for (const testCase of table.environmentCookbooks.terminal) {
-    it(`${testCase.name}: a scored 0, not an infra error`, async () => {
-      const [task] = loadTerminalTasks(path.join(sample, testCase.task));
-      await expectFlowFailsTheCandidate(createTerminalCookbook({ agent: "bash" }), task!, agentRunning(testCase.commands));
-    }, 120_000);
+    const name = testCase.class ?? "hostile commands";
+    classes.set(name, [...(classes.get(name) ?? []), testCase]);
+  }
+  for (const [name, cases] of classes) {
+    describe(name, () => {
+      for (const testCase of cases) {
+        it(`${testCase.task}: ${testCase.name}: a scored 0, not an infra error`, async () => {
+          const [task] = loadTerminalTasks(path.join(sample, testCase.task));
+          await expectFlowFailsTheCandidate(createTerminalCookbook({ agent: "bash" }), task!, agentRunning(testCase.commands));
+        }, 120_000);
+      }
+    });
   }
 });

@@ -81,7 +81,7 @@ describe("the gateway against cross-site requests", () => {
 describe("the other servers share the guard (rllm serve)", () => {
   it("refuses a foreign Origin and a text/plain body on the rerank server", async () => {
     // The upstream is never called: both requests are refused before the handler reads them.
-    const server = await startRerankServer({ upstream: "http://127.0.0.1:9/v1", model: "m", n: 2, budget: 1, method: "v1", judgeKind: "math", port: 0 });
+    const server = await startRerankServer({ upstream: "http://127.0.0.1:9/v1", model: "m", n: 2, budget: 1, maxCalls: 256, method: "v1", judgeKind: "math", port: 0 });
     try {
       const url = `${server.url}/chat/completions`;
       expect((await post(url, { "content-type": "application/json", origin: "http://evil.example" }, chatBody)).status).toBe(403);

@@ -9,8 +9,8 @@ import os from "node:os";
 import pLimit from "p-limit";
 import { CodeGrader } from "../../verifiers/code/code-grader.js";
 import { normalizeTests, type TestCase } from "../../verifiers/code/normalize-tests.js";
-import { sandboxCommand } from "../../verifiers/code/sandbox/sandbox-command.js";
-import { SandboxLimitsSchema } from "../../verifiers/code/sandbox/sandbox-limits.js";
+import { sandboxCommand } from "../../src/sandbox/local/sandbox-command.js";
+import { SandboxLimitsSchema } from "../../src/core/sandbox-limits.js";
 
 interface Problem {
   id: string;

@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { createTerminalCookbook } from "../../cookbooks/terminal/index.js";
 import { percentile } from "../../src/metrics/percentile.js";
-import { createDockerSandbox } from "../../verifiers/terminal/sandbox/docker-sandbox.js";
+import { createDockerSandbox } from "../../src/sandbox/docker/docker-sandbox.js";
 import { importBusyboxImage } from "../helpers/busybox-image.js";
 import { bareCommandMs, latencySummary, oracleThroughput } from "./terminal-sandbox-figures.js";
 

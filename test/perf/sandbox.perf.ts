@@ -6,7 +6,7 @@
  */
 import { createTerminalCookbook } from "../../cookbooks/terminal/index.js";
 import { percentile } from "../../src/metrics/percentile.js";
-import { createBwrapSandbox } from "../../verifiers/terminal/sandbox/bwrap-sandbox.js";
+import { createBwrapSandbox } from "../../src/sandbox/local/bwrap-sandbox.js";
 import { bareCommandMs, latencySummary, oracleThroughput } from "./terminal-sandbox-figures.js";
 
 const commands = Number(process.env.SANDBOX_COMMANDS ?? 200);

@@ -5,10 +5,10 @@
  * forward_backward (the goal: under 5%). Figures depend on the machine's load: compare runs on a quiet machine.
  */
 import { LossConfigSchema, type BatchSequence } from "../../src/training/backend.js";
-import { chunkDatums } from "../../src/training/backends/tinker/request-chunks.js";
+import { chunkDatums } from "../../src/llm/tinker/request-chunks.js";
 import { aggregationScales, sequenceDatum } from "../../src/training/backends/tinker/scaled-advantages.js";
-import { loadZstd } from "../../src/training/backends/tinker/tinker-http-client.js";
-import { encodeDatum, encodeForwardBackwardRequest } from "../../src/training/backends/tinker/tinker-proto.js";
+import { loadZstd } from "../../src/llm/tinker/tinker-http-client.js";
+import { encodeDatum, encodeForwardBackwardRequest } from "../../src/llm/tinker/tinker-proto.js";
 
 const DATUMS = 1024;
 const TOKENS = 2048;

@@ -154,7 +154,7 @@ describe("rerankCandidates through the OpenAI client", () => {
 describe("the rerank server", () => {
   it("answers with the tournament winner, its scores in a field and a header, better than a single sample", async () => {
     const upstream = await judgeServer(0.85, 0.3);
-    const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 8, budget: 2, method: "v1", judgeKind: "math", port: 0 });
+    const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 8, budget: 2, maxCalls: 256, method: "v1", judgeKind: "math", port: 0 });
     servers.push(server);
     const client = new OpenAI({ baseURL: server.url, apiKey: "unused", maxRetries: 0 });
     let winnersCorrect = 0;
@@ -199,7 +199,7 @@ describe("the rerank server", () => {
 
   it("streams the winner as one chunk for clients that ask for a stream", async () => {
     const upstream = await judgeServer(0.85);
-    const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 4, budget: 1, method: "v1", judgeKind: "math", port: 0 });
+    const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 4, budget: 1, maxCalls: 256, method: "v1", judgeKind: "math", port: 0 });
     servers.push(server);
     const client = new OpenAI({ baseURL: server.url, apiKey: "unused", maxRetries: 0 });
     const stream = await client.chat.completions.create({ model: "scripted", messages: [{ role: "user", content: "6 times 7?" }], stream: true });
@@ -210,7 +210,7 @@ describe("the rerank server", () => {
 
   it("rejects a request without messages with an OpenAI-shaped 400 naming the field", async () => {
     const upstream = await judgeServer(0.85);
-    const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 2, budget: 1, method: "v1", judgeKind: "math", port: 0 });
+    const server = await startRerankServer({ upstream: upstream.url, model: "scripted", n: 2, budget: 1, maxCalls: 256, method: "v1", judgeKind: "math", port: 0 });
     servers.push(server);
     const response = await fetch(`${server.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "scripted" }) });
     expect(response.status).toBe(400);

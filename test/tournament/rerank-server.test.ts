@@ -10,8 +10,8 @@ afterEach(async () => {
   while (servers.length > 0) await servers.pop()!.close();
 });
 
-async function rerankServer(upstream: string, n = 4) {
-  const server = await startRerankServer({ upstream, model: "scripted", n, budget: 1, method: "v1", judgeKind: "math", port: 0 });
+async function rerankServer(upstream: string, n = 4, maxCalls = 256) {
+  const server = await startRerankServer({ upstream, model: "scripted", n, budget: 1, maxCalls, method: "v1", judgeKind: "math", port: 0 });
   servers.push(server);
   return server;
 }
@@ -95,6 +95,33 @@ describe("the rerank server's fidelity to the OpenAI API", () => {
     const plain = await post(server.url, { model: "scripted", messages: question });
     expect(plain.json.rerank.method).toBe("v1");
     expect(plain.json.rerank.judgeCalls).toBe(6);
+  });
+
+  it("spends no more judge calls than a tournament can use on n candidates, however many a request allows", async () => {
+    const upstream = await startScriptedJudge({ judgeAccuracy: 0.9, generationAccuracy: 0.5, seed: 3 });
+    servers.push(upstream);
+    const server = await rerankServer(upstream.url, 4);
+    for (const method of ["v1", "adaptive-duel", "pointwise"]) {
+      const before = upstream.requests.length;
+      const { status, json } = await post(server.url, { model: "scripted", messages: question, rerank: { method, max_calls: 10_000 } });
+      expect(status).toBe(200);
+      // 4 candidates: 6 pairs, each in both slot orders.
+      expect(json.rerank.budget).toBe(12);
+      expect(json.rerank.judgeCalls).toBeLessThanOrEqual(12);
+      // One generation call, then the judge calls.
+      expect(upstream.requests.length - before).toBe(1 + json.rerank.judgeCalls);
+    }
+  });
+
+  it("cuts a request's judge calls, and its own --budget × n, to the server's --max-calls", async () => {
+    const upstream = await startScriptedJudge({ judgeAccuracy: 0.9, generationAccuracy: 0.5, seed: 3 });
+    servers.push(upstream);
+    const server = await rerankServer(upstream.url, 6, 5);
+    const asked = await post(server.url, { model: "scripted", messages: question, rerank: { max_calls: 20 } });
+    expect(asked.status).toBe(200);
+    expect(asked.json.rerank).toMatchObject({ budget: 5, judgeCalls: 5 });
+    const plain = await post(server.url, { model: "scripted", messages: question });
+    expect(plain.json.rerank).toMatchObject({ budget: 5, judgeCalls: 5 });
   });
 
   it("streams a usage chunk before [DONE] when stream_options.include_usage is set", async () => {

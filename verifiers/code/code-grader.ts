@@ -4,16 +4,24 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { classifyOutcome } from "./classify-outcome.js";
-import type { LanguageRunner, RunJob } from "./language-runner.js";
-import { pythonRunner } from "./python-runner.js";
-import { createSlotCgroups, type SlotCgroups } from "./sandbox/sandbox-cgroup.js";
-import { sandboxCommand } from "./sandbox/sandbox-command.js";
-import { pythonCommand, takePythonProbe } from "./sandbox/python-probe.js";
-import { detectSandboxHost, type SandboxHost } from "./sandbox/sandbox-host.js";
-import { SandboxLimitsSchema, type SandboxLimits } from "./sandbox/sandbox-limits.js";
-import { SandboxSlot, type ProcessOutcome } from "./sandbox/sandbox-slot.js";
-import { SandboxUnavailableError } from "./sandbox/sandbox-unavailable-error.js";
-import { SlotPool } from "./sandbox/slot-pool.js";
+import {
+  createSlotCgroups,
+  detectSandboxHost,
+  pythonCommand,
+  pythonRunner,
+  SandboxLimitsSchema,
+  SandboxSlot,
+  SandboxUnavailableError,
+  sandboxCommand,
+  SlotPool,
+  takePythonProbe,
+  type LanguageRunner,
+  type ProcessOutcome,
+  type RunJob,
+  type SandboxHost,
+  type SandboxLimits,
+  type SlotCgroups,
+} from "rllm-ts/sandbox";
 import type { CodeProblem, ProgramGrader } from "./program-grader.js";
 import { gradeCallTests } from "./grade-call-tests.js";
 import { gradeStdioTests } from "./grade-stdio-tests.js";

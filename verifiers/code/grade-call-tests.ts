@@ -7,7 +7,7 @@ import { classifyOutcome, failureFromError, type OutcomeVerdict } from "./classi
 import type { RunContext } from "./run-context.js";
 import type { TestCase } from "./normalize-tests.js";
 import { parsePythonJson, pythonEquals, type PythonValue } from "./python-value.js";
-import type { ProcessOutcome } from "./sandbox/sandbox-slot.js";
+import type { ProcessOutcome } from "rllm-ts/sandbox";
 import { TestVerdictKindSchema, type TestResult } from "./test-verdict.js";
 
 interface CheckerRecord {

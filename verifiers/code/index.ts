@@ -6,7 +6,7 @@ export type { CodeProblem, ProgramGrader } from "./program-grader.js";
 export { openProgramGrader, type RemoteSandboxOptions } from "./open-program-grader.js";
 // Grading on SandboxFusion-compatible services (--sandbox-url)
 export { RemoteCodeGrader, type RemoteCodeGraderOptions } from "./remote/remote-code-grader.js";
-export { RunCodeRequestSchema, RunCodeResponseSchema, type RunCodeRequest, type RunCodeResponse } from "./remote/sandbox-fusion-protocol.js";
+export { RunCodeRequestSchema, RunCodeResponseSchema, type RunCodeRequest, type RunCodeResponse } from "rllm-ts/sandbox";
 export { codeGradeVerifier, CodeRowSchema, type CodeRow } from "./code-grade-verifier.js";
 export { ProgramVerdictSchema, TestResultSchema, TestVerdictKindSchema, type ProgramVerdict, type TestResult, type TestVerdictKind } from "./test-verdict.js";
 // Tests and comparison
@@ -15,7 +15,4 @@ export { compareStdout } from "./compare-stdout.js";
 export { parsePythonJson, pythonEquals, type PythonValue } from "./python-value.js";
 export { extractProgram, extractLastCodeBlock } from "./extract-code.js";
 // The sandbox and language runners
-export { SandboxUnavailableError } from "./sandbox/sandbox-unavailable-error.js";
-export { SandboxLimitsSchema, type SandboxLimits } from "./sandbox/sandbox-limits.js";
-export { pythonRunner } from "./python-runner.js";
-export type { LanguageRunner, RunJob, RunMode } from "./language-runner.js";
+export { SandboxUnavailableError, SandboxLimitsSchema, pythonRunner, type SandboxLimits, type LanguageRunner, type RunJob, type RunMode } from "rllm-ts/sandbox";

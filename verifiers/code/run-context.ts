@@ -1,7 +1,5 @@
 /** What the stdio and function-call test runners need from the grader: a way to run one sandboxed job, and the grading options. */
-import type { LanguageRunner, RunJob } from "./language-runner.js";
-import type { ProcessOutcome } from "./sandbox/sandbox-slot.js";
-import type { SandboxLimits } from "./sandbox/sandbox-limits.js";
+import type { LanguageRunner, ProcessOutcome, RunJob, SandboxLimits } from "rllm-ts/sandbox";
 
 /** Time and output limits of one sandboxed run. */
 export interface RunBudget {

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { CodeGrader, CodeGraderOptionsSchema, type CodeGraderOptions } from "./code-grader.js";
-import { SandboxLimitsSchema } from "./sandbox/sandbox-limits.js";
+import { SandboxLimitsSchema } from "rllm-ts/sandbox";
 
 let spare: { options: CodeGraderOptions; grader: Promise<CodeGrader> } | undefined;
 

@@ -11,6 +11,15 @@ export const ServeFlagsSchema = z.object({
   ...localModelFlags,
   n: z.coerce.number().int().min(1).default(8).describe("candidates sampled per request").meta({ flags: "-n <count>" }),
   budget: z.coerce.number().positive().default(2).describe("judge calls as a multiple of n").meta({ value: "m" }),
+  // 256: 16 candidates' every pair in both orders (240) fits, the default 8 at 2×n (16) sits far below, and no caller
+  // can make one request cost thousands of judge calls.
+  maxCalls: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(256)
+    .describe("with --rerank: the most judge calls one request may spend; a request's rerank.max_calls is cut to it, and to n·(n−1) (every pair in both orders)")
+    .meta({ value: "count" }),
   judgeKind: z.enum(["math", "code"]).default("math").describe("judge prompt: math (final answer only) or code (correct and robust)").meta({ value: "kind" }),
   port: listenFlags.port.default(8080),
   host: listenFlags.host,

@@ -78,19 +78,22 @@ async function serveTinker(flags: ServeFlags): Promise<void> {
 async function serveRerank(flags: ServeFlags, method: SelectionMethod): Promise<void> {
   if (!flags.upstream) throw new InputError("--rerank needs --upstream <url> (the endpoint that generates and judges)");
   if (!flags.model) throw new InputError("--rerank needs --model <name> (the model the upstream serves)");
+  const serverBudget = Math.round(flags.budget * flags.n);
+  if (serverBudget > flags.maxCalls) throw new InputError(`--budget ${flags.budget} × -n ${flags.n} is ${serverBudget} judge calls a request, more than --max-calls ${flags.maxCalls}: lower one or raise --max-calls`);
   const server = await startRerankServer({
     upstream: flags.upstream,
     model: flags.model,
     apiKey: process.env[flags.apiKeyEnv],
     n: flags.n,
     budget: flags.budget,
+    maxCalls: flags.maxCalls,
     method,
     judgeKind: flags.judgeKind,
     port: flags.port,
     host: flags.host,
     seed: flags.seed,
   });
-  console.error(`rllm: reranking server at ${server.url} (${method}, n ${flags.n}, budget ${flags.budget}×n, upstream ${flags.upstream})`);
+  console.error(`rllm: reranking server at ${server.url} (${method}, n ${flags.n}, budget ${flags.budget}×n, at most ${flags.maxCalls} judge calls a request, upstream ${flags.upstream})`);
   await waitForStop(announceParentExit);
   await server.close();
 }

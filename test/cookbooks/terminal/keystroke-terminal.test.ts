@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openKeystrokeTerminal } from "../../../cookbooks/terminal/keystroke-terminal.js";
-import type { ExecOptions, ExecResult, Sandbox } from "../../../verifiers/terminal/sandbox/sandbox.js";
+import type { ExecOptions, ExecResult, Sandbox } from "../../../src/core/sandbox-environment.js";
 
 const result = (stdout: string, exitCode = 0): ExecResult => ({ exitCode, stdout, stderr: "", timedOut: false, truncated: false, durationMs: 1 });
 

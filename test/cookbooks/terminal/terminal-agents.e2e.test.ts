@@ -2,7 +2,8 @@
  * The terminal cookbook end to end on bwrap: oracle and do-nothing over the bundled tasks, a scripted OpenAI-compatible
  * server driving the bash agent (token ids on every step), Terminus-2's double confirmation and its tmux shell kept
  * between turns, the LLM-in-Sandbox tools,
- * partial work graded after the agent's time runs out, and an agent that tries to write its own reward.
+ * partial work graded after the agent's time runs out, an agent that tries to write its own reward, and a task whose tests
+ * are written as Harbor's template.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,6 +63,12 @@ describe("terminal cookbook on bwrap", () => {
     const untouched = await inParallel(tasks, 4, (task) => runEpisode(task, { agent: "nop" }));
     expect(Object.fromEntries(tasks.map((task, index) => [task.id, oracle[index]!.score.value]))).toEqual(Object.fromEntries(tasks.map((task) => [task.id, 1])));
     expect(Object.fromEntries(tasks.map((task, index) => [task.id, untouched[index]!.score.value]))).toEqual(Object.fromEntries(tasks.map((task) => [task.id, 0])));
+  });
+
+  it("grades a task whose tests are written as Harbor's template (pytest from the workdir, a test.sh without +x) under a read-only /tests", async () => {
+    const [template] = loadTerminalTasks(packagePath("test/fixtures/harbor-tasks/pytest-template"));
+    expect((await runEpisode(template!, { agent: "oracle" })).score).toMatchObject({ status: "scored", value: 1 });
+    expect((await runEpisode(template!, { agent: "nop" })).score).toMatchObject({ status: "scored", value: 0 });
   });
 
   it("lets a scripted model server drive the bash agent over several turns, with token ids and logprobs on every step", async () => {

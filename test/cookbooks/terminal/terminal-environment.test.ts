@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadTerminalTasks } from "../../../benchmarks/harbor/load-terminal-tasks.js";
 import { createTerminalEnvironment } from "../../../cookbooks/terminal/terminal-environment.js";
 import { packagePath } from "../../../src/core/package-root.js";
-import { SandboxSpecSchema, type ExecResult, type Sandbox } from "../../../verifiers/terminal/sandbox/sandbox.js";
+import { SandboxSpecSchema, type ExecResult, type Sandbox } from "../../../src/core/sandbox-environment.js";
 
 const helloFile = loadTerminalTasks(packagePath("benchmarks/terminal-sample/tasks")).find((task) => task.id === "rllm/hello-file")!;
 const result = (exitCode: number): ExecResult => ({ exitCode, stdout: "", stderr: "", timedOut: false, truncated: false, durationMs: 1 });

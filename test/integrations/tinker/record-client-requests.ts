@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { LossConfigSchema, OptimizerConfigSchema, type LossConfig, type TrainBatch, type TrainingBackend } from "../../../src/training/backend.js";
 import { createTinkerBackend } from "../../../src/training/backends/tinker/tinker-backend.js";
-import { TinkerHttpClient } from "../../../src/training/backends/tinker/tinker-http-client.js";
-import { tinyChatRenderer } from "../../../src/training/backends/tinker/tiny-chat-renderer.js";
+import { TinkerHttpClient } from "../../../src/llm/tinker/tinker-http-client.js";
+import { tinyChatRenderer } from "../../../src/llm/tinker/tiny-chat-renderer.js";
 import { startLocalTinkerServer } from "../../../src/tinker-server/local-tinker-server.js";
 
 interface Exchange {

@@ -5,9 +5,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors/input-error.js";
 import { codeGradeVerifier, type CodeRow } from "../../../verifiers/code/code-grade-verifier.js";
-import { findExecutable } from "../../../verifiers/code/sandbox/find-executable.js";
-import { detectSandboxHost } from "../../../verifiers/code/sandbox/sandbox-host.js";
-import { SandboxUnavailableError } from "../../../verifiers/code/sandbox/sandbox-unavailable-error.js";
+import { findExecutable } from "../../../src/sandbox/find-executable.js";
+import { detectSandboxHost } from "../../../src/sandbox/local/sandbox-host.js";
+import { SandboxUnavailableError } from "../../../src/sandbox/sandbox-unavailable-error.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-grade-code-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

@@ -2,11 +2,11 @@
 // fails too. The sandbox is a fake that records every job, so each case can kill the checker exactly where it wants.
 import { describe, expect, it } from "vitest";
 import { gradeCallTests } from "../../../verifiers/code/grade-call-tests.js";
-import type { RunJob } from "../../../verifiers/code/language-runner.js";
+import type { RunJob } from "../../../src/sandbox/local/language-runner.js";
 import type { TestCase } from "../../../verifiers/code/normalize-tests.js";
 import type { RunContext } from "../../../verifiers/code/run-context.js";
-import type { ProcessOutcome } from "../../../verifiers/code/sandbox/sandbox-slot.js";
-import { SandboxLimitsSchema } from "../../../verifiers/code/sandbox/sandbox-limits.js";
+import type { ProcessOutcome } from "../../../src/sandbox/local/sandbox-slot.js";
+import { SandboxLimitsSchema } from "../../../src/core/sandbox-limits.js";
 
 /** What a job did in the fake sandbox: the checker's record lines, then how the run ended. */
 interface FakeRun {

@@ -10,8 +10,7 @@ import type { CodeProblem, ProgramGrader } from "../program-grader.js";
 import { parsePythonJson, pythonEquals } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
 import { functionalProgram, functionalStdin, readHarnessOutput } from "./functional-harness.js";
-import { AllHostsFailedError, SandboxHostPool, type PooledRunResult } from "./sandbox-host-pool.js";
-import { outputExceededNote, type RunCodeResponse } from "./sandbox-fusion-protocol.js";
+import { AllHostsFailedError, outputExceededNote, SandboxHostPool, type PooledRunResult, type RunCodeResponse } from "rllm-ts/sandbox";
 
 export interface RemoteCodeGraderOptions {
   urls: string[];

@@ -4,8 +4,8 @@
  * connections once the service has answered (fireworks-ai 1.2.30's _rest_client.py and request_with_retries).
  */
 import { isRetryableStatus } from "../../../llm/retry-policy.js";
-import { backoffDelay, type BackoffOptions } from "../tinker/retry-policy.js";
-import { connectionFailure } from "../tinker/tinker-http-client.js";
+import { backoffDelay, type BackoffOptions } from "../../../llm/tinker/retry-policy.js";
+import { connectionFailure } from "../../../llm/tinker/tinker-http-client.js";
 import { FireworksApiError, FireworksAuthError, FireworksUnreachableError } from "./fireworks-errors.js";
 
 /** The production API (the SDK's default base_url). */

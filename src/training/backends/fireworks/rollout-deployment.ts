@@ -4,8 +4,8 @@
  * sampling through /inference/v1/completions (raw_output's completion token ids, logprobs per token).
  */
 import { z } from "zod";
-import type { SampledSequence } from "../tinker/tinker-proto.js";
-import type { SampleParameters, TinkerSampler } from "../tinker/tinker-sampler.js";
+import type { SampledSequence } from "../../../llm/tinker/tinker-proto.js";
+import type { SampleParameters, TinkerSampler } from "../../../llm/tinker/tinker-sampler.js";
 import { FireworksNotReadyError } from "./fireworks-errors.js";
 import type { FireworksRestClient } from "./fireworks-rest-client.js";
 import type { ReadyWait } from "./trainer-job-lifecycle.js";

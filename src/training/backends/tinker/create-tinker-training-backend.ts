@@ -10,12 +10,12 @@ import { UnsupportedRequestError } from "../../errors/unsupported-request-error.
 import type { ChatTokenizer } from "../../sft/tokenize-sft-row.js";
 import { tinyChatTokenizer } from "../../sft/tiny-chat-tokenizer.js";
 import type { BackendFlags } from "../create-training-backend.js";
-import type { ChatRenderer } from "./chat-renderer.js";
-import { tinkerBaseUrl, tinkerCredentials, type CredentialSource } from "./tinker-credentials.js";
+import type { ChatRenderer } from "../../../llm/tinker/chat-renderer.js";
+import { tinkerBaseUrl, tinkerCredentials, type CredentialSource } from "../../../llm/tinker/tinker-credentials.js";
 import { createTinkerBackend } from "./tinker-backend.js";
-import { TinkerUnreachableError } from "./tinker-errors.js";
-import { TinkerHttpClient } from "./tinker-http-client.js";
-import { TINY_TOKENIZER_ID, tinyChatRenderer } from "./tiny-chat-renderer.js";
+import { TinkerUnreachableError } from "../../../llm/tinker/tinker-errors.js";
+import { TinkerHttpClient } from "../../../llm/tinker/tinker-http-client.js";
+import { TINY_TOKENIZER_ID, tinyChatRenderer } from "../../../llm/tinker/tiny-chat-renderer.js";
 
 /** The key sent to a local Tinker server on loopback when no TINKER_API_KEY is set (it accepts any tml- key). */
 export const LOOPBACK_DEVELOPMENT_KEY = "tml-local-development";
@@ -84,7 +84,7 @@ export async function loadRenderer(tokenizerId: string, directory: string | unde
 /** A tokenizer id's renderer (for sampling) and SFT tokenizer, both from the same template and vocabulary. */
 export async function loadChatFormat(tokenizerId: string, directory: string | undefined): Promise<{ renderer: ChatRenderer; tokenizer: ChatTokenizer }> {
   if (tokenizerId === TINY_TOKENIZER_ID && !directory) return { renderer: tinyChatRenderer, tokenizer: tinyChatTokenizer };
-  const [{ loadHfChatRenderer }, { hfChatTokenizer }] = await Promise.all([import("./hf-chat-renderer.js"), import("./hf-chat-tokenizer.js")]);
+  const [{ loadHfChatRenderer }, { hfChatTokenizer }] = await Promise.all([import("../../../llm/tinker/hf-chat-renderer.js"), import("./hf-chat-tokenizer.js")]);
   const renderer = await loadHfChatRenderer(tokenizerId, directory);
   return { renderer, tokenizer: hfChatTokenizer(renderer) };
 }

@@ -6,13 +6,13 @@
  */
 import { z } from "zod";
 import type { BatchSequence, TrainBatch } from "../../backend.js";
-import { awaitFuture, submitJson, UntypedFutureSchema, type PollCounts, type PollOptions } from "./future-poller.js";
-import { chunkDatums } from "./request-chunks.js";
+import { awaitFuture, submitJson, UntypedFutureSchema, type PollCounts, type PollOptions } from "../../../llm/tinker/future-poller.js";
+import { chunkDatums } from "../../../llm/tinker/request-chunks.js";
 import { aggregationScales, lossFnConfig, sequenceDatum } from "./scaled-advantages.js";
-import type { ClientConfig } from "./client-config.js";
-import type { TinkerHttpClient } from "./tinker-http-client.js";
-import { jsonForwardBackwardRequest } from "./tinker-json-wire.js";
-import { decodeForwardBackwardOutput, encodeDatum, encodeForwardBackwardRequest, type DatumInput, type ForwardBackwardResult } from "./tinker-proto.js";
+import type { ClientConfig } from "../../../llm/tinker/client-config.js";
+import type { TinkerHttpClient } from "../../../llm/tinker/tinker-http-client.js";
+import { jsonForwardBackwardRequest } from "../../../llm/tinker/tinker-json-wire.js";
+import { decodeForwardBackwardOutput, encodeDatum, encodeForwardBackwardRequest, type DatumInput, type ForwardBackwardResult } from "../../../llm/tinker/tinker-proto.js";
 
 const OptimReplySchema = z.object({ metrics: z.record(z.string(), z.number()).nullish() }).passthrough();
 

@@ -5,7 +5,7 @@
  */
 import { LossConfigSchema, type BatchSequence } from "../../backend.js";
 import { sendForwardBackward, wireDatums, type TrainingTarget } from "./forward-backward-step.js";
-import { chunkDatums } from "./request-chunks.js";
+import { chunkDatums } from "../../../llm/tinker/request-chunks.js";
 import { sequenceDatum } from "./scaled-advantages.js";
 
 const CROSS_ENTROPY = LossConfigSchema.parse({ kind: "cross_entropy" });

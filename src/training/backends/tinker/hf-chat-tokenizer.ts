@@ -1,7 +1,7 @@
 /** SFT's ChatTokenizer for a Hugging Face model: its chat template and tokenizer, through the Tinker client's HF chat renderer. */
 import { InputError } from "../../../core/errors/input-error.js";
 import type { ChatTokenizer } from "../../sft/tokenize-sft-row.js";
-import type { HfChatRenderer } from "./hf-chat-renderer.js";
+import type { HfChatRenderer } from "../../../llm/tinker/hf-chat-renderer.js";
 
 /**
  * Prompt ids: the prompt rendered with the generation prompt, as the sampler sees it. Completion ids: the conversation

@@ -12,7 +12,7 @@
  */
 import type { BatchSequence, LossAggregation, LossConfig } from "../../backend.js";
 import { UnsupportedRequestError } from "../../errors/unsupported-request-error.js";
-import type { DatumInput } from "./tinker-proto.js";
+import type { DatumInput } from "../../../llm/tinker/tinker-proto.js";
 
 /** Each sequence's scale c for `aggregation` (token 0 is never predicted, so its mask entry never counts). */
 export function aggregationScales(sequences: readonly Pick<BatchSequence, "lossMask">[], aggregation: LossAggregation): number[] {

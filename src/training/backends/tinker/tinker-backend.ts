@@ -19,16 +19,16 @@ import {
   type TrainingBackend,
 } from "../../backend.js";
 import { UnsupportedRequestError } from "../../errors/unsupported-request-error.js";
-import type { ChatRenderer } from "./chat-renderer.js";
-import { fetchClientConfig, fetchSupportedModels, type ClientConfig } from "./client-config.js";
+import type { ChatRenderer } from "../../../llm/tinker/chat-renderer.js";
+import { fetchClientConfig, fetchSupportedModels, type ClientConfig } from "../../../llm/tinker/client-config.js";
 import { forwardBackwardStep, type TrainingTarget } from "./forward-backward-step.js";
 import { forwardLoss } from "./forward-loss.js";
-import { awaitFuture, submitJson, type PollCounts, type PollOptions } from "./future-poller.js";
-import { startChatServer, type ChatServer } from "./tinker-chat-server.js";
-import { TinkerFutureError } from "./tinker-errors.js";
-import type { TinkerHttpClient } from "./tinker-http-client.js";
-import { createTinkerSampler, type TinkerSampler } from "./tinker-sampler.js";
-import { openSession, type TinkerSession } from "./tinker-session.js";
+import { awaitFuture, submitJson, type PollCounts, type PollOptions } from "../../../llm/tinker/future-poller.js";
+import { startChatServer, type ChatServer } from "../../../llm/tinker/tinker-chat-server.js";
+import { TinkerFutureError } from "../../../llm/tinker/tinker-errors.js";
+import type { TinkerHttpClient } from "../../../llm/tinker/tinker-http-client.js";
+import { createTinkerSampler, type TinkerSampler } from "../../../llm/tinker/tinker-sampler.js";
+import { openSession, type TinkerSession } from "../../../llm/tinker/tinker-session.js";
 
 /** Everything the backend needs besides the request: the HTTP client, a renderer per tokenizer id, notices. */
 export interface TinkerBackendOptions {

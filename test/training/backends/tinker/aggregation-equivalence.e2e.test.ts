@@ -15,8 +15,8 @@ import { LossConfigSchema, OptimizerConfigSchema, type LossAggregation, type Tra
 import { createLocalTrainingBackend } from "../../../../src/training/backends/create-local-training-backend.js";
 import { readLocalCheckpoint } from "../../../../src/training/backends/local-checkpoint.js";
 import { createTinkerBackend } from "../../../../src/training/backends/tinker/tinker-backend.js";
-import { TinkerHttpClient } from "../../../../src/training/backends/tinker/tinker-http-client.js";
-import { tinyChatRenderer } from "../../../../src/training/backends/tinker/tiny-chat-renderer.js";
+import { TinkerHttpClient } from "../../../../src/llm/tinker/tinker-http-client.js";
+import { tinyChatRenderer } from "../../../../src/llm/tinker/tiny-chat-renderer.js";
 import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/tinker-server/local-tinker-server.js";
 
 let server: LocalTinkerServer;

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { packagePath } from "../../../../src/core/package-root.js";
 import { SftRowSchema, type SftMessage } from "../../../../src/datasets/sft-row.js";
-import { loadHfChatRenderer, type HfChatRenderer } from "../../../../src/training/backends/tinker/hf-chat-renderer.js";
+import { loadHfChatRenderer, type HfChatRenderer } from "../../../../src/llm/tinker/hf-chat-renderer.js";
 import { hfChatTokenizer } from "../../../../src/training/backends/tinker/hf-chat-tokenizer.js";
 import { tokenizeSftRow, type ChatTokenizer } from "../../../../src/training/sft/tokenize-sft-row.js";
 

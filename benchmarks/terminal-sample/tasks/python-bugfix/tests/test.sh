@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run from /tests with -I (no user site, no PYTHON* variables, no current directory on sys.path): a pytest.py or
-# conftest.py the agent leaves in /app cannot stand in for the tests. test_stats.py adds /app itself.
-cd /tests
-if python3 -I -m pytest -q -p no:cacheprovider --rootdir=/tests /tests/test_stats.py > /logs/verifier/pytest.txt 2>&1; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi
+# The agent's stats.py runs only in processes of its own, and grade.py decides from pytest's JUnit report once they have
+# all ended (docs/terminal-agents.md, "The trusted-reward rule"). exec: no shell of ours stays for the agent's code to
+# read or rewrite; -I: no user site, no PYTHON* variables, no current directory on sys.path.
+cd /tests && exec python3 -I /tests/grade.py

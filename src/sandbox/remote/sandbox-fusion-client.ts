@@ -1,0 +1,61 @@
+/** A minimal client of one SandboxFusion-compatible service's `/run_code`: every failure of the host is a HostFailureError. */
+import { type RunCodeRequest, type RunCodeResponse, RunCodeResponseSchema } from "../../core/sandbox-fusion-protocol.js";
+import { HostFailureError } from "./host-failure-error.js";
+
+export interface RunCodeCallOptions {
+  apiKey?: string;
+  /** Whole-request limit; verl uses compile + run timeout + 10 s. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** The run_code endpoint of a base URL given either as the service's root or as its `/run_code` URL (verl's form). */
+export function runCodeUrl(base: string): string {
+  const trimmed = base.replace(/\/+$/, "");
+  return trimmed.endsWith("/run_code") ? trimmed : `${trimmed}/run_code`;
+}
+
+/**
+ * Sends one run to `base` and returns its validated reply. Refused connections, time-outs, HTTP errors and replies
+ * that are not a RunCodeResponse throw HostFailureError: the caller decides, with a control run, whose fault it was.
+ */
+export async function callRunCode(base: string, request: RunCodeRequest, options: RunCodeCallOptions): Promise<RunCodeResponse> {
+  const url = runCodeUrl(base);
+  const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+      body: JSON.stringify(request),
+      signal: AbortSignal.any(signals),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const cause = error as Error & { cause?: { code?: string } };
+    const isTimeout = cause.name === "TimeoutError";
+    throw new HostFailureError(base, isTimeout ? `no reply within ${options.timeoutMs} ms` : (cause.cause?.code ?? cause.message), undefined, undefined, isTimeout);
+  }
+  const text = await response.text().catch((error: Error) => {
+    throw new HostFailureError(base, `reply broke off: ${error.message}`);
+  });
+  if (!response.ok) throw new HostFailureError(base, `HTTP ${response.status}: ${text.slice(0, 200)}`, response.status, retryAfterMs(response));
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HostFailureError(base, `reply is not JSON: ${text.slice(0, 200)}`);
+  }
+  const parsed = RunCodeResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HostFailureError(base, `reply is not a RunCodeResponse: field "${issue?.path.join(".") || "(root)"}": ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+function retryAfterMs(response: Response): number | undefined {
+  const header = response.headers.get("retry-after");
+  const seconds = header === null ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
