@@ -10,8 +10,9 @@ import { contentDigest, fileStates, sourceFiles, stampPath, writeStamp } from ".
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Plain modules the compiled code loads beside itself, which tsc does not copy.
 const copied = ["src/core/worker-bootstrap.mjs", "benchmarks/finqa/sql-query-process.mjs"];
-// The viewer's browser code and stylesheet, which the report generator reads beside itself and inlines.
-const copiedFolders = ["src/view/client"];
+// The viewer's browser code and stylesheet, which the report generator reads beside itself and inlines; the local Tinker
+// server's Python worker, which it starts from beside itself.
+const copiedFolders = ["src/view/client", "src/tinker-server/torch-worker"];
 
 const files = sourceFiles(root);
 const digest = await contentDigest(root, files);

@@ -4,7 +4,11 @@ import { readTrainedOn } from "../../runs/read-run-files.js";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import { planEndpoint } from "../../evaluation/resolve-endpoint.js";
-import { isKnownModel } from "../../models/catalog/resolve-model-file.js";
+import { knownModel } from "../../models/catalog/known-models.js";
+import { modelDirectory } from "../../models/catalog/model-store.js";
+import { isKnownModel, pulledModelFile } from "../../models/catalog/resolve-model-file.js";
+import { threadCount } from "../../models/llama-cpp/choose-thread-count.js";
+import { rllmHome } from "../../core/rllm-home.js";
 import { startRerankServer } from "../../tournament/rerank-server.js";
 import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
@@ -50,7 +54,8 @@ async function serveLlamaCpp(flags: ServeFlags): Promise<void> {
 /** Serves the local Tinker server (a development tool) until Ctrl-C, SIGTERM or its parent's exit. */
 async function serveTinker(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
-  const { startLocalTinkerServer, LOCAL_TINKER_MODEL } = await import("../../tinker-server/local-tinker-server.js");
+  if (flags.checkpoint && flags.baseModel) throw new InputError("--checkpoint is a tiny-model checkpoint: give it without --base-model");
+  const { startLocalTinkerServer } = await import("../../tinker-server/local-tinker-server.js");
   const { parseFaultPlan } = await import("../../tinker-server/server-faults.js");
   let faults: ReturnType<typeof parseFaultPlan>;
   try {
@@ -58,10 +63,12 @@ async function serveTinker(flags: ServeFlags): Promise<void> {
   } catch (error) {
     throw new InputError(`--faults: ${(error as Error).message}`);
   }
+  const base = flags.baseModel === undefined ? undefined : await loadTinkerBaseModel(flags.baseModel, flags);
   const server = await startLocalTinkerServer({
     port: flags.port,
     host: flags.host,
     checkpoint: flags.checkpoint,
+    ...(base ? { base } : {}),
     faults,
     maxChunkDatums: flags.maxChunkDatums,
     maxChunkBytes: flags.maxChunkBytes,
@@ -69,9 +76,26 @@ async function serveTinker(flags: ServeFlags): Promise<void> {
     // Set in the server's environment, TINKER_API_KEY is the one key it accepts (as the service accepts only yours).
     apiKey: process.env.TINKER_API_KEY || undefined,
   });
-  console.error(`rllm: local Tinker server (development tool) at ${server.url}, model "${LOCAL_TINKER_MODEL}"; rllm train <cookbook> --backend tinker --base-url ${server.url}`);
+  console.error(`rllm: local Tinker server (development tool) at ${server.url}, model "${server.model}"; rllm train <cookbook> --backend tinker --base-url ${server.url}`);
   await waitForStop(announceParentExit);
   await server.close();
+}
+
+/** A pulled GGUF as the Tinker server's base model: the torch worker and llama.cpp, both loaded before the server listens. */
+async function loadTinkerBaseModel(name: string, flags: ServeFlags) {
+  const home = rllmHome();
+  const file = pulledModelFile(name, home).path;
+  const python = flags.python ?? (process.env.RLLM_TORCH_PYTHON || "python3");
+  const threads = threadCount(flags.threads);
+  const { loadGgufBaseModel } = await import("../../tinker-server/gguf-base-model.js");
+  try {
+    return await loadGgufBaseModel({ name, file, tokenizerId: knownModel(name).huggingFaceId, tokenizerDirectory: path.join(modelDirectory(home, name), "tokenizer"), python, threads });
+  } catch (error) {
+    throw new InputError(
+      `--base-model ${name}: the torch worker could not load it (${(error as Error).message.split("\n").at(-1)}); it needs a Python with torch, ` +
+        "transformers 5.10.4, peft 0.21.2 and gguf 0.19.0: --python <command> (scripts/python-env.sh ml prints one)",
+    );
+  }
 }
 
 /** Runs the rerank server until Ctrl-C, SIGTERM or its parent's exit. */

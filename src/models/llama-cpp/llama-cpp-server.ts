@@ -1,10 +1,7 @@
 /** A GGUF model on llama.cpp behind the OpenAI-compatible model server (`rllm serve --model <name>`, and eval without --base-url). */
-import os from "node:os";
-import { z } from "zod";
-import { InputError } from "../../core/errors/input-error.js";
 import { startModelServer } from "../server/model-server.js";
 import type { ServedModel } from "../server/served-model.js";
-import { chooseThreadCount } from "./choose-thread-count.js";
+import { threadCount } from "./choose-thread-count.js";
 import type { LlamaCppContext } from "./llama-cpp-context.js";
 import { LlamaCppModel, type LlamaGpu } from "./llama-cpp-model.js";
 
@@ -14,7 +11,7 @@ export interface LlamaCppServerOptions {
   name: string;
   port: number;
   host: string;
-  /** CPU threads; by default the cores the load average leaves free (chooseThreadCount). */
+  /** CPU threads; by default RLLM_LLAMA_THREADS, else the cores the load average leaves free (threadCount). */
   threads?: number;
   contextSize?: number;
   gpu?: LlamaGpu;
@@ -46,18 +43,9 @@ export function servedLlamaCppModel(model: LlamaCppModel, context: LlamaCppConte
   };
 }
 
-// RLLM_LLAMA_THREADS sets the count for every command that serves a GGUF.
-function threadsFromEnvironment(): number | undefined {
-  const value = process.env.RLLM_LLAMA_THREADS;
-  if (value === undefined || value === "") return undefined;
-  const parsed = z.coerce.number().int().positive().safeParse(value);
-  if (!parsed.success) throw new InputError(`RLLM_LLAMA_THREADS=${value}: expected a positive integer (llama.cpp's CPU threads)`);
-  return parsed.data;
-}
-
 /** Loads the model and starts the server; resolves once it listens. */
 export async function startLlamaCppServer(options: LlamaCppServerOptions): Promise<LlamaCppServer> {
-  const threads = chooseThreadCount({ cores: os.availableParallelism(), loadAverage: os.loadavg()[0]!, requested: options.threads ?? threadsFromEnvironment() });
+  const threads = threadCount(options.threads);
   const model = await LlamaCppModel.load({ file: options.file, name: options.name, threads, contextSize: options.contextSize, gpu: options.gpu });
   const context = await model.createContext();
   const server = await startModelServer(servedLlamaCppModel(model, context), { host: options.host, port: options.port, maxBodyBytes: LLAMA_CPP_SERVER_MAX_BODY_BYTES });
