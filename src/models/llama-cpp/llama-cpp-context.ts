@@ -6,6 +6,7 @@
 import type { ControlledEvaluateInputItem, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { createRng } from "../../core/random.js";
 import type { OnChoiceText, SampledChoice, ServedGenerateOptions } from "../server/served-model.js";
+import { batchWithoutReordering, sequenceOrder } from "./batch-without-reordering.js";
 import { sampleOnSequence } from "./sample-on-sequence.js";
 import { SequencePool } from "./sequence-pool.js";
 
@@ -29,6 +30,7 @@ export class LlamaCppContext {
       contextSize: options.contextSize,
       sequences: options.sequences,
       threads: options.threads,
+      batching: { itemPrioritizationStrategy: batchWithoutReordering() },
       ...(options.loraFile ? { lora: { adapters: [{ filePath: options.loraFile }] } } : {}),
     });
     const sequences = Array.from({ length: options.sequences }, () => context.getSequence());
@@ -41,8 +43,8 @@ export class LlamaCppContext {
     const baseSeed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
     return Promise.all(
       Array.from({ length: options.n }, (_, index) =>
-        this.pool.use((sequence) =>
-          sampleOnSequence(this.model, sequence, promptIds, options, createRng((baseSeed * 7919 + index * 104729) | 0), onText && ((text) => onText(index, text))),
+        this.pool.use((sequence, slot) =>
+          sampleOnSequence(this.model, { sequence, slot }, promptIds, options, createRng((baseSeed * 7919 + index * 104729) | 0), onText && ((text) => onText(index, text))),
         ),
       ),
     );
@@ -50,11 +52,11 @@ export class LlamaCppContext {
 
   /** Each token's raw logprob given those before it (null for the first): what the sampler would report for these tokens. */
   async sequenceLogprobs(ids: readonly number[]): Promise<(number | null)[]> {
-    return this.pool.use(async (sequence) => {
+    return this.pool.use(async (sequence, slot) => {
       await sequence.clearHistory();
       // Greedy options leave the logits as they are, so the probabilities are the raw softmax.
       const input: ControlledEvaluateInputItem[] = ids.slice(0, -1).map((id) => [id as Token, { generateNext: { probabilities: true, options: { temperature: 0 } } }]);
-      const results = await sequence.controlledEvaluate(input);
+      const results = await sequence.controlledEvaluate(input, { evaluationPriority: sequenceOrder(slot) });
       await sequence.clearHistory();
       return [null, ...ids.slice(1).map((id, index) => Math.log(results[index]?.next.probabilities?.get(id as Token) ?? 0))];
     });

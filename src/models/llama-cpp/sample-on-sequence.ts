@@ -11,6 +11,7 @@ import type { ControlledEvaluateInputItem, LlamaContextSequence, LlamaModel, Tok
 import type { Rng } from "../../core/random.js";
 import { firstStop } from "../server/first-stop.js";
 import { pickSortedToken } from "../server/pick-sorted-token.js";
+import { sequenceOrder } from "./batch-without-reordering.js";
 import type { SampledChoice, ServedGenerateOptions, TokenAlternative } from "../server/served-model.js";
 
 type Step = "token" | "confidence" | "distribution";
@@ -47,7 +48,7 @@ export type OnText = (text: string) => void;
  */
 export async function sampleOnSequence(
   model: LlamaModel,
-  sequence: LlamaContextSequence,
+  { sequence, slot }: { sequence: LlamaContextSequence; slot: number },
   promptIds: readonly number[],
   options: ServedGenerateOptions,
   random: Rng,
@@ -61,7 +62,7 @@ export async function sampleOnSequence(
   const choice: SampledChoice = { tokenIds: [], text: "", finishReason: "length", logprobs: [], topLogprobs: [] };
   const holdBack = Math.max(0, ...options.stop.map((stop) => stop.length - 1));
   while (choice.tokenIds.length < options.maxTokens) {
-    const results = await sequence.controlledEvaluate(input);
+    const results = await sequence.controlledEvaluate(input, { evaluationPriority: sequenceOrder(slot) });
     const next = results.at(-1)?.next;
     if (!next) throw new Error("llama.cpp returned no next token");
     const sampled = takeToken(next, kind, options, random, choice);

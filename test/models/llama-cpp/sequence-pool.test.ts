@@ -1,4 +1,5 @@
-// A context has a fixed number of sequences; choices beyond them wait, in arrival order, and each sequence is lent to one at a time.
+// A context has a fixed number of sequences; choices beyond them wait, in arrival order, each sequence is lent to one
+// at a time, and the lowest free one goes first (llama.cpp batches consecutive sequence ids together).
 import { describe, expect, it } from "vitest";
 import { SequencePool } from "../../../src/models/llama-cpp/sequence-pool.js";
 
@@ -28,6 +29,18 @@ describe("SequencePool", () => {
     await Promise.all(works);
     expect(started).toEqual([0, 1, 2, 3]);
     expect(overlapped).toBe(false);
+  });
+
+  it("lends the lowest free item", async () => {
+    const pool = new SequencePool(["a", "b", "c"]);
+    let releaseFirst!: () => void;
+    const first = pool.use((item) => new Promise<string>((resolve) => (releaseFirst = () => resolve(item))));
+    const slots: number[] = [];
+    await pool.use(async (_item, slot) => slots.push(slot));
+    releaseFirst();
+    expect(await first).toBe("a");
+    await pool.use(async (_item, slot) => slots.push(slot));
+    expect(slots).toEqual([1, 0]);
   });
 
   it("gives the item back when the work throws", async () => {
