@@ -15,6 +15,7 @@ const endToEnd = [
   "test/models/tiny/server.test.ts",
   "test/gateway/**/*.test.ts",
 ];
+const sdk = ["test/**/*.sdk.test.ts"];
 const excluded = ["test/perf/**", "node_modules/**"];
 
 export default defineConfig({
@@ -27,8 +28,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...excluded, ...endToEnd] } },
-      { extends: true, test: { name: "e2e", include: endToEnd, exclude: excluded } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...excluded, ...endToEnd, ...sdk] } },
+      { extends: true, test: { name: "e2e", include: endToEnd, exclude: [...excluded, ...sdk] } },
+      { extends: true, test: { name: "sdk", include: sdk, exclude: excluded } },
     ],
   },
 });

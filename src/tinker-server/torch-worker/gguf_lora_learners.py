@@ -55,6 +55,12 @@ class GgufLoraLearners:
         with open(path) as handle:
             config = json.load(handle)
         config["chat_template"] = self.tokenizer.chat_template
+        # transformers' GGUF tokenizer conversion takes the BOS token for the EOS too (SmolLM2: <|im_start|> for both);
+        # the GGUF's own eos_token_id, which the model config carries, is the one that ends a turn.
+        eos = self.base.config.eos_token_id
+        if isinstance(eos, int):
+            config["eos_token"] = self.tokenizer.convert_ids_to_tokens(eos)
+            config["eos_token_id"] = eos
         with open(path, "w") as handle:
             json.dump(config, handle, indent=2)
 
