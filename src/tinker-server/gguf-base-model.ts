@@ -29,7 +29,7 @@ export interface GgufBaseModelOptions {
   threads: number;
 }
 
-const DescriptionSchema = z.object({ parameters: z.number(), vocabulary_size: z.number().int(), context_length: z.number().int(), tied_embeddings: z.boolean() });
+const DescriptionSchema = z.object({ parameters: z.number(), vocabulary_size: z.number().int(), context_length: z.number().int(), tied_embeddings: z.boolean(), device: z.string() });
 
 /** Starts the worker, loads the GGUF in both engines, and answers the base model once both are ready. */
 export async function loadGgufBaseModel(options: GgufBaseModelOptions): Promise<TinkerBaseModel> {
@@ -58,7 +58,7 @@ export async function loadGgufBaseModel(options: GgufBaseModelOptions): Promise<
         tokenizerId: options.tokenizerId,
         isLora: true,
         note:
-          "local Tinker server: LoRA (alpha 32) on attention and MLP; " +
+          `local Tinker server: LoRA (alpha 32) on attention and MLP, trained by torch on ${description.device}; ` +
           `${description.tied_embeddings ? "the unembedding is tied to the embeddings and is not trained; " : ""}sampling is llama.cpp on the quantized GGUF`,
       },
       baseSamplerWeights: {},

@@ -4,6 +4,8 @@
  * server's sampler versions).
  */
 import type { Llama, LlamaModel, Token } from "node-llama-cpp";
+import { z } from "zod";
+import { InputError } from "../../core/errors/input-error.js";
 import type { ChatMessage } from "../../core/message.js";
 import { ggufChatTemplate, type RenderChat } from "./gguf-chat-template.js";
 import { LlamaCppContext, type LlamaCppContextOptions } from "./llama-cpp-context.js";
@@ -11,6 +13,16 @@ import { loadNodeLlamaCpp } from "./load-node-llama-cpp.js";
 
 /** Where llama.cpp computes: the CPU (the default), or a GPU backend of the prebuilt binaries. */
 export type LlamaGpu = false | "auto" | "cuda" | "vulkan" | "metal";
+
+const GpuSchema = z.enum(["cpu", "auto", "cuda", "vulkan", "metal"]);
+
+/** RLLM_LLAMA_GPU: `cuda` (or vulkan, metal, auto) puts the model on a GPU with node-llama-cpp's prebuilt binaries; unset or `cpu`, the CPU. */
+export function gpuFromEnvironment(value = process.env.RLLM_LLAMA_GPU): LlamaGpu {
+  if (value === undefined || value === "") return false;
+  const parsed = GpuSchema.safeParse(value);
+  if (!parsed.success) throw new InputError(`RLLM_LLAMA_GPU=${value}: expected one of ${GpuSchema.options.join(", ")}`);
+  return parsed.data === "cpu" ? false : parsed.data;
+}
 
 export interface LlamaCppModelOptions {
   /** The GGUF file. */
@@ -23,6 +35,7 @@ export interface LlamaCppModelOptions {
   contextSize?: number;
   /** Parallel sequences per context: choices and requests sampled at once, in one batch per step (default 8). */
   sequences?: number;
+  /** Default: RLLM_LLAMA_GPU, else the CPU. */
   gpu?: LlamaGpu;
 }
 
@@ -47,7 +60,7 @@ export class LlamaCppModel {
   /** Loads the GGUF (`build: "never"`: only prebuilt binaries, nothing is compiled or downloaded). */
   static async load(options: LlamaCppModelOptions): Promise<LlamaCppModel> {
     const { getLlama, LlamaLogLevel } = await loadNodeLlamaCpp();
-    const llama = await getLlama({ gpu: options.gpu ?? false, build: "never", maxThreads: options.threads, logLevel: LlamaLogLevel.error });
+    const llama = await getLlama({ gpu: options.gpu ?? gpuFromEnvironment(), build: "never", maxThreads: options.threads, logLevel: LlamaLogLevel.error });
     const model = await llama.loadModel({ modelPath: options.file });
     const metadata = model.fileInfo.metadata;
     const templateText = metadata.tokenizer.chat_template;

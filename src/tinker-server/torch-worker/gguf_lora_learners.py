@@ -27,8 +27,10 @@ class GgufLoraLearners:
 
     def __init__(self, directory: str, file: str, threads: int) -> None:
         torch.set_num_threads(threads)
+        # A CUDA GPU when torch sees one (RLLM_TORCH_DEVICE overrides), else the CPU.
+        self.device = torch.device(os.environ.get("RLLM_TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu"))
         self.tokenizer = AutoTokenizer.from_pretrained(directory, gguf_file=file)
-        self.base = AutoModelForCausalLM.from_pretrained(directory, gguf_file=file, dtype=torch.float32)
+        self.base = AutoModelForCausalLM.from_pretrained(directory, gguf_file=file, dtype=torch.float32).to(self.device)
         self.base.requires_grad_(False)
         self.base.config.use_cache = False
         self.peft = None
@@ -46,6 +48,7 @@ class GgufLoraLearners:
             "vocabulary_size": config.vocab_size,
             "context_length": config.max_position_embeddings,
             "tied_embeddings": bool(config.tie_word_embeddings),
+            "device": str(self.device),
         }
 
     def save_tokenizer(self, directory: str) -> None:
@@ -112,7 +115,7 @@ class GgufLoraLearners:
                     loss.backward()
                     clipped += int((was_clipped & mask.bool()).sum())
                     trained += int(((inputs["advantages"] != 0) & mask.bool()).sum()) if loss_fn != "cross_entropy" else 0
-            total += float(loss)
+            total += float(loss.detach())
             for slot, index in enumerate(batch):
                 logprobs[index] = batch_logprobs[slot, : len(rows[index]["tokens"])].detach().tolist()
         if not forward_only:
@@ -126,12 +129,16 @@ class GgufLoraLearners:
         """Each target's logprob given its input prefix, padded on the right; the inputs padded with zeros; the mask."""
         width = max(len(rows[index]["tokens"]) for index in batch)
         pad = lambda values: values + [0] * (width - len(values))  # noqa: E731
-        input_ids = torch.tensor([pad(rows[index]["tokens"]) for index in batch])
-        targets = torch.tensor([pad(rows[index]["targets"]) for index in batch])
-        mask = torch.tensor([pad([1.0] * len(rows[index]["tokens"])) for index in batch])
+        device = self.device
+        input_ids = torch.tensor([pad(rows[index]["tokens"]) for index in batch], device=device)
+        targets = torch.tensor([pad(rows[index]["targets"]) for index in batch], device=device)
+        mask = torch.tensor([pad([1.0] * len(rows[index]["tokens"])) for index in batch], device=device)
         logits = self.peft(input_ids=input_ids, attention_mask=mask.long()).logits
         logprobs = -F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), reduction="none").reshape(targets.shape)
-        inputs = {name: torch.tensor([pad(rows[index].get(name) or [0.0] * len(rows[index]["tokens"])) for index in batch], dtype=torch.float32) for name in ("weights", "advantages", "logprobs")}
+        inputs = {
+            name: torch.tensor([pad(rows[index].get(name) or [0.0] * len(rows[index]["tokens"])) for index in batch], dtype=torch.float32, device=device)
+            for name in ("weights", "advantages", "logprobs")
+        }
         return logprobs, inputs, mask
 
     def optim_step(self, model_id: str, adam: dict) -> dict:

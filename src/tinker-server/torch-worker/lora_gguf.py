@@ -41,8 +41,8 @@ def write_lora_gguf(path: str, adapters: dict[str, tuple[torch.Tensor, torch.Ten
         elif local == "self_attn.k_proj":
             lora_b = rotary_permute(lora_b, kv_heads)
         name = f"blk.{layer}.{GGUF_NAMES[local]}.weight"
-        writer.add_tensor(f"{name}.lora_a", lora_a.detach().to(torch.float32).contiguous().numpy())
-        writer.add_tensor(f"{name}.lora_b", lora_b.detach().to(torch.float32).contiguous().numpy())
+        writer.add_tensor(f"{name}.lora_a", lora_a.detach().to("cpu", torch.float32).contiguous().numpy())
+        writer.add_tensor(f"{name}.lora_b", lora_b.detach().to("cpu", torch.float32).contiguous().numpy())
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
