@@ -35,7 +35,7 @@ describe("a llama.cpp context under concurrency", () => {
     const context = await model.createContext();
     const prompts = ["Name a colour.", "What is the capital of France?", "Tell me a joke."].map((content) => model.applyChatTemplate([{ role: "user", content }]));
     const options = { ...greedy, logprobs: true, topLogprobs: 0, n: 1 };
-    const alone = [];
+    const alone: number[][] = [];
     for (const prompt of prompts) alone.push((await context.generate(prompt, options))[0]!.tokenIds);
     // Staggered starts: prompts are evaluated while earlier requests are mid-answer.
     const staggered = prompts.flatMap((prompt, index) =>
