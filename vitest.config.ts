@@ -1,7 +1,12 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
-// End-to-end tests: they spawn the CLI, run programs in bwrap sandboxes, serve HTTP, or pack and install the package.
-// New end-to-end files are named *.e2e.test.ts. Everything else under test/ is a unit test: in process and fast. Chosen by file so that no test has to move.
+// Three projects. sdk: the tests that judge against real Python packages (verl, Ray, the Tinker and Fireworks SDKs,
+// sandbox-fusion, gymnasium, Harbor) from the pinned environments that scripts/python-env.sh downloads from PyPI; they
+// are named *.sdk.test.ts and run only under `npm run test:sdk`. e2e: they spawn the CLI, run programs in bwrap
+// sandboxes, serve HTTP, or pack and install the package; new ones are named *.e2e.test.ts. Everything else under test/
+// is a unit test: in process and fast. `npm test` runs unit and e2e, offline, with Debian's python3 alone.
+// Chosen by file so that no test has to move.
 const endToEnd = [
   "test/**/*.e2e.test.ts",
   "test/cli/**/*.test.ts",
@@ -27,10 +32,14 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two test files at a time even on two cores (vitest's default there is one): the end-to-end files spend most of
+    // their time waiting on child processes, servers and time limits (their CPU time is a tenth of their wall time).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...excluded, ...endToEnd, ...sdk] } },
       { extends: true, test: { name: "e2e", include: endToEnd, exclude: [...excluded, ...sdk] } },
-      { extends: true, test: { name: "sdk", include: sdk, exclude: excluded } },
+      // Ray heads, pytest suites and torch: heavy enough to run one file at a time.
+      { extends: true, test: { name: "sdk", include: sdk, exclude: excluded, maxWorkers: 1 } },
     ],
   },
 });

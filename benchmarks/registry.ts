@@ -11,4 +11,16 @@ export const benchmarks = createRegistry<Benchmark>("benchmark", {
   deepcoder: { load: async () => (await import("./deepcoder/index.js")).deepcoderBenchmark },
   "terminal-sample": { load: async () => (await import("./terminal-sample/index.js")).terminalSampleBenchmark },
   frozenlake: { load: async () => (await import("./frozenlake/index.js")).frozenLakeBenchmark },
+  // The suites papers report (docs/benchmarks.md): math, code, multiple choice.
+  aime24: { load: async () => (await import("./aime24/index.js")).aime24Benchmark },
+  aime25: { load: async () => (await import("./aime25/index.js")).aime25Benchmark },
+  hmmt25: { load: async () => (await import("./hmmt25/index.js")).hmmt25Benchmark },
+  math500: { load: async () => (await import("./math500/index.js")).math500Benchmark },
+  gsm8k: { load: async () => (await import("./gsm8k/index.js")).gsm8kBenchmark },
+  humaneval: { load: async () => (await import("./humaneval/index.js")).humanevalBenchmark },
+  humanevalplus: { load: async () => (await import("./humanevalplus/index.js")).humanevalplusBenchmark },
+  mbppplus: { load: async () => (await import("./mbppplus/index.js")).mbppplusBenchmark },
+  livecodebench: { load: async () => (await import("./livecodebench/index.js")).livecodebenchBenchmark },
+  "gpqa-diamond": { load: async () => (await import("./gpqa-diamond/index.js")).gpqaDiamondBenchmark },
+  "mmlu-pro": { load: async () => (await import("./mmlu-pro/index.js")).mmluProBenchmark },
 });

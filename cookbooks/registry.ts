@@ -13,6 +13,9 @@ export const cookbooks = createRegistry<Cookbook>(
     deepcoder: { load: async () => (await import("./deepcoder/index.js")).deepcoderCookbook },
     terminal: { load: async () => (await import("./terminal/index.js")).terminalCookbook },
     frozenlake: { load: async () => (await import("./frozenlake/index.js")).frozenLakeCookbook },
+    "prompted-math": { load: async () => (await import("./prompted-math/index.js")).promptedMathCookbook },
+    "multiple-choice": { load: async () => (await import("./multiple-choice/index.js")).multipleChoiceCookbook },
+    evalplus: { load: async () => (await import("./evalplus/index.js")).evalplusCookbook },
   },
   { unknownNameHint: "or give a module path" },
 );

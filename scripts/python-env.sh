@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Builds (once) or finds the cached virtual environment for integrations/python/<name>.txt and prints its python.
-# Usage: scripts/python-env.sh <name>      scripts/python-env.sh --all (every environment npm test needs)
+# Usage: scripts/python-env.sh <name>      scripts/python-env.sh --all (every environment npm run test:sdk needs)
+#        scripts/python-env.sh --python312 (prints the Python 3.12 the environments are built with, or fails saying how to get one)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 locks="$root/integrations/python"
 cache="${RLLM_PYTHON_ENVS:-$HOME/.cache/rllm-ts/python}"
-# The environments that npm test uses; the bench-only ones are built by their bench scripts.
+# The environments that npm run test:sdk uses; the bench-only ones are built by their bench scripts.
 test_envs=(ml parity)
 
 find_python312() {
   local candidate
-  for candidate in "${RLLM_PYTHON312:-}" "$(command -v python3.12 || true)" "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.12*/bin/python3.12; do
+  # uv's managed interpreters (uv python install 3.12) are found by uv itself, which knows where it put them.
+  for candidate in "${RLLM_PYTHON312:-}" "$(command -v python3.12 || true)" "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.12*/bin/python3.12 \
+    "$(uv python find 3.12 2>/dev/null || true)"; do
     # pyenv's shims answer to python3.12 without running it, so each candidate must really start as 3.12.
     [ -n "$candidate" ] && [ -x "$candidate" ] && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' 2>/dev/null &&
       { echo "$candidate"; return 0; }
   done
-  echo "python-env: no Python 3.12 found (set RLLM_PYTHON312, or install python3.12 / pyenv install 3.12)" >&2
+  echo "python-env: no Python 3.12 found. Debian 12 ships 3.11 only: install uv (pipx install uv) and run" \
+    "'uv python install 3.12', or 'pyenv install 3.12', or set RLLM_PYTHON312 to a 3.12 interpreter" >&2
   return 1
 }
 
@@ -46,12 +50,14 @@ build_env() {
   echo "$env/bin/python"
 }
 
-if [ "${1:-}" = "--all" ]; then
+if [ "${1:-}" = "--python312" ]; then
+  find_python312
+elif [ "${1:-}" = "--all" ]; then
   for name in "${test_envs[@]}"; do build_env "$name" >/dev/null; done
   echo "python-env: ready: ${test_envs[*]}" >&2
 elif [ -n "${1:-}" ]; then
   build_env "$1"
 else
-  echo "usage: scripts/python-env.sh <name> | --all" >&2
+  echo "usage: scripts/python-env.sh <name> | --all | --python312" >&2
   exit 2
 fi

@@ -5,4 +5,5 @@ export { gradeVerifiers } from "./registry.js";
 export type { GradeVerifier } from "./grade-verifier.js";
 export { gradeMath, gradeMathBatch, extractMathAnswer, MathPolicySchema, defaultMathPolicy } from "./math/index.js";
 export { CodeGrader, normalizeTests, SandboxUnavailableError } from "./code/index.js";
+export { extractChoice, gradeChoice } from "./choice/index.js";
 export { gradeFinqaAnswer, tableAccess, finqaReward } from "./finqa/index.js";

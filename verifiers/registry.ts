@@ -6,5 +6,6 @@ import type { GradeVerifier } from "./grade-verifier.js";
 export const gradeVerifiers = createRegistry<GradeVerifier<unknown>>("verifier", {
   math: { load: async () => (await import("./math/math-grade-verifier.js")).mathGradeVerifier as GradeVerifier<unknown> },
   finqa: { load: async () => (await import("./finqa/finqa-grade-verifier.js")).finqaGradeVerifier as GradeVerifier<unknown> },
+  choice: { load: async () => (await import("./choice/choice-grade-verifier.js")).choiceGradeVerifier as GradeVerifier<unknown> },
   code: { load: async () => (await import("./code/code-grade-verifier.js")).codeGradeVerifier as GradeVerifier<unknown> },
 });

@@ -9,6 +9,7 @@ export const arithBenchmark: Benchmark = {
     "(--split test: 100 tasks, train: 2000, rl: 500; the splits never overlap). The embedded tiny model was trained on the " +
     "train side only; rl holds other held-out problems, for RL prompts the model has not memorised.",
   defaultCookbook: "arith",
+  catalog: { kind: "math", size: "generated", licence: "generated here", grader: "exact integer" },
   async loadTasks(options) {
     if (options.dataFile) return loadQaTasks(options.dataFile);
     const split = options.split ?? "test";

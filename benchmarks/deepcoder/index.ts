@@ -12,6 +12,7 @@ export const deepcoderBenchmark: Benchmark = {
     "DeepCoder code problems (stdin/stdout and function-call tests) run in a sandbox; reward 1 only if all tests pass. " +
     "50 bundled HumanEval problems, or `rllm dataset pull deepcoder` (train: primeintellect+taco+lcbv5, test: codeforces+lcbv5).",
   defaultCookbook: "deepcoder",
+  catalog: { kind: "code", size: "24K train (4 subsets)", licence: "MIT", grader: "code verifier, every test" },
   bundledSample,
   // Splits as rLLM's prepare_deepcoder_data.py builds them. File names follow the Hub's parquet layout (one shard per
   // subset and split); they could not be checked from an offline machine.

@@ -42,6 +42,7 @@ export const finqaBenchmark: Benchmark = {
     "FinQA: numeric questions over companies' financial tables, answered with SQL and calculator tools; " +
     "50 bundled test records (original FinQA), or rLLM/finqa after `rllm dataset pull finqa`.",
   defaultCookbook: "finqa",
+  catalog: { kind: "agentic", size: "4,030 train · 522 val · 558 test", licence: "MIT", grader: "FinQA verifier + table access (judge for free text)" },
   bundledSample,
   loadTasks: loadFinqaTasks,
   pull: (options) => pullRllmFinqa(options, bundledSample),

@@ -6,6 +6,7 @@ export const frozenLakeBenchmark: Benchmark = {
   name: "frozenlake",
   description: "FrozenLake grids (2×2 to 9×9, rLLM's generator) walked in up to 2·size turns; --split test (100), train (10,000), or test-slippery / train-slippery.",
   defaultCookbook: "frozenlake",
+  catalog: { kind: "agentic", size: "100 test · 10,000 train (generated)", licence: "generated here", grader: "reaches the goal" },
   async loadTasks(options) {
     if (options.dataFile) throw new InputError("frozenlake generates its maps; --data is not supported");
     const split = options.split ?? "test";

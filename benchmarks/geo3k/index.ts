@@ -28,6 +28,7 @@ export const geo3kBenchmark: Benchmark = {
     "Geometry3K: geometry problems with a diagram, answered with a \\boxed{} value and graded by the math verifier; " +
     "10 bundled problems, or hiyouga/geometry3k (2.1K train / 601 test) after `rllm dataset pull geo3k`.",
   defaultCookbook: "geo3k",
+  catalog: { kind: "math", size: "2,101 train · 601 test", licence: "MIT", grader: "math verifier, choice letter or value" },
   bundledSample,
   hub: {
     repo: "hiyouga/geometry3k",

@@ -9,6 +9,7 @@ export const mathBenchmark: Benchmark = {
     "Math word problems answered with a \\boxed{} value, graded by the math verifier; --data rows {id, question, ground_truth} " +
     "(10 bundled problems otherwise).",
   defaultCookbook: "math",
+  catalog: { kind: "math", size: "your rows (10 bundled)", licence: "written here", grader: "math verifier, last \\boxed{} answer" },
   bundledSample,
   async loadTasks(options) {
     return loadQaTasks(options.dataFile ?? packagePath(bundledSample));

@@ -9,6 +9,7 @@ const bundled = createTerminalBenchmark(packagePath(terminalSampleFolder), "term
 
 export const terminalSampleBenchmark: Benchmark = {
   ...bundled,
+  catalog: { kind: "agentic", size: "13 tasks", licence: "written here", grader: "the task's tests" },
   description: "Thirteen offline terminal tasks (files, text, a shell and a Python bug fix, permissions), each with an oracle solution; run with --agent oracle|nop|bash|terminus-2|llm-in-sandbox.",
   bundledSample: terminalSampleFolder,
   async loadTasks(options) {

@@ -1,7 +1,7 @@
 /** The `deepcoder` cookbook: one LiveCodeBench-style prompt, one reply; reward 1 only if the last code block passes every test. */
-import { episodeAnswer, InfraError, messageText, scored, unscored, type Cookbook } from "rllm-ts/core";
+import { messageText, type Cookbook } from "rllm-ts/core";
 import { singleTurnFlow } from "rllm-ts/flows";
-import { extractLastCodeBlock, normalizeTests, TestDecodeError, type NormalizedTests } from "rllm-ts/verifiers/code";
+import { evaluateCodeEpisode } from "./evaluate-code-episode.js";
 import { livecodebenchPrompt, livecodebenchSystemPrompt } from "./livecodebench-prompt.js";
 import { sharedCodeGrader } from "./shared-code-grader.js";
 
@@ -17,27 +17,6 @@ export const deepcoderCookbook: Cookbook = {
     ];
   }),
   async evaluate(task, episode) {
-    let tests: NormalizedTests;
-    try {
-      tests = normalizeTests(task.metadata.tests, task.metadata.fn_name as string | null | undefined);
-    } catch (error) {
-      // Tests that do not decode grade nothing, now or on a retry: the task is ungradable, not the answer wrong.
-      if (error instanceof TestDecodeError) return unscored(`task ${task.id}: ${error.message}`);
-      throw error;
-    }
-    const program = extractLastCodeBlock(episodeAnswer(episode));
-    // No code block is a format error: reward 0, as rLLM's format_error_reward.
-    if (program === undefined || program.trim() === "") return scored(0, false, { explanation: "no fenced code block in the reply" });
-    const verdict = await (await sharedCodeGrader()).grade({ program, tests: tests.tests, fnName: tests.fnName });
-    if (verdict.verdict === "infra_error") throw new InfraError(`task ${task.id}: ${verdict.detail ?? "sandbox failure"}`);
-    // A test the trusted checker cannot run (it needs more of the program than its functions) grades nothing.
-    if (verdict.verdict === "unsupported") return unscored(`task ${task.id}: ${verdict.detail ?? "unsupported test"}`, { answer: program });
-    return scored(verdict.passed ? 1 : 0, verdict.passed, {
-      answer: program,
-      signals: { passedTests: verdict.passedTests, totalTests: verdict.totalTests },
-      explanation: verdict.passed ? `all ${verdict.totalTests} tests passed` : (verdict.detail ?? verdict.verdict),
-      // Per-test verdicts, as rllm grade writes them: the report shows which test failed and how.
-      details: { verdict: verdict.verdict, tests: verdict.tests },
-    });
+    return evaluateCodeEpisode(task, episode, await sharedCodeGrader());
   },
 };

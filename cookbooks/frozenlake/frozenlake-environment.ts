@@ -4,7 +4,7 @@
  * episode; a TimeLimit cut after 100 steps. One uniform draw per reset and per step, as Gymnasium's categorical sample.
  * The draws come from this project's mulberry32 generator, not numpy's PCG64, so a seed gives other slips than
  * Gymnasium's; fed Gymnasium's own draws (`createRng`), every observation, reward, termination and slip is Gymnasium's
- * (test/cookbooks/frozenlake/gymnasium-parity.e2e.test.ts checks it against gymnasium 1.4.0).
+ * (test/cookbooks/frozenlake/gymnasium-parity.sdk.test.ts checks it against gymnasium 1.4.0).
  */
 import { createRng, type Environment, type EnvironmentStep, type Rng, type Task } from "rllm-ts/core";
 import { generateFrozenLakeMap, type FrozenLakeMap } from "rllm-ts/benchmarks/frozenlake";

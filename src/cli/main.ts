@@ -46,7 +46,8 @@ function exitCodeFor(error: unknown): number {
     return error.exitCode === 0 ? 0 : 2;
   }
   if (error instanceof InputError) {
-    console.error(`rllm: ${error.message}`);
+    // Library code names options as a caller of the API writes them; here they are the flags that set them.
+    console.error(`rllm: ${error.flagMessage}`);
     return 2;
   }
   const message = error instanceof Error ? error.message : String(error);

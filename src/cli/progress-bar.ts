@@ -1,5 +1,5 @@
 /** The progress line of long runs on stderr: done/total, rate, errors, running accuracy, retries, ETA, and cost, rate limits and cache hits when in use. */
-import type { EvalProgress } from "../evaluation/eval-progress.js";
+import type { EvalProgress, RerankProgress } from "../evaluation/eval-progress.js";
 
 /** What the progress line shows: an eval's counts, and a detail at the end of the line. */
 export interface ProgressCounts extends EvalProgress {
@@ -57,10 +57,17 @@ export class ProgressBar {
       (counts.spent !== undefined ? ` | $${counts.spent.toFixed(4)}` : "") +
       (counts.limiter ? ` | ${Math.round(counts.limiter.requestsPerMinute)} req/min, waited ${formatDuration(counts.limiter.waitedMs / 1000)}` : "") +
       (counts.cacheHits !== undefined ? ` | cached ${counts.cacheHits}` : "") +
+      (counts.rerank ? ` | ${counts.rerank.map(formatRerank).join(", ")}` : "") +
       ` | ETA ${eta}` +
       (counts.detail ? ` | ${counts.detail}` : "")
     );
   }
+}
+
+// `v1 12/100 tasks, 192 judge calls, rerank@1 58.3%`: the tournaments so far, and how often they picked a right answer.
+function formatRerank(rerank: RerankProgress): string {
+  const accuracy = rerank.reranked > 0 ? ` rerank@1 ${((100 * rerank.correct) / rerank.reranked).toFixed(1)}%` : "";
+  return `${rerank.method} ${rerank.reranked}/${rerank.tasks} tasks, ${rerank.judgeCalls} judge calls${accuracy}`;
 }
 
 function formatDuration(seconds: number): string {

@@ -1,8 +1,10 @@
 /** The command that finishes an interrupted run: the one that was typed, pointed at its run folder with --resume. */
+import { runnableRllmCommand } from "./runnable-rllm-command.js";
 
 /**
  * `rllm <argv> --out <directory> --resume`, with any --out and --resume of `argv` replaced: `--resume` refuses a
- * config that differs from the saved one, so every flag that was typed must be typed again, as it was.
+ * config that differs from the saved one, so every flag that was typed must be typed again, as it was. `rllm` is
+ * spelt as the user can run it from here (`npx rllm` in a checkout; runnable-rllm-command.ts).
  */
 export function resumeCommand(argv: readonly string[], directory: string): string {
   const kept: string[] = [];
@@ -15,10 +17,5 @@ export function resumeCommand(argv: readonly string[], directory: string): strin
     }
     kept.push(argument);
   }
-  return ["rllm", ...kept, "--out", directory, "--resume"].map(shellQuote).join(" ");
-}
-
-// Single quotes keep a shell from expanding anything; a quote inside is closed, escaped and reopened.
-function shellQuote(argument: string): string {
-  return /^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
+  return runnableRllmCommand([...kept, "--out", directory, "--resume"]);
 }

@@ -1,4 +1,4 @@
-/** How a long-running server command (`rllm serve`, `rllm gateway`) learns it should stop: a signal, or its parent gone. */
+/** How a long-running server command (`rllm serve`, `rllm gateway`, `rllm sandbox serve`) learns it should stop: a signal, or its parent gone. */
 
 /** Why a server stops. */
 export type StopReason = "SIGINT" | "SIGTERM" | "parent-exit";

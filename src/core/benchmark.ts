@@ -12,13 +12,32 @@ export interface LoadTasksOptions {
   warn?: (message: string) => void;
 }
 
-/** A Hugging Face dataset the benchmark can pull as parquet files (`rllm dataset pull <name>`). */
+/** A Hugging Face dataset the benchmark can pull (`rllm dataset pull <name>`): parquet, JSONL or CSV files at one revision. */
 export interface HubDatasetSource {
   repo: string;
-  /** Parquet file paths inside the repo, per split. */
+  /** The commit (or tag) pulled, so every pull reads the same bytes; "main" when unset. */
+  revision?: string;
+  /**
+   * File paths inside the repo, per split. The extension picks the reader (.parquet, .jsonl, .csv); a path with `*` is
+   * a pattern matched against the files the Hub lists in its folder (`data/test-*.parquet`, as the dataset card writes it).
+   */
   files: Record<string, string[]>;
-  /** Turns one parquet row into the benchmark's cached JSONL row. */
-  toRow: (row: Record<string, unknown>, index: number, split: string) => Record<string, unknown>;
+  /** The dataset's terms must be accepted on the Hub and HF_TOKEN set before it downloads (GPQA). */
+  gated?: boolean;
+  /** Turns one row of `file` into the benchmark's cached JSONL row; `index` counts the split's rows. */
+  toRow: (row: Record<string, unknown>, index: number, split: string, file: string) => Record<string, unknown>;
+}
+
+/** What `rllm dataset list` and `rllm eval --list` say about a benchmark beside its description. */
+export interface BenchmarkCatalogEntry {
+  /** The group it is listed under. */
+  kind: "math" | "code" | "multiple-choice" | "qa" | "agentic";
+  /** The full dataset's size, as its source gives it ("30 problems", "12,032 test questions"). */
+  size: string;
+  /** The data's licence (SPDX id where there is one). */
+  licence: string;
+  /** How an answer is graded, in a few words ("math verifier on the \\boxed{} answer"). */
+  grader: string;
 }
 
 export interface Benchmark {
@@ -32,4 +51,5 @@ export interface Benchmark {
   pull?: (options: { home: string; endpoint?: string; onFile?: (file: string, rows: number) => void }) => Promise<{ splits: Record<string, { rows: number }> }>;
   /** Path of the bundled offline sample, relative to the package root. */
   bundledSample?: string;
+  catalog?: BenchmarkCatalogEntry;
 }

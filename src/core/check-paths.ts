@@ -2,11 +2,12 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "./errors/input-error.js";
+import { type OptionName, usageMessage } from "./errors/option-name.js";
 
-/** Throws unless `file` (given as `flag`) is an existing regular file. */
-export function assertInputFile(flag: string, file: string): void {
-  if (!existsSync(file)) throw new InputError(`${flag} ${file}: no such file`);
-  if (statSync(file).isDirectory()) throw new InputError(`${flag} ${file}: is a directory; give a file`);
+/** Throws unless `file` (given as `flag`, or as an option that library callers name differently) is an existing regular file. */
+export function assertInputFile(flag: string | OptionName, file: string): void {
+  if (!existsSync(file)) throw new InputError(usageMessage`${flag} ${file}: no such file`);
+  if (statSync(file).isDirectory()) throw new InputError(usageMessage`${flag} ${file}: is a directory; give a file`);
 }
 
 /**

@@ -16,7 +16,7 @@ export { ChatMessageSchema, messageText, type ChatMessage, type ContentBlock, ty
 
 // Plugin contracts.
 export type { AgentFlow, Evaluator, Cookbook, CookbookContext, FlowContext } from "./cookbook.js";
-export type { Benchmark, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
+export type { Benchmark, BenchmarkCatalogEntry, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
 export type { Environment, EnvironmentStep, EnvironmentOutcome } from "./environment.js";
 export { SandboxSpecSchema, type Sandbox, type SandboxSpec, type SandboxRole, type ExecOptions, type ExecResult } from "./sandbox-environment.js";
 export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm-client.js";
@@ -40,7 +40,7 @@ export { createRng, randomInt, randomIntBetween, type Rng } from "./random.js";
 // Where things are: files shipped in the package, the download cache, the user's endpoints and services.
 export { packagePath } from "./package-root.js";
 export { rllmHome } from "./rllm-home.js";
-export { readUserConfig, type UserConfig } from "./user-config.js";
+export { readUserConfig, type SandboxServices, type UserConfig } from "./user-config.js";
 
 // Worker threads on a TypeScript module, from the sources or the build alike.
 export { startTsWorker } from "./worker.js";

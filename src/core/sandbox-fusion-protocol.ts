@@ -7,6 +7,30 @@ import { z } from "zod";
 /** The languages this project's sandbox runs; SandboxFusion knows many more, which `rllm sandbox serve` refuses by name. */
 export const supportedLanguages = ["python"] as const;
 
+/**
+ * Response headers in which `rllm sandbox serve` states its request limits on every reply, so that a client splits a
+ * problem to fit instead of sending a request the service must refuse. Other services send none; their limits are
+ * learnt from the 4xx they answer.
+ */
+export const limitHeaders = { runTimeoutSeconds: "x-rllm-max-run-timeout", bodyBytes: "x-rllm-max-body-bytes", outputBytes: "x-rllm-max-output-bytes" } as const;
+
+/**
+ * What one service states it accepts: the longest run_timeout (seconds), the largest request body (bytes), and the
+ * output past which a run fails with a note saying so (outputExceededNote) instead of being cut short in silence.
+ */
+export interface HostLimits {
+  runTimeoutSeconds?: number;
+  bodyBytes?: number;
+  outputBytes?: number;
+}
+
+/**
+ * SandboxFusion keeps the first 1 MiB of a run's stdout and drops the rest without a word
+ * (`_MAX_CAPTURED_OUTPUT_BYTES`, bytedance/SandboxFusion `sandbox/runners/base.py`): a service that states no output
+ * limit of its own is taken to do the same.
+ */
+export const sandboxFusionCapturedBytes = 1024 * 1024;
+
 /** The stderr line `rllm sandbox serve` adds when a program printed past the output cap: a wrong answer, as in local grading. */
 export const outputExceededNote = "rllm-sandbox: output exceeded the limit";
 

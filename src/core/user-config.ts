@@ -18,14 +18,21 @@ export const NamedEndpointSchema = z
   .strict();
 export type NamedEndpoint = z.infer<typeof NamedEndpointSchema>;
 
+/**
+ * One sandbox service: its URL, or its URL with the environment variable holding the API key that belongs to it alone
+ * (services of different owners each get their own key, and no key reaches a service it is not for).
+ */
+export const SandboxServiceSchema = z.union([z.string().url(), z.object({ url: z.string().url(), apiKeyEnv: z.string().min(1) }).strict()]);
+
 /** SandboxFusion-compatible services the code verifier sends programs to (`rllm sandbox serve`, or SandboxFusion). */
 export const SandboxServicesSchema = z
   .object({
-    urls: z.array(z.string().url()).min(1),
-    /** Environment variable holding the services' API key (default RLLM_SANDBOX_API_KEY). */
+    urls: z.array(SandboxServiceSchema).min(1),
+    /** Environment variable holding the key of every service without a key of its own (default RLLM_SANDBOX_API_KEY). */
     apiKeyEnv: z.string().min(1).optional(),
   })
   .strict();
+export type SandboxServices = z.infer<typeof SandboxServicesSchema>;
 
 export const UserConfigSchema = z
   .object({

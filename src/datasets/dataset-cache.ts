@@ -5,6 +5,8 @@ import { z } from "zod";
 
 export const PullManifestSchema = z.object({
   repo: z.string(),
+  /** The revision pulled (manifests written before revisions were pinned have none). */
+  revision: z.string().optional(),
   pulledAt: z.string(),
   splits: z.record(z.string(), z.object({ rows: z.number().int(), files: z.array(z.string()) })),
 });

@@ -12,12 +12,17 @@ export interface LocatedRow {
   where: string;
   /** The line or row number. */
   position: number;
+  /** Why the row could not be read (a JSONL line that is not JSON), so that it is reported with the other bad rows. */
+  unreadable?: string;
 }
 
 /** The formats `rllm dataset register` reads, by file extension. */
 export const ROW_FILE_EXTENSIONS = [".jsonl", ".json", ".csv", ".parquet"] as const;
 
-/** Every row of `file`, not yet validated; a file that cannot be read or parsed is an InputError naming it (and the line). */
+/**
+ * Every row of `file`, not yet validated; a file that cannot be read or parsed is an InputError naming it, except a
+ * JSONL line that is not JSON, which is a row marked `unreadable`.
+ */
 export async function readRowFile(file: string): Promise<LocatedRow[]> {
   if (!existsSync(file)) throw new InputError(`${file}: no such file`);
   if (statSync(file).isDirectory()) throw new InputError(`${file}: is a directory, not a file of rows`);
@@ -32,10 +37,11 @@ export async function readRowFile(file: string): Promise<LocatedRow[]> {
   if (extension === ".jsonl") {
     return text.split("\n").flatMap((line, index) => {
       if (line.trim() === "") return [];
+      const located = { where: `${file}:${index + 1}`, position: index + 1 };
       try {
-        return [{ value: JSON.parse(line) as unknown, where: `${file}:${index + 1}`, position: index + 1 }];
+        return [{ value: JSON.parse(line) as unknown, ...located }];
       } catch (error) {
-        throw new InputError(`${file}:${index + 1}: not valid JSON (${(error as Error).message})`);
+        return [{ value: undefined, ...located, unreadable: `not valid JSON (${(error as Error).message})` }];
       }
     });
   }

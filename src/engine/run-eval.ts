@@ -27,6 +27,11 @@ export interface EvalRunOptions {
   /** Aborted by Ctrl-C: in-flight episodes are dropped (and rerun by --resume), finished ones are kept. */
   signal: AbortSignal;
   onEpisodeEnd?: (event: EpisodeEndEvent) => void;
+  /**
+   * Called once, before any episode runs, with the episodes a resumed run keeps (those earlier invocations recorded,
+   * infra failures left out: they run again), so that running figures can start from them.
+   */
+  onStart?: (event: { kept: Episode[]; total: number }) => void;
   /** The model's prices: summary.json gets a `cost` section, and `maxCost` can be enforced. */
   price?: ModelPrice;
   /**
@@ -112,6 +117,11 @@ export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
     account.priced += 1;
   }
   const limit: SlotLane = options.slots ?? pLimit(options.concurrency);
+  if (options.onStart) {
+    const taskIds = new Set(options.tasks.map((task) => task.id));
+    const kept = [...recorded.values()].filter((episode) => isDone(episode) && taskIds.has(episode.taskId) && episode.attempt < options.attempts);
+    options.onStart({ kept, total });
+  }
   let done = skipped;
   let ran = 0;
   let stopped = false;

@@ -1,6 +1,7 @@
 /** The pre-flight check before a run that needs an endpoint: a dead URL, a refused key or an unknown model stops it at once. */
 import { EndpointUnavailableError } from "../core/errors/endpoint-unavailable-error.js";
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { checkEndpoint, checkReachable } from "../llm/check-endpoint.js";
 
 /**
@@ -10,7 +11,7 @@ import { checkEndpoint, checkReachable } from "../llm/check-endpoint.js";
 export async function assertEndpointAnswers(endpoint: { baseUrl: string; model: string; apiKey?: string }): Promise<void> {
   const problem = await checkEndpoint(endpoint);
   if (problem === undefined) return;
-  if (problem.kind === "unknown-model") throw new InputError(`--model ${endpoint.model}: ${endpoint.baseUrl} does not serve it (${problem.cause})`);
+  if (problem.kind === "unknown-model") throw new InputError(usageMessage`${optionName("model")} ${endpoint.model}: ${endpoint.baseUrl} does not serve it (${problem.cause})`);
   const hint = problem.kind === "refused-key" ? " (check the API key: --api-key-env names the variable, OPENAI_API_KEY by default)" : "";
   throw new EndpointUnavailableError(endpoint.baseUrl, endpoint.model, `${problem.cause}${hint}`);
 }

@@ -1,6 +1,7 @@
 /** A cookbook's own options (`rllm eval --set key=value`), checked against its schema before any endpoint starts, then applied. */
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { parseSetOptions } from "../core/parse-set-options.js";
 import { createOpenAiClient } from "../llm/openai-client.js";
 import type { EndpointPlan } from "./resolve-endpoint.js";
@@ -9,7 +10,7 @@ import type { EndpointPlan } from "./resolve-endpoint.js";
 export function parseCookbookOptions(cookbook: Cookbook, given: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!cookbook.optionsSchema) {
     const [key] = Object.keys(given);
-    if (key !== undefined) throw new InputError(`--set ${key}: cookbook "${cookbook.name}" takes no options`);
+    if (key !== undefined) throw new InputError(usageMessage`${optionName("cookbookOptions", { flag: "--set" })} ${key}: cookbook "${cookbook.name}" takes no options`);
     return undefined;
   }
   return parseSetOptions(cookbook.optionsSchema, given, `cookbook "${cookbook.name}"`);
@@ -23,7 +24,7 @@ export function configureCookbook(cookbook: Cookbook, options: Record<string, un
   if (options === undefined || !cookbook.configure) return cookbook;
   return cookbook.configure(options, {
     createClient(model) {
-      if (plan.isEmbedded) throw new InputError(`cookbook "${cookbook.name}" asks for model "${model}", which needs --base-url (it runs on the same endpoint)`);
+      if (plan.isEmbedded) throw new InputError(usageMessage`cookbook "${cookbook.name}" asks for model "${model}", which needs ${optionName("baseUrl")} (it runs on the same endpoint)`);
       return createOpenAiClient({ baseUrl: plan.baseUrl, model, apiKey: plan.apiKey });
     },
   });

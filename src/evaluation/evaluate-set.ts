@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { parseJsonFile } from "../core/parse-json-file.js";
 import {
   EvalSetConfigSchema,
@@ -73,10 +74,10 @@ interface Cell {
 export async function evaluateSet(input: z.input<typeof EvalSetConfigSchema>, options: EvalSetOptions = {}, hooks: EvalSetHooks = {}): Promise<EvalSetOutcome> {
   const source = options.file ?? "eval set";
   const config = parseEvalSetConfig(input, source);
-  if (options.resume && !options.out) throw new InputError("--resume needs --out <set directory>");
+  if (options.resume && !options.out) throw new InputError(usageMessage`${optionName("resume", { on: true })} needs ${optionName("out")} (the set folder)`);
   if (options.maxCost !== undefined && !options.prices) {
     const unpriced = config.models.findIndex((model) => model.prices === undefined && model.endpoint === undefined);
-    if (unpriced >= 0) throw new InputError(`--max-cost needs prices: --prices prices.json, or ${source}: models[${unpriced}].prices`);
+    if (unpriced >= 0) throw new InputError(usageMessage`${optionName("maxCost")} needs prices: ${optionName("prices")} (a price file), or ${source}: models[${unpriced}].prices`);
   }
   const cells = planCells(config, source);
   const directory = options.out ?? path.join("runs", `set-${new Date().toISOString().replace(/[:.]/g, "-")}`);
@@ -178,14 +179,14 @@ const SavedSetConfigSchema = z.record(z.string(), z.unknown());
 function openSetDirectory(directory: string, config: EvalSetConfig, resume: boolean): void {
   const saved = path.join(directory, "set.json");
   if (resume) {
-    if (!existsSync(saved)) throw new InputError(`--resume: ${saved} not found (is ${directory} an eval set folder?)`);
+    if (!existsSync(saved)) throw new InputError(usageMessage`${optionName("resume")}: ${saved} not found (is ${directory} an eval set folder?)`);
     const savedConfig = SavedSetConfigSchema.safeParse(parseJsonFile(saved));
     if (!savedConfig.success) throw new InputError(describeIssues(saved, undefined, savedConfig.error));
     const differences = diffConfigs(savedConfig.data, config);
-    if (differences.length > 0) throw new InputError(`--resume: the eval set in ${directory} was made from a different file:\n${differences.join("\n")}`);
+    if (differences.length > 0) throw new InputError(usageMessage`${optionName("resume")}: the eval set in ${directory} was made from a different file:\n${differences.join("\n")}`);
     return;
   }
-  if (existsSync(saved)) throw new InputError(`${directory} already holds an eval set: pass --resume to finish it, or choose another --out`);
+  if (existsSync(saved)) throw new InputError(usageMessage`${directory} already holds an eval set: pass ${optionName("resume", { on: true })} to finish it, or set ${optionName("out")} to another folder`);
   mkdirSync(directory, { recursive: true });
   writeJsonAtomically(saved, config);
 }

@@ -5,6 +5,9 @@
  */
 import { EndpointUnavailableError } from "../core/errors/endpoint-unavailable-error.js";
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
+import type { Episode } from "../core/episode.js";
+import type { Task } from "../core/task.js";
 import type { ModelPrice } from "../core/price-table.js";
 import type { CostBudget } from "../engine/cost-budget.js";
 import type { SlotLane } from "../engine/episode-slots.js";
@@ -64,7 +67,7 @@ export async function executeEvalPlan(plan: EvalPlan, services: RunServices, hoo
   const { options } = plan;
   const notify = hooks.notify ?? (() => {});
   const price = services.priceFor(plan.endpoint.model, plan.configuredPrice);
-  if (options.maxCost !== undefined && !price) throw new InputError(`--max-cost needs prices for model "${plan.endpoint.model}"`);
+  if (options.maxCost !== undefined && !price) throw new InputError(usageMessage`${optionName("maxCost")} needs prices for model "${plan.endpoint.model}"`);
   // One request before the run: a dead endpoint fails here in a second, naming the URL, instead of after the retries.
   if (plan.scriptedAgent === undefined && !plan.endpoint.isEmbedded && options.backend !== "tinker") {
     await preflight(plan.endpoint, services.cache !== undefined, notify);
@@ -111,6 +114,7 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
   let earlyStopCause: string | undefined;
   const signal = hooks.signal ? AbortSignal.any([hooks.signal, earlyStop.signal]) : earlyStop.signal;
   let reranker: EvalReranker | undefined;
+  const taskIds = new Set(tasks.map((task) => task.id));
   try {
     // The signal stops a tournament in progress too; its task keeps no record and a resume reranks it.
     reranker = options.rerank
@@ -126,6 +130,16 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
           ...(price ? { price } : {}),
         })
       : undefined;
+    // Each task's tournament is followed by a progress report: its judge calls land after the task's episodes.
+    const rerankHooks = (active: EvalReranker) => ({
+      onTaskComplete: async (task: Task, episodes: Episode[]) => {
+        await active.onTaskComplete(task, episodes);
+        progress.rerank = active.progress(taskIds);
+        hooks.onProgress?.(progress);
+      },
+      extendSummary: active.extendSummary,
+      otherSpend: active.spent,
+    });
     hooks.onEpisodesStart?.();
     const result = await runEval({
       tasks,
@@ -142,7 +156,14 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
       ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
       ...(hooks.costBudget ? { costBudget: hooks.costBudget } : {}),
       ...(hooks.takeLane ? { slots: hooks.takeLane() } : {}),
-      ...(reranker ? { onTaskComplete: reranker.onTaskComplete, extendSummary: reranker.extendSummary, otherSpend: reranker.spent } : {}),
+      ...(reranker ? rerankHooks(reranker) : {}),
+      // A resumed run's figures start from the episodes (and tournaments) it keeps, not from zero.
+      onStart: ({ kept, total }) => {
+        Object.assign(progress, { done: kept.length, skipped: kept.length, total });
+        for (const episode of kept) countEpisode(progress, episode);
+        if (reranker) progress.rerank = reranker.progress(taskIds);
+        if (kept.length > 0) hooks.onProgress?.(progress);
+      },
       onEpisodeEnd: ({ episode, done, total, skipped, spent }) => {
         Object.assign(progress, { done, total, skipped });
         if (price) progress.spent = spent;
@@ -153,15 +174,7 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
           earlyStopCause = sharedCause;
           earlyStop.abort();
         }
-        if (episode.errorClass === "infra_error") progress.infraErrors += 1;
-        else {
-          // Unscored episodes stay out of the running accuracy, as they stay out of summary.json's.
-          if (episode.score.status === "scored") {
-            progress.scored += 1;
-            if (episode.score.isCorrect) progress.correct += 1;
-          }
-          if (episode.errorClass === "model_error") progress.modelErrors += 1;
-        }
+        countEpisode(progress, episode);
         hooks.onProgress?.(progress);
       },
     });
@@ -180,6 +193,19 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
   } finally {
     reranker?.close();
   }
+}
+
+/** Adds an episode to the running counts: unscored episodes stay out of the accuracy, as they stay out of summary.json's. */
+function countEpisode(progress: EvalProgress, episode: Episode): void {
+  if (episode.errorClass === "infra_error") {
+    progress.infraErrors += 1;
+    return;
+  }
+  if (episode.score.status === "scored") {
+    progress.scored += 1;
+    if (episode.score.isCorrect) progress.correct += 1;
+  }
+  if (episode.errorClass === "model_error") progress.modelErrors += 1;
 }
 
 /**

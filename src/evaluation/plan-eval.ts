@@ -9,6 +9,7 @@ import type { Benchmark } from "../core/benchmark.js";
 import { assertInputFile } from "../core/check-paths.js";
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { issuePath } from "../core/eval-set-config.js";
 import type { ModelPrice } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
@@ -54,17 +55,17 @@ export async function planEval(input: EvalOptionsInput, hooks: PlanEvalHooks = {
   if (!parsed.success) throw new InputError(parsed.error.issues.map((issue) => `eval options: field "${issuePath(issue.path)}": ${issue.message}`).join("\n"));
   const options = parsed.data;
   if (options.maxCost !== undefined && !options.prices && !options.endpoint && !options.price) {
-    throw new InputError("--max-cost needs prices: --prices prices.json, or an --endpoint with prices");
+    throw new InputError(usageMessage`${optionName("maxCost")} needs prices: ${optionName("prices")} (a price file), or an ${optionName("endpoint")} with prices`);
   }
   const benchmark = typeof options.benchmark === "string" ? await resolveBenchmarkOrFolder(options.benchmark, rllmHome()) : options.benchmark;
-  if (options.resume && !options.out) throw new InputError("--resume needs --out <run directory>");
+  if (options.resume && !options.out) throw new InputError(usageMessage`${optionName("resume", { on: true })} needs ${optionName("out")} (the run folder)`);
   const baseCookbook = typeof options.cookbook === "object" ? options.cookbook : await resolveCookbook(options.cookbook ?? benchmark.defaultCookbook);
   const cookbookOptions = parseCookbookOptions(baseCookbook, options.cookbookOptions);
-  if (options.data) assertInputFile("--data", options.data);
+  if (options.data) assertInputFile(optionName("data"), options.data);
   const warn = hooks.warn ?? (() => {});
   let tasks = await benchmark.loadTasks({ dataFile: options.data, split: options.split, home: rllmHome(), warn });
   if (options.limit !== undefined) tasks = tasks.slice(0, options.limit);
-  if (options.backend !== "tinker" && options.tokenizer) throw new InputError(`--tokenizer: backend "${options.backend}" cannot honour it (only tinker)`);
+  if (options.backend !== "tinker" && options.tokenizer) throw new InputError(usageMessage`${optionName("tokenizer")}: backend "${options.backend}" cannot honour it (only tinker)`);
   const endpoint = options.backend === "tinker" ? await planTinkerEndpoint(options) : planEndpoint(options);
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, endpoint);
   // A scripted agent (terminal oracle, nop) calls no model: none is checked or started, and the run names the agent.

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import type { Cookbook } from "../core/cookbook.js";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { cookbooks } from "../../cookbooks/registry.js";
 import { importUserModule } from "./import-user-module.js";
 
@@ -32,7 +33,7 @@ export const looksLikeModulePath = (value: string) => /[\\/]/.test(value) || /\.
 export async function resolveCookbook(nameOrPath: string): Promise<Cookbook> {
   if (!looksLikeModulePath(nameOrPath)) return cookbooks.load(nameOrPath);
   const file = path.resolve(nameOrPath);
-  if (!existsSync(file)) throw new InputError(`--cookbook ${nameOrPath}: no such file`);
+  if (!existsSync(file)) throw new InputError(usageMessage`${optionName("cookbook")} ${nameOrPath}: no such file`);
   const module = await importUserModule(file);
   const exported = module.default ?? module.cookbook;
   if (exported === undefined) throw new InputError(`${nameOrPath}: export a cookbook as "default" or "cookbook" ({name, flow, evaluate})`);

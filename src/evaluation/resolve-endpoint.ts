@@ -3,10 +3,12 @@
  * default, or a GGUF on llama.cpp (`--model <pulled name>`, `--model-file <path.gguf>`).
  */
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import type { ModelPrice } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
 import { namedEndpoint, readUserConfig } from "../core/user-config.js";
 import { isKnownModel, localModelFile, pulledModelFile } from "../models/catalog/resolve-model-file.js";
+import { needsTensorflow } from "../models/tiny/needs-tensorflow.js";
 
 export interface Endpoint {
   baseUrl: string;
@@ -43,28 +45,32 @@ export function noModelEndpoint(label: string): Endpoint {
   return { baseUrl: "http://no-model.invalid/v1", model: label, isEmbedded: false, close: async () => {} };
 }
 
-/** Checks the endpoint options (a usage error, naming the CLI flags, when they conflict) without starting anything. */
+/** Checks the endpoint options (a usage error naming them when they conflict) without starting anything. */
 export function planEndpoint(options: EndpointOptions, home: string = rllmHome()): EndpointPlan {
   if (options.modelFile) {
-    if (options.endpoint || options.baseUrl) throw new InputError("--model-file serves a local GGUF here: give it without --endpoint and --base-url");
+    if (options.endpoint || options.baseUrl) {
+      throw new InputError(usageMessage`${optionName("modelFile")} serves a local GGUF here: give it without ${optionName("endpoint")} and ${optionName("baseUrl")}`);
+    }
     const file = localModelFile(options.modelFile);
     return { isEmbedded: true, model: options.model ?? file.name, modelFile: file.path, ...(options.threads ? { threads: options.threads } : {}) };
   }
   if (options.endpoint) {
-    if (options.baseUrl || options.model) throw new InputError("--endpoint already names a base URL and model: give it without --base-url and --model");
+    if (options.baseUrl || options.model) throw new InputError(usageMessage`${optionName("endpoint")} already names a base URL and model: give it without ${optionName("baseUrl")} and ${optionName("model")}`);
     const named = namedEndpoint(readUserConfig(home), options.endpoint, home);
     const keyVariable = options.apiKeyEnv ?? named.apiKeyEnv ?? defaultKeyVariable;
     return { isEmbedded: false, baseUrl: named.baseUrl, model: named.model, apiKey: process.env[keyVariable], ...(named.prices ? { price: named.prices } : {}) };
   }
   if (options.baseUrl) {
-    if (!options.model) throw new InputError("--model is required with --base-url (the model name the endpoint serves)");
+    if (!options.model) throw new InputError(usageMessage`${optionName("model")} is required with ${optionName("baseUrl")} (the model name the endpoint serves)`);
     return { isEmbedded: false, baseUrl: options.baseUrl, model: options.model, apiKey: process.env[options.apiKeyEnv ?? defaultKeyVariable] };
   }
   if (options.model && isKnownModel(options.model)) {
     return { isEmbedded: true, model: options.model, modelFile: pulledModelFile(options.model, home).path, ...(options.threads ? { threads: options.threads } : {}) };
   }
   if (options.model && options.model !== "tiny") {
-    throw new InputError(`--model ${options.model} needs --base-url; without it the embedded model "tiny" is used, or a pulled model (rllm models list), or --model-file <path.gguf>`);
+    throw new InputError(
+      usageMessage`${optionName("model")} ${options.model} needs ${optionName("baseUrl")}; without it the embedded model "tiny" is used, or a pulled model (rllm models list), or ${optionName("modelFile")} <path.gguf>`,
+    );
   }
   return { isEmbedded: true, model: "tiny" };
 }
@@ -81,7 +87,7 @@ export async function openEndpoint(plan: EndpointPlan): Promise<Endpoint> {
     const server = await startLlamaCppServer({ file: plan.modelFile, name: plan.model, port: 0, host: "127.0.0.1", threads: plan.threads });
     return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };
   }
-  const { startTinyServer } = await import("../models/tiny/server.js");
+  const { startTinyServer } = await needsTensorflow(() => import("../models/tiny/server.js"));
   const server = await startTinyServer({ port: 0, host: "127.0.0.1" });
   return { baseUrl: `${server.url}/v1`, model: plan.model, isEmbedded: true, close: () => server.close() };
 }

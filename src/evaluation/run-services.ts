@@ -1,6 +1,7 @@
 /** What every run of one `rllm eval` invocation shares: the response cache, a rate limiter per endpoint, and the price table. */
 import path from "node:path";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
+import { optionName } from "../core/errors/option-name.js";
 import { parseJsonFile } from "../core/parse-json-file.js";
 import { PriceTableSchema, type ModelPrice, type PriceTable } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
@@ -43,7 +44,7 @@ export function cachePolicy(flag: true | "always" | undefined, environment: Node
 /** Opens the services the options ask for (the cache's SQLite module is loaded only when caching). */
 export async function openRunServices(options: RunServiceOptions): Promise<RunServices> {
   const prices = options.prices ? readPriceTable(options.prices) : undefined;
-  const ttlMs = options.cacheTtl === undefined ? undefined : parseDuration("--cache-ttl", options.cacheTtl);
+  const ttlMs = options.cacheTtl === undefined ? undefined : parseDuration(optionName("cacheTtl"), options.cacheTtl);
   const policy = cachePolicy(options.cache);
   let cache: CacheSetting | undefined;
   if (policy) {
@@ -69,7 +70,7 @@ export async function openRunServices(options: RunServiceOptions): Promise<RunSe
 }
 
 function readPriceTable(file: string): { file: string; table: PriceTable } {
-  assertInputFile("--prices", file);
+  assertInputFile(optionName("prices"), file);
   const parsed = PriceTableSchema.safeParse(parseJsonFile(file));
   if (!parsed.success) throw new InputError(describeIssues(path.resolve(file), undefined, parsed.error));
   return { file, table: parsed.data };

@@ -1,5 +1,6 @@
 /** `rllm eval --backend tinker`: the endpoint is a Tinker policy (base model or tinker:// sampler path) behind a local chat endpoint. */
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import type { Endpoint, EndpointPlan } from "./resolve-endpoint.js";
 
 /** The options it reads. */
@@ -11,7 +12,7 @@ export interface TinkerEndpointOptions {
 
 /** Checks the options: --model names the base model or the tinker:// path; --base-url the Tinker service. */
 export async function planTinkerEndpoint(options: TinkerEndpointOptions): Promise<EndpointPlan> {
-  if (!options.model) throw new InputError("--backend tinker needs --model <base model or tinker://…/sampler_weights/… path>");
+  if (!options.model) throw new InputError(usageMessage`${optionName("backend")} tinker needs ${optionName("model")} (a base model or a tinker://…/sampler_weights/… path)`);
   const { tinkerBaseUrl } = await import("../llm/tinker/tinker-credentials.js");
   return { isEmbedded: false, baseUrl: tinkerBaseUrl(options.baseUrl), model: options.model };
 }

@@ -1,7 +1,6 @@
 /** Two runs compared task by task on the tasks both scored: accuracy difference, paired stderr and 95% CI, McNemar. */
 import { mcnemarExactPValue } from "./mcnemar-exact.js";
-
-const z95 = 1.959963984540054;
+import { pairedMeanDifference } from "./paired-mean-difference.js";
 
 /** The paired figures of run B against run A; differences are B − A. */
 export interface PairedComparison {
@@ -26,23 +25,16 @@ export interface PairedComparison {
 export function comparePairedTasks(accuracyA: ReadonlyMap<string, number>, accuracyB: ReadonlyMap<string, number>): PairedComparison {
   // Task ids in reading order (numbers inside them compared as numbers), so the solved-alone lists read task-2 before task-10.
   const shared = [...accuracyA.keys()].filter((taskId) => accuracyB.has(taskId)).sort(new Intl.Collator("en", { numeric: true }).compare);
-  const n = shared.length;
-  const valuesA = shared.map((taskId) => accuracyA.get(taskId)!);
-  const valuesB = shared.map((taskId) => accuracyB.get(taskId)!);
-  const differences = shared.map((_, index) => valuesB[index]! - valuesA[index]!);
-  const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
-  const difference = mean(differences);
-  const variance = n > 1 ? differences.reduce((sum, value) => sum + (value - difference) ** 2, 0) / (n - 1) : 0;
-  const stderr = n > 1 ? Math.sqrt(variance / n) : 0;
-  const solvedOnlyByA = shared.filter((_, index) => isSolved(valuesA[index]!) && !isSolved(valuesB[index]!));
-  const solvedOnlyByB = shared.filter((_, index) => isSolved(valuesB[index]!) && !isSolved(valuesA[index]!));
+  const paired = pairedMeanDifference(new Map(shared.map((taskId) => [taskId, accuracyA.get(taskId)!])), accuracyB);
+  const solvedOnlyByA = shared.filter((taskId) => isSolved(accuracyA.get(taskId)!) && !isSolved(accuracyB.get(taskId)!));
+  const solvedOnlyByB = shared.filter((taskId) => isSolved(accuracyB.get(taskId)!) && !isSolved(accuracyA.get(taskId)!));
   return {
-    tasks: n,
-    accuracyA: mean(valuesA),
-    accuracyB: mean(valuesB),
-    difference,
-    stderr,
-    ci95: [difference - z95 * stderr, difference + z95 * stderr],
+    tasks: paired.tasks,
+    accuracyA: paired.meanA,
+    accuracyB: paired.meanB,
+    difference: paired.difference,
+    stderr: paired.stderr,
+    ci95: paired.ci95,
     mcnemar: { onlyA: solvedOnlyByA.length, onlyB: solvedOnlyByB.length, pValue: mcnemarExactPValue(solvedOnlyByA.length, solvedOnlyByB.length) },
     solvedOnlyByA,
     solvedOnlyByB,

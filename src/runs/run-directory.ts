@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, writeFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { runFormatVersion } from "../core/run-summary.js";
 import { readRunConfig } from "./read-run-files.js";
 
@@ -40,17 +41,17 @@ export function diffConfigs(saved: Record<string, unknown>, current: Record<stri
 export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
   const paths = runPaths(directory);
   if (resume) {
-    if (!existsSync(paths.config)) throw new InputError(`--resume: ${paths.config} not found (is ${directory} a run directory?)`);
+    if (!existsSync(paths.config)) throw new InputError(usageMessage`${optionName("resume")}: ${paths.config} not found (is ${directory} a run directory?)`);
     // The format version is how the file is written, not a setting of the run: old run folders resume.
     const { formatVersion: _savedVersion, ...saved } = readRunConfig(paths.config);
     const differences = diffConfigs(saved, config);
     if (differences.length > 0) {
-      throw new InputError(`--resume: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
+      throw new InputError(usageMessage`${optionName("resume")}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
     }
     return paths;
   }
   if (existsSync(paths.config) || existsSync(paths.episodes)) {
-    throw new InputError(`${directory} already holds a run: pass --resume to finish it, or choose another --out`);
+    throw new InputError(usageMessage`${directory} already holds a run: pass ${optionName("resume", { on: true })} to finish it, or set ${optionName("out")} to another folder`);
   }
   return paths;
 }

@@ -1,17 +1,18 @@
 /**
  * `rllm sandbox serve`: the project's bubblewrap code sandbox behind SandboxFusion's HTTP API (POST /run_code,
- * GET /v1/ping), with an optional API key, a body size limit, a concurrency limit whose bounded queue answers 429
- * with Retry-After, and /health and /metrics (Prometheus text) for a load balancer.
+ * GET /v1/ping), with an optional API key, a body size limit and a run_timeout limit (stated in every reply's headers
+ * with the output limit), a concurrency limit whose bounded queue answers 429 with Retry-After, and /health and /metrics
+ * (Prometheus text) for a load balancer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { timingSafeEqual } from "node:crypto";
+import { checkApiKey } from "../http/check-api-key.js";
 import { HttpError } from "../http/http-error.js";
 import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer, type RunningHttpServer } from "../http/start-http-server.js";
 import type { CodeGrader } from "../../verifiers/code/code-grader.js";
-import { RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../core/sandbox-fusion-protocol.js";
+import { limitHeaders, RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../core/sandbox-fusion-protocol.js";
 import { AdmissionGate } from "./admission-gate.js";
 import { runCodeReply } from "./run-code-reply.js";
 
@@ -74,6 +75,11 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
 
   const server = await startHttpServer(
     async (request, response) => {
+      // Stated on every reply, refusals included, so that a client splits a problem to fit instead of sending what
+      // would be refused (src/sandbox/remote/sandbox-host-pool.ts).
+      response.setHeader(limitHeaders.runTimeoutSeconds, String(maxRunTimeout));
+      response.setHeader(limitHeaders.bodyBytes, String(maxBodyBytes));
+      response.setHeader(limitHeaders.outputBytes, String(options.grader.limits.outputBytes));
       const route = `${request.method} ${requestPath(request)}`;
       if (route === "GET /v1/ping") return sendJson(response, 200, "pong");
       if (route === "GET /metrics") return sendMetrics(response, counters, gate);
@@ -103,14 +109,6 @@ function checkSupported(body: ParsedRunCodeRequest, maxRunTimeout: number): Pars
   if (Object.keys(body.files).length > 0) throw refuse("files", "files are not supported by rllm sandbox serve (send the data on stdin)");
   if (body.fetch_files.length > 0) throw refuse("fetch_files", "fetch_files is not supported by rllm sandbox serve");
   return body;
-}
-
-function checkApiKey(request: IncomingMessage, apiKey: string | undefined): void {
-  if (apiKey === undefined) return;
-  const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1];
-  const given = bearer ?? (typeof request.headers["x-api-key"] === "string" ? request.headers["x-api-key"] : undefined);
-  const isMatch = given !== undefined && given.length === apiKey.length && timingSafeEqual(Buffer.from(given), Buffer.from(apiKey));
-  if (!isMatch) throw new HttpError(401, "missing or wrong API key (send Authorization: Bearer KEY or X-API-Key: KEY)");
 }
 
 function sendMetrics(response: ServerResponse, counters: Record<string, number>, gate: AdmissionGate): void {

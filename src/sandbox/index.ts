@@ -17,15 +17,18 @@ export { createBwrapSandbox, type BwrapSandboxOptions } from "./local/bwrap-sand
 // The docker provider
 export { createDockerSandbox } from "./docker/docker-sandbox.js";
 // The remote provider: SandboxFusion's /run_code, a pool of such hosts
-export { SandboxHostPool, AllHostsFailedError, type PooledRunResult, type SandboxHostPoolOptions } from "./remote/sandbox-host-pool.js";
-export { callRunCode, runCodeUrl, type RunCodeCallOptions } from "./remote/sandbox-fusion-client.js";
+export { SandboxHostPool, AllHostsFailedError, type PooledRunResult, type SandboxHostAddress, type SandboxHostPoolOptions } from "./remote/sandbox-host-pool.js";
+export { callRunCode, probeSandboxHost, runCodeUrl, type RunCodeCallOptions } from "./remote/sandbox-fusion-client.js";
 export { HostFailureError } from "./remote/host-failure-error.js";
 export {
   RunCodeRequestSchema,
   RunCodeResponseSchema,
   CommandRunResultSchema,
   outputExceededNote,
+  sandboxFusionCapturedBytes,
+  limitHeaders,
   supportedLanguages,
+  type HostLimits,
   type RunCodeRequest,
   type RunCodeResponse,
   type ParsedRunCodeRequest,

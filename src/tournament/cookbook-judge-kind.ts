@@ -5,7 +5,7 @@ import type { JudgeKind } from "./judge-prompts.js";
 // a field every cookbook (and every user's cookbook) would carry. Code cookbooks get the code rubric; every other
 // cookbook ends in a final answer, which the math rubric judges. `rllm rerank` and `rllm serve` see no cookbook and
 // take `--judge-kind` instead.
-const codeCookbooks: ReadonlySet<string> = new Set(["deepcoder"]);
+const codeCookbooks: ReadonlySet<string> = new Set(["deepcoder", "evalplus"]);
 
 /** "code" for cookbooks whose answers are programs, "math" (judge the final answer) for every other. */
 export function cookbookJudgeKind(cookbookName: string): JudgeKind {

@@ -197,6 +197,20 @@ export function createEvalReranker(options: EvalRerankerOptions) {
       const cost = summary.cost && options.price ? addCost(summary.cost, trajectoriesCost(tournaments.map((line) => line.judgeTrajectory), options.price)) : summary.cost;
       return { summary: { ...summary, metrics: { ...summary.metrics, ...metrics }, rerank, ...(cost ? { cost } : {}) }, unfinished };
     },
+    /** Each method's tournaments so far over `taskIds` (earlier invocations' included): tasks reranked, judge calls, correct picks. */
+    progress(taskIds: ReadonlySet<string>): { method: string; reranked: number; tasks: number; judgeCalls: number; correct: number }[] {
+      return options.methods.map((method) => {
+        const tally = { method, reranked: 0, tasks: taskIds.size, judgeCalls: 0, correct: 0 };
+        for (const taskId of taskIds) {
+          const line = latest.get(key(taskId, method));
+          if (line === undefined || "error" in line) continue;
+          tally.reranked += 1;
+          tally.judgeCalls += line.judgeCalls;
+          if (line.isCorrect) tally.correct += 1;
+        }
+        return tally;
+      });
+    },
     /** Dollars of the judge calls of every current tournament line (earlier invocations' included); 0 without prices. */
     spent(): number {
       return judgeSpent;

@@ -25,6 +25,23 @@ function runFolder(name: string, benchmark: string, verdicts: number[]): string 
   return folder;
 }
 
+/** Adds a --rerank run's tournaments.jsonl: one `method` line per task, correct where `picks` says 1, with `calls` judge calls. */
+function addTournaments(folder: string, method: string, picks: number[], calls: number[], earlier: string[] = []): void {
+  const lines = picks.map((pick, index) => ({
+    taskId: `t${index}`,
+    method,
+    budget: 2,
+    chosenIndex: 0,
+    chosenEpisodeId: `t${index}:0`,
+    isCorrect: pick === 1,
+    judgeCalls: calls[index],
+    judgeTokens: 10 * calls[index]!,
+    record: { chosenIndex: 0, tieBreak: false, scores: [1, 0], judgeCalls: calls[index], rounds: 1, comparisons: [], points: [], method, budget: 2, candidateCount: 2 },
+    judgeTrajectory: { name: "judge", steps: [], reward: null, output: null, signals: {}, info: {} },
+  }));
+  writeFileSync(path.join(folder, "tournaments.jsonl"), [...earlier, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n");
+}
+
 // A = [0, 0, 1, 1, 0], B = [1, 1, 1, 0, 1]: d = [1, 1, 0, −1, 1], mean +0.4, SE = √(0.8/5) = 0.4,
 // 95% CI 0.4 ± 1.96 · 0.4 = −0.384 to +1.184; discordant 1 (A alone) vs 3 (B alone): p = 2 · 5/16 = 0.625.
 const runA = runFolder("a", "math", [0, 0, 1, 1, 0]);
@@ -46,6 +63,24 @@ describe("rllm compare", () => {
     const payload = JSON.parse(gunzipSync(Buffer.from(data, "base64")).toString("utf8"));
     expect(payload.kind).toBe("compare");
     expect(payload.compare.comparison).toMatchObject({ tasks: 5, solvedOnlyByA: ["t3"], solvedOnlyByB: ["t0", "t1", "t4"] });
+    // No --rerank: no rerank rows.
+    expect(payload.compare.rerank).toEqual([]);
+    expect(result.stdout).not.toContain("rerank@1");
+  });
+
+  it("pairs the rerank@1 and judge calls per task of two --rerank runs, method by method", async () => {
+    const rerankedA = runFolder("reranked-a", "arith", [0, 0, 1, 1, 0]);
+    const rerankedB = runFolder("reranked-b", "arith", [0, 0, 1, 1, 0]);
+    // A's t0 was reranked twice (a resume): its last line counts.
+    const stale = JSON.stringify({ taskId: "t0", method: "v1", budget: 2, error: "judge endpoint gave up" });
+    addTournaments(rerankedA, "v1", [1, 0, 1, 1, 0], [16, 16, 16, 16, 16], [stale]);
+    addTournaments(rerankedB, "v1", [1, 1, 1, 1, 1], [6, 4, 5, 6, 4]);
+    const result = await runCli(["compare", rerankedA, rerankedB]);
+    expect(result.code, result.stderr).toBe(0);
+    // Pass@1 is equal; the tournaments are not. rerank@1 d = [0, 1, 0, 0, 1]: +40 ± 24.5 points; judge calls d = [−10, −12, −11, −10, −12]: −11 ± 1/√5 = 0.45.
+    expect(result.stdout).toContain("B − A             +0.0 ± 0.0 points");
+    expect(result.stdout).toContain("rerank@1 v1       A 60.0%, B 100.0% over 5 tasks: B − A +40.0 ± 24.5 points (paired SE), 95% CI -8.0 to +88.0; McNemar 0 vs 2: p = 0.500");
+    expect(result.stdout).toContain("judge calls v1    A 16.0, B 5.0 per task: B − A -11.0 ± 0.4 (paired SE), 95% CI -11.9 to -10.1");
   });
 
   it("refuses runs of different benchmarks unless --force", async () => {

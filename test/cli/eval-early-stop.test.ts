@@ -10,6 +10,12 @@ import { binPath, runCli } from "../helpers/run-cli.js";
 import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-early-stop-"));
+const repository = path.resolve(path.dirname(binPath), "..");
+// A shell's environment, as a user's terminal has it: no npm variables and no node_modules/.bin on the path (vitest may
+// run under npm, which adds both), so the printed command is run as the user would run it.
+const shellEnvironment = Object.fromEntries(
+  Object.entries({ ...process.env, PATH: (process.env.PATH ?? "").split(path.delimiter).filter((folder) => !folder.endsWith(path.join("node_modules", ".bin"))).join(path.delimiter) }).filter(([name]) => !name.startsWith("npm_")),
+);
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
   while (servers.length > 0) await servers.pop()!.close();
@@ -41,12 +47,13 @@ describe("rllm eval against an endpoint that stops answering", () => {
 });
 
 describe("the Ctrl-C hint", () => {
-  it("prints the full command, which finishes the run when typed as shown", async () => {
+  it("prints the full command, which finishes the run when typed as shown in the checkout's shell", async () => {
     const endpoint = await startScriptedServer(() => ({ text: "\\boxed{1}", delayMs: 100 }));
     servers.push(endpoint);
     const out = path.join(directory, "interrupted");
     const args = ["eval", "arith", "--base-url", endpoint.url, "--model", "m", "--limit", "30", "-n", "2", "--seed", "3", "--concurrency", "1", "--out", out];
-    const child = spawn(process.execPath, [binPath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    // Started as `node bin/rllm.js` from the checkout, outside npm: no rllm on the shell's path, so the hint says npx rllm.
+    const child = spawn(process.execPath, [binPath, ...args], { cwd: repository, env: shellEnvironment, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr!.on("data", (chunk) => (stderr += chunk));
     // Interrupt once a few episodes are in.
@@ -55,9 +62,13 @@ describe("the Ctrl-C hint", () => {
     const code = await new Promise((resolve) => child.on("close", resolve));
     expect(code).toBe(1);
     const hint = /finish with: (.*)$/m.exec(stderr)?.[1];
-    expect(hint).toBe(`rllm eval arith --base-url ${endpoint.url} --model m --limit 30 -n 2 --seed 3 --concurrency 1 --out ${out} --resume`);
-    const resumed = await runCli(hint!.split(" ").slice(1));
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toContain("30 × 2 (60 scored");
+    expect(hint).toBe(`npx rllm eval arith --base-url ${endpoint.url} --model m --limit 30 -n 2 --seed 3 --concurrency 1 --out ${out} --resume`);
+    // Not spawnSync: the scripted endpoint answers from this process.
+    const shell = spawn("bash", ["-c", hint!], { cwd: repository, env: shellEnvironment, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    shell.stdout!.on("data", (chunk) => (output += chunk));
+    shell.stderr!.on("data", (chunk) => (output += chunk));
+    expect(await new Promise((resolve) => shell.on("close", resolve)), output).toBe(0);
+    expect(output).toContain("30 × 2 (60 scored");
   });
 });

@@ -91,7 +91,7 @@ describe("rllm eval --config (eval sets)", () => {
     );
     const result = await runCli(["eval", "--config", config, "--out", path.join(directory, "set"), "--max-cost", "1"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--max-cost needs prices: --prices prices.json, or");
+    expect(result.stderr).toContain("--max-cost needs prices: --prices (a price file), or");
     expect(result.stderr).toContain("evalset.json: models[1].prices");
     expect(existsSync(path.join(directory, "set"))).toBe(false);
   });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
+import { startScriptedServer } from "../helpers/scripted-openai-server.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-checks-"));
 const write = (name: string, lines: unknown[]) => {
@@ -90,6 +91,25 @@ describe("rllm dataset", () => {
     expect(result.stderr).toContain("could not download http://127.0.0.1:9/datasets/rLLM/finqa/resolve/main/data.tar.gz");
     expect(result.stderr).toContain("bundled sample (benchmarks/finqa/data/finqa_sample.jsonl) works offline");
     expect(existsSync(path.join(home, "datasets", "finqa"))).toBe(false);
+  });
+
+  it("advises, when geo3k cannot be pulled, commands that work offline, and they do", async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "rllm-home-"));
+    const result = await runCli(["dataset", "pull", "geo3k"], { RLLM_HOME: home, HF_ENDPOINT: "http://127.0.0.1:9" });
+    expect(result.code).toBe(1);
+    // geo3k's prompts do not fit the embedded model: plain `rllm eval geo3k` would exit 2, so the advice names an endpoint.
+    const advised = [...result.stderr.matchAll(/`(rllm [^`]+)`/g)].map((match) => match[1]!);
+    expect(advised).toEqual(["rllm dataset show geo3k", "rllm eval geo3k --base-url <url> --model <name>"]);
+    const endpoint = await startScriptedServer(() => ({ text: "\\boxed{3}" }));
+    try {
+      for (const command of advised) {
+        const args = command.replace("<url>", endpoint.url).replace("<name>", "m").split(" ").slice(1);
+        const run = await runCli([...args, ...(args[0] === "eval" ? ["--limit", "2", "--out", path.join(home, "run")] : [])], { RLLM_HOME: home });
+        expect(run.code, `${command}: ${run.stderr}`).toBe(0);
+      }
+    } finally {
+      await endpoint.close();
+    }
   });
 
   it("names -n as well as --rows when the row count is bad", exitsAtOnce, async () => {

@@ -15,9 +15,19 @@ describe("ProgressBar", () => {
     expect(lines[0]).toMatch(/\| \$0\.0123 \| 118 req\/min, waited 12s \| cached 4 \|/);
   });
 
+  it("shows each rerank method's tournaments, judge calls and rerank@1 so far", () => {
+    const { lines, stream } = recordingStream();
+    const rerank = [
+      { method: "v1", reranked: 12, tasks: 100, judgeCalls: 192, correct: 7 },
+      { method: "knockout", reranked: 0, tasks: 100, judgeCalls: 0, correct: 0 },
+    ];
+    new ProgressBar("arith", stream).update({ ...counts, rerank }, true);
+    expect(lines[0]).toContain("| v1 12/100 tasks, 192 judge calls rerank@1 58.3%, knockout 0/100 tasks, 0 judge calls |");
+  });
+
   it("leaves them out when no prices, limits or cache are in use", () => {
     const { lines, stream } = recordingStream();
     new ProgressBar("qa", stream).update(counts, true);
-    expect(lines[0]).not.toMatch(/\$|req\/min|cached/);
+    expect(lines[0]).not.toMatch(/\$|req\/min|cached|judge calls/);
   });
 });

@@ -50,6 +50,12 @@ describe("servers stop when the process that started them dies", () => {
     await expect.poll(server.isGone, { timeout: 30_000, interval: 200 }).toBe(true);
   });
 
+  // Issue #44: it kept running (and holding its port and sandbox slots) after its launcher was killed.
+  it("rllm sandbox serve", async () => {
+    const server = await killParentOf(["sandbox", "serve", "--port", "0", "--concurrency", "1"], /rllm sandbox on http/);
+    await expect.poll(server.isGone, { timeout: 30_000, interval: 200 }).toBe(true);
+  });
+
   it("rllm gateway", async () => {
     const server = await killParentOf(["gateway", "--upstream", "http://127.0.0.1:9/v1", "--port", "0"], /traces: up to/);
     await expect.poll(server.isGone, { timeout: 30_000, interval: 200 }).toBe(true);

@@ -63,15 +63,29 @@ describe("rllm smoke tests", () => {
     expect(result.stdout).toContain("accuracy 100.0% (1/1 scored)");
   });
 
-  it("dataset: lists the benchmarks", async () => {
-    const result = await runCli(["dataset", "list"]);
+  it("dataset: lists the benchmarks by kind, each with its size, licence, grader and data", async () => {
+    // A home of its own with one registered dataset: the list must not depend on the machine's cache.
+    const home = mkdtempSync(path.join(directory, "home-"));
+    const rows = file("own.jsonl", `${JSON.stringify({ id: "1", question: "1+1", ground_truth: "2" })}\n`);
+    const registered = await runCli(["dataset", "register", "own", "--file", rows], { RLLM_HOME: home });
+    expect(registered.code, registered.stderr).toBe(0);
+    const result = await runCli(["dataset", "list"], { RLLM_HOME: home });
+    expect(result.stdout).toContain("your datasets:");
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^arith\s/m);
-    // Every description starts in one column, past the longest name (terminal-sample, or a longer local dataset's).
-    const lines = result.stdout.split("\n").filter((line) => line !== "" && !line.startsWith("cache:"));
-    const columns = [...new Set(lines.map((line) => /^\S*\s+/.exec(line)![0].length))];
-    expect(columns).toHaveLength(1);
-    expect(columns[0]).toBeGreaterThanOrEqual("terminal-sample ".length);
+    for (const heading of ["math:", "code:", "multiple choice:", "question answering:", "agentic and tool use:"]) expect(result.stdout.split("\n")).toContain(heading);
+    expect(result.stdout).toMatch(/^ {2}aime25 +30 problems · CC-BY-NC-SA-4\.0 · grader: math verifier, last \\boxed\{\} answer · not pulled \(hf:MathArena\/aime_2025\) · sample 5 rows$/m);
+    expect(result.stdout).toMatch(/^ {2}gpqa-diamond +198 questions · .* · not pulled \(hf:Idavidrein\/gpqa, gated: HF_TOKEN\) · no sample$/m);
+    // Every name starts in one column, and so does every fact line, past the longest name.
+    const named = result.stdout.split("\n").filter((line) => /^ {2}\S/.test(line));
+    expect(new Set(named.map((line) => /^ {2}\S+\s+/.exec(line)![0].length)).size).toBe(1);
+  });
+
+  it("eval --list: prints the same catalogue", async () => {
+    const home = mkdtempSync(path.join(directory, "home-"));
+    const [list, catalogue] = await Promise.all([runCli(["eval", "--list"], { RLLM_HOME: home }), runCli(["dataset", "list"], { RLLM_HOME: home })]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(catalogue.stdout.startsWith(list.stdout)).toBe(true);
+    expect(list.stdout).toMatch(/^ {2}mmlu-pro\s/m);
   });
 
   it("rerank: picks between two labelled candidates with the embedded model as judge", async () => {

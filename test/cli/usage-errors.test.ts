@@ -20,9 +20,11 @@ const exitsAtOnce = { timeout: 30_000 };
 
 describe("rllm eval usage errors with the embedded model", () => {
   it("exits 2 when --out already holds a run", exitsAtOnce, async () => {
-    const result = await runCli(["eval", "arith", "--limit", "2", "--out", heldRun("held")]);
+    const out = heldRun("held");
+    const result = await runCli(["eval", "arith", "--limit", "2", "--out", out]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("already holds a run");
+    // The library names the options (resume: true, out); the CLI names the flags that set them.
+    expect(result.stderr).toContain(`rllm: ${out} already holds a run: pass --resume to finish it, or set --out to another folder`);
     expect(result.stderr).not.toContain("using the embedded tiny model");
   });
 

@@ -18,6 +18,10 @@ export interface IntegrityCases {
     /** `class` groups cases of one kind of attack under their own heading ("terminal import forgeries"). */
     terminal: (HostileCase & { class?: string; task: string; commands: string[] })[];
   };
+  /** A right program (row) and a wrong one through a sandbox service with limits or faults of its own. */
+  remoteSandboxHosts: {
+    cases: (HostileCase & { host: "rllm sandbox serve" | Record<string, unknown>; row: Record<string, unknown>; wrongResponse: string })[];
+  };
 }
 
 export function readIntegrityCases(): IntegrityCases {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { InputError } from "../../src/core/errors/input-error.js";
 import { z } from "zod";
-import { loadQaTasks, readUniqueJsonlRows, RowIdSchema } from "../../src/core/dataset.js";
+import { assertUniqueIds, loadQaTasks, readUniqueJsonlRows, RowIdSchema } from "../../src/core/dataset.js";
 
 function writeRows(lines: string[]): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "rows-")), "rows.jsonl");
@@ -42,6 +42,41 @@ describe("loadQaTasks", () => {
     expect(() => loadQaTasks(file)).toThrow(`${file}:3: field "id": duplicate id "a" (first used on line 1)`);
   });
 
+  it("reports a duplicate id together with the JSON and schema errors of the same file, in line order", () => {
+    const file = writeRows([
+      '{"id": "a", "question": "x", "ground_truth": "1"}',
+      "not json",
+      '{"id": "a", "question": "y", "ground_truth": "2"}',
+      '{"id": "d", "ground_truth": "1"}',
+      '{"id": "a", "question": "z", "ground_truth": "3"}',
+    ]);
+    expect(() => loadQaTasks(file)).toThrow(
+      [
+        `4 bad row(s) in ${file}:`,
+        `${file}:2: not valid JSON (Unexpected token 'o', "not json" is not valid JSON)`,
+        `${file}:3: field "id": duplicate id "a" (first used on line 1)`,
+        `${file}:4: field "question": Invalid input: expected string, received undefined`,
+        `${file}:5: field "id": duplicate id "a" (first used on line 1)`,
+      ].join("\n"),
+    );
+  });
+
+  it("names the first ten bad rows and counts the rest", () => {
+    const file = writeRows(Array.from({ length: 12 }, () => '{"id": "a", "question": "x", "ground_truth": "1"}'));
+    const message = (() => {
+      try {
+        loadQaTasks(file);
+        return "";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message.split("\n")).toHaveLength(12);
+    expect(message).toContain(`11 bad row(s) in ${file}:`);
+    expect(message).toContain(`${file}:11: field "id": duplicate id "a" (first used on line 1)`);
+    expect(message).toContain("... and 1 more bad rows");
+  });
+
   it("reads a file saved with a UTF-8 byte-order mark", () => {
     const file = writeRows(['\uFEFF{"id": "a", "question": "x", "ground_truth": "1"}']);
     expect(loadQaTasks(file).map((task) => task.id)).toEqual(["a"]);
@@ -65,5 +100,14 @@ describe("readUniqueJsonlRows", () => {
   it("reads a benchmark's rows, refusing a repeated id on the lines it was found", () => {
     const file = writeRows(['{"id": 1, "problem": "p"}', '{"id": "2", "problem": "q"}', '{"id": "1", "problem": "r"}']);
     expect(() => readUniqueJsonlRows(file, schema)).toThrow(`${file}:3: field "id": duplicate id "1" (first used on line 1)`);
+  });
+});
+
+describe("assertUniqueIds", () => {
+  it("names every repeated id at once, by row number without lines", () => {
+    const rows = ["a", "b", "a", "b", "c"].map((id) => ({ id }));
+    expect(() => assertUniqueIds("rows.json", rows)).toThrow(
+      '2 bad row(s) in rows.json:\nrows.json: row 3: field "id": duplicate id "a" (first used on row 1)\nrows.json: row 4: field "id": duplicate id "b" (first used on row 2)',
+    );
   });
 });

@@ -35,8 +35,9 @@ describe("readRowFile", () => {
     expect((await readRowFile(csv))[0]!.value).toEqual({ id: "c1", messages: [{ role: "user", content: "hi" }], note: "[not json" });
   });
 
-  it("names the line of broken JSON, and refuses unknown file types", async () => {
-    await expect(readRowFile(file("bad.jsonl", '{"id": "a"}\n{"id": \n'))).rejects.toThrow(/bad\.jsonl:2: not valid JSON/);
+  it("marks a JSONL line that is not JSON as unreadable, to be reported with the other bad rows, and refuses unknown file types", async () => {
+    const bad = file("bad.jsonl", '{"id": "a"}\n{"id": \n');
+    expect((await readRowFile(bad))[1]).toEqual({ value: undefined, where: `${bad}:2`, position: 2, unreadable: expect.stringMatching(/^not valid JSON/) });
     await expect(readRowFile(file("rows.txt", "x"))).rejects.toThrow('unknown file type ".txt"');
     await expect(readRowFile(path.join(directory, "absent.jsonl"))).rejects.toThrow("no such file");
   });

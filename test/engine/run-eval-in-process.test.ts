@@ -193,8 +193,10 @@ describe("runEval --resume with a different config", () => {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(InputError);
+    // Named as a library caller sets it; the CLI prints the flag (--resume).
+    expect((refusal as InputError).flagMessage.split("\n")[0]).toBe(`--resume: the run in ${paths.directory} was made with a different config:`);
     expect((refusal as Error).message.split("\n")).toEqual([
-      `--resume: the run in ${paths.directory} was made with a different config:`,
+      `resume: the run in ${paths.directory} was made with a different config:`,
       "  attempts: 2 → 3",
       '  sampling: (unset) → {"temperature":0.7}',
     ]);

@@ -1,5 +1,5 @@
 // planEval: options are checked field by field, and a plan is made by reading only (no folder written, no request sent).
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,8 +25,20 @@ describe("planEval", () => {
     await expect(planEval({ benchmark: "arith", atempts: 2 } as never)).rejects.toThrow(/atempts/);
   });
 
-  it("refuses --max-cost without any price", async () => {
-    await expect(planEval({ benchmark: "arith", maxCost: 1 })).rejects.toThrow("--max-cost needs prices");
+  it("refuses maxCost without any price, naming the options as a library caller writes them and the flags for the CLI", async () => {
+    const error = await planEval({ benchmark: "arith", maxCost: 1 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toBe("maxCost needs prices: prices (a price file), or an endpoint with prices");
+    expect((error as InputError).flagMessage).toBe("--max-cost needs prices: --prices (a price file), or an --endpoint with prices");
+  });
+
+  it("refuses a run folder that holds a run, telling a library caller to pass resume: true", async () => {
+    const out = temporary();
+    writeFileSync(path.join(out, "config.json"), "{}");
+    const error = await planEval({ benchmark: "arith", limit: 1, out }).catch((thrown: unknown) => thrown);
+    expect((error as InputError).message).toBe(`${out} already holds a run: pass resume: true to finish it, or set out to another folder`);
+    expect((error as InputError).flagMessage).toBe(`${out} already holds a run: pass --resume to finish it, or set --out to another folder`);
+    await expect(planEval({ benchmark: "arith", resume: true })).rejects.toThrow("resume: true needs out (the run folder)");
   });
 
   it("plans an eval on an endpoint: tasks, cookbook, endpoint and config, with no folder written and no request sent", async () => {
@@ -50,6 +62,6 @@ describe("planEval", () => {
   });
 
   it("records the cookbook options as given and refuses them for a cookbook that takes none", async () => {
-    await expect(planEval({ benchmark: "arith", cookbookOptions: { beta: 1 } })).rejects.toThrow('--set beta: cookbook "arith" takes no options');
+    await expect(planEval({ benchmark: "arith", cookbookOptions: { beta: 1 } })).rejects.toThrow('cookbookOptions beta: cookbook "arith" takes no options');
   });
 });

@@ -29,7 +29,7 @@ describe("planEndpoint with --endpoint", () => {
   });
 
   it("refuses --endpoint together with --base-url", () => {
-    expect(() => planEndpoint({ endpoint: "local-vllm", baseUrl: "http://x/v1", model: "m" }, homeWith({}))).toThrow(/without --base-url/);
+    expect(() => planEndpoint({ endpoint: "local-vllm", baseUrl: "http://x/v1", model: "m" }, homeWith({}))).toThrow(/without baseUrl and model/);
   });
 });
 

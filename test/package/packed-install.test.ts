@@ -4,10 +4,13 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeBlockTextAfter } from "../helpers/doc-code-block.js";
 import { createLoadRecorder } from "../helpers/record-loads.js";
 import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
@@ -19,19 +22,19 @@ const project = path.join(folder, "project");
  * Unpacks the tarball as node_modules/rllm-ts, as npm install would. The dependencies are links to the repository's
  * own node_modules (same pinned versions): installing them would need the network, which tests may not use.
  */
-function installTarball(tarball: string, into: string): void {
+function installTarball(tarball: string, into: string, omitted: readonly string[] = []): void {
   const modules = path.join(into, "node_modules");
   mkdirSync(modules, { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", modules]);
   renameSync(path.join(modules, "package"), path.join(modules, "rllm-ts"));
   for (const entry of readdirSync(path.join(repository, "node_modules"))) {
-    if (entry.startsWith(".") || entry === "rllm-ts") continue;
+    if (entry.startsWith(".") || entry === "rllm-ts" || omitted.includes(entry)) continue;
     symlinkSync(path.join(repository, "node_modules", entry), path.join(modules, entry));
   }
 }
 
-function runNode(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { cwd: project, env: { ...process.env, ...environment }, stdio: ["ignore", "pipe", "pipe"] });
+function runNode(args: string[], environment: NodeJS.ProcessEnv = {}, cwd = project): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...environment }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -40,12 +43,14 @@ function runNode(args: string[], environment: NodeJS.ProcessEnv = {}): Promise<{
 }
 
 let server: ScriptedServer;
+let tarball: string;
 
 beforeAll(async () => {
   // prepack builds dist/ first; --silent leaves only the tarball's file name on stdout.
-  const tarball = execFileSync("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: repository, encoding: "utf8" }).trim();
+  const packed = execFileSync("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: repository, encoding: "utf8" }).trim();
+  tarball = path.join(folder, packed.split("\n").at(-1)!);
   mkdirSync(project);
-  installTarball(path.join(folder, tarball.split("\n").at(-1)!), project);
+  installTarball(tarball, project);
   server = await startScriptedServer(() => ({ text: "the answer is 4" }));
 }, 300_000);
 
@@ -58,12 +63,14 @@ describe("the packed package", () => {
   it("ships the build, the data and the bin, and no tests or sources", () => {
     const root = path.join(project, "node_modules/rllm-ts");
     const shipped = readdirSync(root).sort();
-    expect(shipped).toEqual(["README.md", "benchmarks", "bin", "cookbooks", "dist", "package.json", "src", "verifiers"]);
-    // Only data read from the package root: the tiny model's checkpoint and the Tinker wire schema.
-    expect(readdirSync(path.join(root, "src"))).toEqual(["models", "training"]);
-    expect(readdirSync(path.join(root, "src/training"), { recursive: true }).filter((file) => String(file).includes("."))).toEqual([
-      path.join("backends", "tinker", "tinker-public.proto"),
+    expect(shipped).toEqual(["README.md", "benchmarks", "bin", "cookbooks", "dist", "package.json", "src"]);
+    // Only data read from the package root: the tiny model's checkpoint, the Tinker wire schema and the sandbox's Python runtime.
+    expect(readdirSync(path.join(root, "src")).sort()).toEqual(["llm", "models", "sandbox"]);
+    expect(readdirSync(path.join(root, "src/llm"), { recursive: true }).filter((file) => String(file).includes("."))).toEqual([
+      path.join("tinker", "tinker-public.proto"),
     ]);
+    const runtime = readdirSync(path.join(root, "src/sandbox"), { recursive: true }).filter((file) => String(file).includes("."));
+    expect(runtime.every((file) => String(file).startsWith(path.join("local", "python")) && String(file).endsWith(".py"))).toBe(true);
     expect(readdirSync(path.join(root, "dist/src"))).not.toContain("testing.test.js");
     expect(readdirSync(root, { recursive: true }).some((file) => String(file).startsWith("test"))).toBe(false);
   });
@@ -123,6 +130,65 @@ describe("the packed package", () => {
       expect(episode.trajectories[0].output).toBe("THE ANSWER IS 4");
     });
   }
+
+  it("runs docs/package.md's library eval example as written in a project made by npm init -y, and again after a failed first run", async () => {
+    const library = path.join(folder, "library-project");
+    mkdirSync(library);
+    installTarball(tarball, library);
+    // What `npm init -y` writes: a CommonJS project.
+    writeFileSync(path.join(library, "package.json"), JSON.stringify({ name: "library-project", version: "1.0.0", main: "index.js", type: "commonjs" }));
+    const page = readFileSync(path.join(repository, "docs/package.md"), "utf8");
+    writeFileSync(path.join(library, "my-cookbook.ts"), codeBlockTextAfter(page, "`my-cookbook.ts`:"));
+    writeFileSync(path.join(library, "lib-eval.ts"), codeBlockTextAfter(page, "### Running an eval from code"));
+    // `npx tsx lib-eval.ts`: npm puts tsx (a dependency of rllm-ts) on the path; here it is run by its file.
+    const tsx = path.join(library, "node_modules/tsx/dist/cli.mjs");
+    const home = path.join(folder, "library-home");
+
+    // The first run meets an endpoint that refuses the key: the run stops, and its folder holds a run.
+    const refusing = createServer((_request, response) => response.writeHead(401, { "content-type": "application/json" }).end('{"error":{"message":"bad key"}}'));
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`;
+    const failed = await runNode([tsx, "lib-eval.ts"], { OPENAI_BASE_URL: refusingUrl, RLLM_HOME: home }, library).finally(() => refusing.close());
+    expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+    expect(failed.stderr).not.toContain("Top-level await");
+    expect(readdirSync(path.join(library, "runs/echo-upper"))).toContain("config.json");
+
+    // Run as it is again, against a working endpoint, it finishes that run.
+    const rerun = await runNode([tsx, "lib-eval.ts"], { OPENAI_BASE_URL: server.url, RLLM_HOME: home }, library);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).not.toContain("already holds a run");
+    expect(rerun.stdout).toMatch(/^complete /);
+    const summary = JSON.parse(readFileSync(path.join(library, "runs/echo-upper/summary.json"), "utf8"));
+    expect(summary).toMatchObject({ status: "complete", counts: { tasks: 2 } });
+  });
+
+  it("installed without its optional TensorFlow.js, loads every entry but rllm-ts/tiny, and the embedded model says in one line how to add it", async () => {
+    // What `npm install rllm-ts --omit=optional` leaves out: the @tensorflow packages.
+    const lean = path.join(folder, "lean-project");
+    mkdirSync(lean);
+    installTarball(tarball, lean, ["@tensorflow"]);
+    writeFileSync(path.join(lean, "package.json"), JSON.stringify({ name: "lean-project", private: true, type: "module" }));
+    const manifest = JSON.parse(readFileSync(path.join(lean, "node_modules/rllm-ts/package.json"), "utf8"));
+    expect(Object.keys(manifest.optionalDependencies)).toEqual(["@tensorflow/tfjs", "@tensorflow/tfjs-backend-wasm"]);
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith("@tensorflow/"))).toEqual([]);
+    const entries = Object.keys(manifest.exports)
+      .filter((key) => key !== "./package.json" && key !== "./tiny")
+      .map((key) => (key === "." ? "rllm-ts" : `rllm-ts/${key.slice(2)}`));
+    const imported = await runNode(["--input-type=module", "-e", `for (const name of ${JSON.stringify(entries)}) await import(name); console.log("loaded");`], {}, lean);
+    expect(imported.stderr).toBe("");
+    expect(imported.stdout.trim()).toBe("loaded");
+
+    const bin = path.join(lean, "node_modules/rllm-ts/bin/rllm.js");
+    const needsTensorflow = /^rllm: the embedded tiny model needs TensorFlow\.js, an optional dependency this install left out \(--omit=optional\); add it with: npm install @tensorflow\/tfjs@4\.22\.0 @tensorflow\/tfjs-backend-wasm@4\.22\.0$/;
+    for (const args of [["eval", "arith", "--limit", "1", "--out", path.join(folder, "lean-run")], ["serve", "--model", "tiny", "--port", "0"]]) {
+      const result = await runNode([bin, ...args], { RLLM_HOME: path.join(folder, "lean-home") }, lean);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr.trim()).toMatch(needsTensorflow);
+    }
+    // An endpoint of your own needs no TensorFlow.
+    const remote = await runNode([bin, "eval", "qa", "--limit", "1", "--base-url", server.url, "--model", "scripted", "--out", path.join(folder, "lean-remote")], { RLLM_HOME: path.join(folder, "lean-home") }, lean);
+    expect(remote.code, remote.stderr).toBe(0);
+  });
 
   it("writes a run's report with the browser code the build copies beside the compiled viewer", async () => {
     const bin = path.join(project, "node_modules/rllm-ts/bin/rllm.js");

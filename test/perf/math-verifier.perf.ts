@@ -110,6 +110,23 @@ for (const row of mixedRows) gradeMath(row.response, row.ground_truth);
 const started = performance.now();
 for (const row of bigRows) gradeMath(row.response, row.ground_truth);
 console.log(`in process, 1 core:                                           ${(bigRows.length / ((performance.now() - started) / 1000)).toFixed(0)} verdicts/s`);
+// Hostile answers (issue #44), in process, each graded once (a repeat would come from the comparison cache): what an
+// answer built to be slow or to score where it is wrong costs.
+const hostile: [string, string, string][] = [
+  ["\\boxed{1 and 100,000 zeros}", `\\boxed{1${"0".repeat(100_000)}}`, "1"],
+  ["\\boxed{2} 20,000 times, against 3", "\\boxed{2}".repeat(20_000), "3"],
+  ["100,000 unclosed \\( and no box", "\\(".repeat(100_000), "3"],
+  ["a 1,000,000-character response, one box at its end", `${"We check the case again. ".repeat(40_000)}\\boxed{42}`, "42"],
+  ["x+10^{-41} against x", "\\boxed{x+10^{-41}}", "x"],
+  ["x^2+e^{-1000} against x^2", "\\boxed{x^2+e^{-1000}}", "x^2"],
+  ["\\pi+e^{-1000} against \\pi", "\\boxed{\\pi+e^{-1000}}", "\\pi"],
+  ["x+\\lfloor x^2/100\\rfloor against x", "\\boxed{x+\\lfloor x^2/100\\rfloor}", "x"],
+];
+for (const [label, response, truth] of hostile) {
+  const hostileStarted = performance.now();
+  const verdict = gradeMath(response, truth);
+  console.log(`hostile, in process: ${label.padEnd(52)} ${(performance.now() - hostileStarted).toFixed(0).padStart(6)} ms, ${verdict.reward}`);
+}
 console.log(
   `rows: ${mixedRows.length} mixed pairs (cases.jsonl + public-suites.jsonl), repeated.\n` +
     "math-verify 0.9.0 (the real package, from PyPI) runs beside this on the same 3,000 rows, same run, in\n" +

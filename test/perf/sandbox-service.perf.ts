@@ -50,7 +50,7 @@ console.log(`| local, ${cores} slots | ${localFigures.perSecond.toFixed(1)} | ${
 for (const count of [1, 2, 4]) {
   const slots = Math.max(1, Math.floor(cores / count));
   const services = await Promise.all(Array.from({ length: count }, (_, index) => startService(index, slots)));
-  const grader = new RemoteCodeGrader({ urls: services.map((service) => service.origin), timeoutSeconds: 6, runAllTests: false, concurrency: count * slots * 2 });
+  const grader = new RemoteCodeGrader({ hosts: services.map((service) => ({ url: service.origin })), timeoutSeconds: 6, runAllTests: false, concurrency: count * slots * 2 });
   const figures = await throughput(grader);
   console.log(`| ${count} × rllm sandbox serve (${slots} slot${slots > 1 ? "s" : ""} each) | ${figures.perSecond.toFixed(1)} | ${figures.passed}/${problems.length} | ${(figures.perSecond / localFigures.perSecond).toFixed(2)}× |`);
   for (const service of services) service.child.kill("SIGTERM");

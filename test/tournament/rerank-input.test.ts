@@ -22,15 +22,18 @@ describe("readRerankRows", () => {
     expect(row!.candidates.map(candidateText)).toEqual(["a", "b"]);
   });
 
-  it("names the file, line and field of every bad row", () => {
+  it("names the file, line and field of every bad row, a repeated id among them", () => {
     const file = writeInput([
       JSON.stringify({ id: "a", problem: "p", candidates: ["x"] }),
       JSON.stringify({ id: "b", problem: "p", candidates: [] }),
       "{not json",
+      JSON.stringify({ id: "a", problem: "q", candidates: ["y"] }),
     ]);
     expect(() => readRerankRows(file)).toThrow(InputError);
+    expect(() => readRerankRows(file)).toThrow(`3 bad row(s) in ${file}:`);
     expect(() => readRerankRows(file)).toThrow(`${file}:2: field "candidates"`);
-    expect(() => readRerankRows(file)).toThrow(`${file}:3: not JSON`);
+    expect(() => readRerankRows(file)).toThrow(`${file}:3: not valid JSON`);
+    expect(() => readRerankRows(file)).toThrow(`${file}:4: field "id": duplicate id "a" (first used on line 1)`);
   });
 
   it("reads a row's own judge-call budget and names the field when it is not a count", () => {

@@ -126,6 +126,24 @@ describe("tables", () => {
     await page.close();
   });
 
+  it("shows every episode id whole in the episode column, not cut to arith-test-000…", async () => {
+    const episodes = [episode("arith-test-00002", 0), episode("arith-test-00099", 7), episode("deepcoder-lcbv5-train-01234", 3)];
+    const page = await open({ kind: "run", run: run(episodes), live: null }, "ids", "tasks");
+    await expect.poll(() => page.locator("#task-rows .row").count()).toBe(3);
+    const cells = await page.locator("#task-rows .row").evaluateAll((rows) =>
+      rows.map((row) => {
+        const cell = row.querySelector(".cell") as HTMLElement;
+        return { text: cell.textContent, cut: cell.scrollWidth > cell.clientWidth };
+      }),
+    );
+    expect(cells).toEqual([
+      { text: "arith-test-00002:0", cut: false },
+      { text: "arith-test-00099:7", cut: false },
+      { text: "deepcoder-lcbv5-train-01234:3", cut: false },
+    ]);
+    await page.close();
+  });
+
   it("sorts the compare page's per-task table by task id", async () => {
     const a = run([episode("t10", 0), episode("t2", 0, false), episode("t1", 0)]);
     const b = run([episode("t2", 0), episode("t10", 0, false), episode("t1", 0)], [], "runs/b");

@@ -33,8 +33,8 @@ export const CodeFlagsSchema = z
     python: z.string().optional(),
     /** SandboxFusion-compatible services, comma-separated: the programs run there instead of in local slots. */
     sandboxUrl: z.string().optional(),
-    /** The services' API key (from the environment variable the config names, never a flag). */
-    sandboxApiKey: z.string().optional(),
+    /** Each service's API key by its URL as given (from the environment variables config.json names, never a flag). */
+    sandboxApiKeys: z.record(z.string(), z.string()).optional(),
   })
   .strict();
 
@@ -56,7 +56,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
         python: flags.python,
         limits: flags.memoryMb ? { memoryBytes: flags.memoryMb * 1024 * 1024 } : {},
       },
-      urls.length > 0 ? { urls, apiKey: flags.sandboxApiKey } : undefined,
+      urls.length > 0 ? { hosts: urls.map((url) => ({ url, ...(flags.sandboxApiKeys?.[url] ? { apiKey: flags.sandboxApiKeys[url] } : {}) })) } : undefined,
     );
     // Each problem runs its tests one after another; problems share the sandbox slots.
     const limit = pLimit(grader.concurrency);

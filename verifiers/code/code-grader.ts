@@ -67,7 +67,8 @@ export class CodeGrader implements ProgramGrader {
   private constructor(
     readonly host: SandboxHost,
     private readonly options: z.infer<typeof CodeGraderOptionsSchema>,
-    private readonly limits: SandboxLimits,
+    /** The limits each sandbox runs under. */
+    readonly limits: SandboxLimits,
     private readonly runner: LanguageRunner,
     private readonly cgroups: SlotCgroups,
   ) {

@@ -3,7 +3,7 @@
 export { CodeGrader, CodeGraderOptionsSchema, type CodeGraderOptions } from "./code-grader.js";
 export type { CodeProblem, ProgramGrader } from "./program-grader.js";
 // The grader a run's options ask for: the local sandbox, or SandboxFusion-compatible services
-export { openProgramGrader, type RemoteSandboxOptions } from "./open-program-grader.js";
+export { configuredSandboxUrls, openProgramGrader, sandboxHostAddresses, type RemoteSandboxOptions } from "./open-program-grader.js";
 // Grading on SandboxFusion-compatible services (--sandbox-url)
 export { RemoteCodeGrader, type RemoteCodeGraderOptions } from "./remote/remote-code-grader.js";
 export { RunCodeRequestSchema, RunCodeResponseSchema, type RunCodeRequest, type RunCodeResponse } from "rllm-ts/sandbox";

@@ -1,5 +1,6 @@
 /** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
 import { createRequire } from "node:module";
+import { compareInDigits, floatsVouchFor, proportionalInDigits, type DigitsOutcome } from "./compare-in-digits.js";
 import { rationalsEqual } from "./exact-rational.js";
 import {
   bigNumbersEqual,
@@ -12,6 +13,7 @@ import {
   type ComplexValue,
 } from "./evaluate-expression.js";
 import type { MathPolicy } from "./math-policy.js";
+import { hasPiecewiseTerm, wideDecades, wideSamplePoints } from "./wide-sample-points.js";
 import type { MathValue } from "./parse-answer.js";
 
 /** Outcome of one comparison, with the rule that decided it. */
@@ -33,6 +35,9 @@ const exactTolerance = 1e-12;
 const samplingTolerance = 1e-9;
 // Fixed sample points (seeded, so a verdict replays exactly), both signs so that |x| ≠ x and √(x²) ≠ x.
 const samplePoints = buildSamplePoints(8, 12, 0x5eed);
+// The scope of a constant expression: one object, so that its float readings are kept (compare-in-digits.ts).
+const noVariables: Record<string, number> = Object.freeze({});
+const beyondDigits = "not shown equal: values beyond float and 320-digit precision";
 
 /** Whether the ground-truth and predicted expressions are equivalent under `policy`. */
 export function compareExpressions(truth: ExpressionValue, predicted: ExpressionValue, policy: MathPolicy): Comparison {
@@ -76,7 +81,13 @@ function compareConstants(
       : { equal: false, reason: "different rationals" };
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
-  // Agreement is no proof when a part of either value is past what floats and 64 digits resolve.
+  // A part past what floats and 64 digits resolve (`e^{-1000}` added to π): digits grown with the magnitudes decide.
+  if (!floatsVouchFor(left, noVariables) || !floatsVouchFor(right, noVariables)) {
+    const outcome = compareInDigits(left, right, noVariables);
+    if (outcome.kind === "equal") return { equal: true, reason: `equal in ${outcome.digits} digits` };
+    if (outcome.kind === "different") return { equal: false, reason: `different values (${outcome.digits} digits)` };
+    if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
+  }
   if (hasValueBeyondPrecision(left) || hasValueBeyondPrecision(right)) {
     return { equal: false, reason: "not shown equal: values beyond float and 64-digit precision" };
   }
@@ -121,8 +132,8 @@ function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantD
 function compareBySampling(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison {
   let agreeing = 0;
   let offDomain = 0;
-  for (const point of samplePoints) {
-    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
+  let grownChecks = 0;
+  for (const scope of sampleScopes(symbols)) {
     const a = evaluateComplex(left, scope);
     const b = evaluateComplex(right, scope);
     if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b))) continue;
@@ -137,17 +148,59 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
       return { equal: false, reason: "differ at a sample point" };
     }
     // Float agreement within the tolerance cannot tell a tiny added constant or coefficient (x^2 + 10^{-15},
-    // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides. Where it
-    // cannot evaluate (complex values), the float agreement stands.
-    if (bigNumbersEqual(left, right, scope) === false) return { equal: false, reason: "differ at a sample point (64 digits)" };
+    // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides, or digits
+    // grown with the magnitudes where a part is past what 64 digits see (x + 10^{-41}, x^2 + e^{-1000}). Where 64
+    // digits cannot evaluate (complex values), the float agreement stands; where grown digits cannot, nothing is shown.
+    // Three points in grown digits show what a tiny part changes at every point; past them, the floats' agreement stands.
+    let outcome: DigitsOutcome = { kind: "vouched" };
+    if (!floatsVouchFor(left, scope) || !floatsVouchFor(right, scope)) {
+      grownChecks += 1;
+      if (grownChecks > 3) {
+        agreeing += 1;
+        continue;
+      }
+      outcome = compareInDigits(left, right, scope);
+      // Grown digits are real arithmetic: a point where both sides are complex (`10^{20}\sqrt{x}` at x < 0) decides
+      // nothing there, as off a real domain. A real value that they cannot reach is not shown equal (below).
+      if (outcome.kind === "undecided" && !isReal(a) && !isReal(b)) continue;
+    }
+    if (outcome.kind === "different") return { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` };
+    if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
+    if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
+      return { equal: false, reason: "differ at a sample point (64 digits)" };
+    }
     agreeing += 1;
   }
-  if (agreeing >= 3) return { equal: true, reason: `agree at ${agreeing} sample points` };
+  if (agreeing >= 3) {
+    const wide = hasPiecewiseTerm(left) || hasPiecewiseTerm(right) ? compareAtWidePoints(left, right, symbols) : undefined;
+    return wide ?? { equal: true, reason: `agree at ${agreeing} sample points` };
+  }
   // Real at no common point, though each side is real somewhere: different real domains (`\sqrt{x}`, `\sqrt{-x}`).
   if (agreeing === 0 && offDomain > 0) return { equal: false, reason: "different real domains" };
   return symbolicDifferenceIsZero(left, right)
     ? { equal: true, reason: "difference simplifies to 0" }
     : { equal: false, reason: "not shown equal" };
+}
+
+/**
+ * A floor, ceiling or absolute value of a variable can agree at every sample point and differ elsewhere
+ * (`x + \lfloor x^2/100 \rfloor`, `|x - 100|`): the wide points (wide-sample-points.ts) look for a difference, which
+ * floats find and grown digits confirm (float rounding of large values is no difference). Undefined when none is found.
+ */
+function compareAtWidePoints(left: CompiledExpression, right: CompiledExpression, symbols: string[]): Comparison | undefined {
+  const decades = wideDecades([left, right]);
+  if (decades === undefined) return { equal: false, reason: "not shown equal: a floor, ceiling or absolute value beside a constant past 10^26" };
+  for (const point of wideSamplePoints(decades, symbols.length)) {
+    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index]!]));
+    const a = evaluateComplex(left, scope);
+    const b = evaluateComplex(right, scope);
+    if (!a || !b || !Number.isFinite(magnitude(a)) || !Number.isFinite(magnitude(b)) || isReal(a) !== isReal(b)) continue;
+    if (distance(a, b) <= samplingTolerance * Math.max(magnitude(a), magnitude(b))) continue;
+    const outcome = compareInDigits(left, right, scope);
+    const isDifferent = outcome.kind === "different" || (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false);
+    if (isDifferent) return { equal: false, reason: "differ at a wide sample point" };
+  }
+  return undefined;
 }
 
 /** nerdamer: does `simplify(left - right)` give 0? Used when sampling cannot decide (domains, undefined points). */
@@ -171,8 +224,11 @@ function toNerdamer(source: string): string {
 export function proportionalFactor(left: CompiledExpression, right: CompiledExpression, symbols: string[]): number | undefined {
   let factor: number | undefined;
   let samples = 0;
-  for (const point of samplePoints) {
-    const scope = Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!]));
+  // The points used, and whether floats vouch for every value there: a tiny term (`x - y + 10^{-41} = 0` against
+  // `y = x`) leaves float ratios equal, so then the ratios are confirmed in grown digits.
+  const scopes: Record<string, number>[] = [];
+  let isVouched = true;
+  for (const scope of sampleScopes(symbols)) {
     const a = evaluateComplex(left, scope);
     const b = evaluateComplex(right, scope);
     if (!a || !b || a.imaginary !== 0 || b.imaginary !== 0 || !Number.isFinite(a.real) || !Number.isFinite(b.real)) continue;
@@ -184,9 +240,30 @@ export function proportionalFactor(left: CompiledExpression, right: CompiledExpr
     if (factor === undefined) factor = ratio;
     else if (Math.abs(ratio - factor) > samplingTolerance * Math.max(Math.abs(ratio), Math.abs(factor))) return undefined;
     samples += 1;
+    scopes.push(scope);
+    isVouched &&= floatsVouchFor(left, scope) && floatsVouchFor(right, scope);
   }
-  return samples >= 3 && factor !== undefined && factor !== 0 ? factor : undefined;
+  if (samples < 3 || factor === undefined || factor === 0) return undefined;
+  return isVouched || proportionalInDigits(left, right, scopes) === true ? factor : undefined;
 }
+
+/**
+ * The sample points with `symbols` bound, one scope object per point, made once per list of names: the caches of
+ * float readings (compare-in-digits.ts) are kept by scope object, so the ground truth's are met again.
+ */
+function sampleScopes(symbols: string[]): Record<string, number>[] {
+  const key = symbols.join(",");
+  let scopes = scopesByNames.get(key);
+  if (!scopes) {
+    scopes = samplePoints.map((point) => Object.fromEntries(symbols.map((symbol, index) => [symbol, point[index % point.length]!])));
+    if (scopesByNames.size >= scopesByNamesLimit) scopesByNames.clear();
+    scopesByNames.set(key, scopes);
+  }
+  return scopes;
+}
+
+const scopesByNames = new Map<string, Record<string, number>[]>();
+const scopesByNamesLimit = 256;
 
 function isReal(value: ComplexValue): boolean {
   return Math.abs(value.imaginary) <= 1e-12 * Math.max(1, Math.abs(value.real));

@@ -15,12 +15,14 @@ const cache = new Map<string, CompiledExpression | null>();
 // Float literals round past 15 significant digits; longer ones are re-parsed as BigNumbers for exact values.
 const longLiteral = /\d{16,}/;
 
-function floatMath(): MathJsInstance {
+/** The float mathjs instance, loaded on first use. */
+export function floatMath(): MathJsInstance {
   floatMathInstance ??= loadMathjsBundle();
   return floatMathInstance;
 }
 
-function bigMath(): MathJsInstance {
+/** The 64-digit BigNumber mathjs instance, loaded on first use. */
+export function bigMath(): MathJsInstance {
   if (!bigMathInstance) {
     bigMathInstance = loadMathjsBundle();
     bigMathInstance.config({ number: "BigNumber", precision: 64 });

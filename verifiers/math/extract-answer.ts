@@ -1,4 +1,5 @@
 /** Pulls the final answer out of a model response or a ground-truth solution (boxed, answer phrases, last math, whole). */
+import { findMathSpans } from "./find-math-spans.js";
 
 /** Where an answer came from, for the verdict's reason. */
 export type AnswerSource = "boxed" | "answer-phrase" | "last-math" | "whole";
@@ -49,19 +50,60 @@ export function lastBoxed(text: string, joinsAdjacent = false): string | undefin
 /** Every `\boxed{...}` / `\fbox{...}` with its position (start of the command, end after the closing brace). */
 function allBoxes(text: string): { content: string; start: number; end: number }[] {
   const boxes: { content: string; start: number; end: number }[] = [];
+  // Both found for all boxes in one pass: found from each box in turn, many unclosed boxes took quadratic time.
+  let closes: Map<number, number> | undefined;
+  let bareEnds: Int32Array | undefined;
   for (const marker of text.matchAll(/\\(?:boxed|fbox)(?![a-zA-Z])\s*/g)) {
     const start = marker.index + marker[0].length;
     if (text[start] === "{") {
-      const end = matchingBrace(text, start);
+      closes ??= matchAllBraces(text, start);
+      const end = closes.get(start) ?? -1;
       if (end !== -1) boxes.push({ content: text.slice(start + 1, end), start: marker.index, end: end + 1 });
     } else {
-      // `\boxed 5` (no braces): up to the next `$` or whitespace.
-      const bare = /^[^\s${}]+/.exec(text.slice(start));
-      if (bare) boxes.push({ content: bare[0], start: marker.index, end: start + bare[0].length });
+      // `\boxed 5` (no braces): up to the next `$`, brace or whitespace.
+      bareEnds ??= bareContentEnds(text);
+      const end = bareEnds[start] ?? start;
+      if (end > start) boxes.push({ content: text.slice(start, end), start: marker.index, end });
     }
   }
-  // Nested boxes (`\boxed{\boxed{5}}`) are found twice; keep the outer one.
-  return boxes.filter((box, index) => !boxes.some((other, otherIndex) => otherIndex !== index && other.start < box.start && other.end >= box.end));
+  // Nested boxes (`\boxed{\boxed{5}}`) are found twice; keep the outer one. The boxes come in order of their start, so
+  // a box lies inside an earlier one exactly when some earlier box ends at or after its end.
+  let furthestEnd = -1;
+  return boxes.filter((box) => {
+    const isNested = furthestEnd >= box.end;
+    furthestEnd = Math.max(furthestEnd, box.end);
+    return !isNested;
+  });
+}
+
+/** For each index of `text`, where a run of characters other than whitespace, `$` and braces starting there ends. */
+function bareContentEnds(text: string): Int32Array {
+  const ends = new Int32Array(text.length + 1);
+  ends[text.length] = text.length;
+  for (let index = text.length - 1; index >= 0; index -= 1) {
+    ends[index] = /[\s${}]/.test(text[index]!) ? index : ends[index + 1]!;
+  }
+  return ends;
+}
+
+/**
+ * The closing index of every `{` of `text` from `start` on that is closed, by the index of the `{`, as `matchingBrace`
+ * finds it: a backslash escapes the character after it, so `\{` and `\}` are no braces. (`start` is an unescaped
+ * brace; what comes before it matches no brace after it.)
+ */
+function matchAllBraces(text: string, start: number): Map<number, number> {
+  const closes = new Map<number, number>();
+  const open: number[] = [];
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === "\\") index += 1;
+    else if (character === "{") open.push(index);
+    else if (character === "}") {
+      const opening = open.pop();
+      if (opening !== undefined) closes.set(opening, index);
+    }
+  }
+  return closes;
 }
 
 /** Index of the `}` closing the `{` at `openIndex`, or -1. */
@@ -105,11 +147,8 @@ export function extractAnswer(
   options: { isGroundTruth?: boolean; allowUnboxedFallback?: boolean } = {},
 ): ExtractedAnswer | undefined {
   const text = undoubleBackslashes(stripThinking(response));
-  const glmBoxes = [...text.matchAll(/<\|begin_of_box\|>([\s\S]*?)<\|end_of_box\|>/g)];
-  if (glmBoxes.length > 0) {
-    const inner = glmBoxes[glmBoxes.length - 1]![1]!;
-    return { text: lastBoxed(inner) ?? inner.trim(), source: "boxed" };
-  }
+  const inner = lastGlmBox(text);
+  if (inner !== undefined) return { text: lastBoxed(inner) ?? inner.trim(), source: "boxed" };
   const boxed = lastBoxed(text, options.isGroundTruth === true);
   if (boxed !== undefined) {
     // "The final answer is X" after the last box overrides boxes in the working (`= \boxed{200}` … final answer is 10,455).
@@ -121,7 +160,8 @@ export function extractAnswer(
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
   // Prose: two words in a row. A ground truth that is not prose is the answer itself, whatever it holds.
-  const isProse = /[a-zA-Z]{2,}[\s,.]+[a-zA-Z]{2,}/.test(trimmed);
+  // (Two letters each side are enough to find two words, and `{2,}` retried every run of letters from each of its letters.)
+  const isProse = /[a-zA-Z]{2}[\s,.]+[a-zA-Z]{2}/.test(trimmed);
   if (options.isGroundTruth && (!isProse || trimmed.length <= shortResponseLength)) return { text: trimmed, source: "whole" };
   const phrase = answerPhrase(text);
   if (phrase !== undefined) return { text: phrase, source: "answer-phrase" };
@@ -130,6 +170,22 @@ export function extractAnswer(
   // A short response, a long one that is math rather than prose, or a ground truth is the answer itself.
   if (trimmed.length <= shortResponseLength || !isProse || options.isGroundTruth) return { text: trimmed, source: "whole" };
   return undefined;
+}
+
+/**
+ * The content of the last `<|begin_of_box|>…<|end_of_box|>`, each begin closed by the first end after it. Found with
+ * `indexOf`, not a lazy regular expression, which searched to the end of the text from every begin left unclosed.
+ */
+function lastGlmBox(text: string): string | undefined {
+  const [open, close] = ["<|begin_of_box|>", "<|end_of_box|>"];
+  let inner: string | undefined;
+  for (let start = text.indexOf(open); start !== -1; ) {
+    const end = text.indexOf(close, start + open.length);
+    if (end === -1) break;
+    inner = text.slice(start + open.length, end);
+    start = text.indexOf(open, end + close.length);
+  }
+  return inner;
 }
 
 /** "The final answer is X" (`$…$` inside it stripped), or undefined; only an explicit final answer, not "Answer:". */
@@ -162,13 +218,7 @@ function answerPhrase(text: string): string | undefined {
  * dollar sign, not a delimiter). Spans right before it joined by a conjunction only come back with it as a comma list.
  */
 function lastMath(text: string): string | undefined {
-  const pattern =
-    /(?<!\\)\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]|\\\(([^\n]+?)\\\)|(?<!\\)\$((?:[^\n$\\]|\\[^\n])+?)\$/g;
-  const spans = [...text.matchAll(pattern)].map((match) => ({
-    content: (match[1] ?? match[2] ?? match[3] ?? match[4]!).trim(),
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
+  const spans = findMathSpans(text);
   const last = spans[spans.length - 1];
   if (!last) return undefined;
   const parts = [last.content];

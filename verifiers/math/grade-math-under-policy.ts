@@ -2,9 +2,10 @@
  * Synchronous in-process math grading under a policy already validated: extract, normalise, parse, compare. It loads
  * no zod, so that a grading worker thread starts without it; gradeMath (grade-math.ts) is the validating entry.
  */
+import { answerLengthLimit, minimumAnswerLengthLimit } from "./answer-length-limit.js";
 import { compareValues } from "./compare-answers.js";
 import type { Comparison } from "./compare-expressions.js";
-import { extractAnswer } from "./extract-answer.js";
+import { extractAnswer, type ExtractedAnswer } from "./extract-answer.js";
 import type { MathPolicy } from "./math-policy.js";
 import { normalizeAnswer, type NormalizedAnswer } from "./normalize-answer.js";
 import type { PhysicalUnit } from "./physical-unit.js";
@@ -27,8 +28,14 @@ interface ParsedAnswer {
   value: MathValue;
 }
 
+/** A ground truth's extracted answer, and that answer parsed. */
+interface GroundTruthAnswer {
+  answer: string;
+  parsed: ParsedAnswer;
+}
+
 // Parsed ground truths, reused across rows and samples of the same problem; cleared wholesale when full.
-const groundTruthCache = new Map<string, ParsedAnswer | null>();
+const groundTruthCache = new Map<string, GroundTruthAnswer | null>();
 const groundTruthCacheLimit = 2048;
 
 /**
@@ -65,12 +72,37 @@ function gradeChecked(
   }
   const extracted = extractAnswer(response, { allowUnboxedFallback: resolvedPolicy.allowUnboxedFallback });
   if (!extracted) return { correct: false, reward: 0, reason: "no answer found in the response" };
+  if (extracted.text.length > minimumAnswerLengthLimit) {
+    const verdict = gradeLongAnswer(extracted, truths);
+    if (verdict) return verdict;
+  }
   const last = memoizedComparison(extracted.text, truths, resolvedPolicy, choices);
   return {
     correct: last.equal,
     reward: last.equal ? 1 : 0,
     extracted: extracted.text,
     reason: `${extracted.source}: ${last.reason}`,
+  };
+}
+
+/**
+ * An answer longer than the grader parses (answer-length-limit.ts) is a scored 0 (`unparseable`) unless it is a ground
+ * truth's answer, whitespace aside; undefined when it is within the limit and is graded as usual. Nothing here costs
+ * more than linear time in the answer's length.
+ */
+function gradeLongAnswer(extracted: ExtractedAnswer, truths: ReadonlyArray<string | number>): MathVerdict | undefined {
+  const truthAnswers = truths.flatMap((truth) => groundTruthAnswer(String(truth))?.answer ?? []);
+  const limit = answerLengthLimit(truthAnswers);
+  if (extracted.text.length <= limit) return undefined;
+  const answer = squash(extracted.text);
+  if (truthAnswers.some((truthAnswer) => squash(truthAnswer) === answer)) {
+    return { correct: true, reward: 1, extracted: extracted.text, reason: `${extracted.source}: same text as the ground truth's answer` };
+  }
+  const length = extracted.text.length.toLocaleString("en");
+  return {
+    correct: false,
+    reward: 0,
+    reason: `unparseable: an answer of ${length} characters, longer than the ${limit.toLocaleString("en")} the grader parses`,
   };
 }
 
@@ -84,7 +116,7 @@ function compareWithTruths(
   const predicted = parseSide(answer);
   let last: Comparison = { equal: false, reason: "empty ground truth" };
   for (const truthText of truths) {
-    const truth = parseGroundTruth(String(truthText));
+    const truth = groundTruthAnswer(String(truthText))?.parsed;
     if (!truth) continue;
     last = compareParsed(truth, predicted, resolvedPolicy, choices);
     if (last.equal) break;
@@ -132,14 +164,14 @@ function policyKey(policy: MathPolicy): string {
   return key;
 }
 
-function parseGroundTruth(text: string): ParsedAnswer | undefined {
+function groundTruthAnswer(text: string): GroundTruthAnswer | undefined {
   const cached = groundTruthCache.get(text);
   if (cached !== undefined) return cached ?? undefined;
   const extracted = extractAnswer(text, { isGroundTruth: true });
-  const parsed = extracted ? parseSide(extracted.text) : null;
+  const answer = extracted ? { answer: extracted.text, parsed: parseSide(extracted.text) } : null;
   if (groundTruthCache.size >= groundTruthCacheLimit) groundTruthCache.clear();
-  groundTruthCache.set(text, parsed);
-  return parsed ?? undefined;
+  groundTruthCache.set(text, answer);
+  return answer ?? undefined;
 }
 
 function parseSide(text: string): ParsedAnswer {
@@ -163,6 +195,11 @@ function compareParsed(
   const predictedUnit = predictedNorm.unit;
   if (truthUnit && predictedUnit && truthUnit.name !== predictedUnit.name) {
     return compareConvertedUnits(truth, predicted, truthUnit, predictedUnit, policy);
+  }
+  // A unit on both sides that the table does not know is compared by its words: `4 cents` is not `4 dollars`.
+  const [truthWords, predictedWords] = [truthNorm.unitWords, predictedNorm.unitWords];
+  if (truthWords && predictedWords && !(truthUnit && predictedUnit) && truthWords !== predictedWords) {
+    return { equal: false, reason: `different units (${predictedWords} against ${truthWords})` };
   }
   const percentDiffers = truthNorm.percent !== predictedNorm.percent;
   const direct = !percentDiffers || policy.percentMatchesNumber;

@@ -1,5 +1,6 @@
 /** String normalisation of an extracted answer: LaTeX noise, units, percent, degrees, currency, thousands separators. */
 import { findPhysicalUnit, type PhysicalUnit } from "./physical-unit.js";
+import { spelledUnit } from "./spelled-unit.js";
 import { matchingBrace } from "./extract-answer.js";
 
 /** A normalised answer string with the decorations that were removed from it. */
@@ -11,6 +12,8 @@ export interface NormalizedAnswer {
   base?: number;
   /** The physical unit removed from the end (`4 km`), compared by the grader rather than dropped. */
   unit?: PhysicalUnit;
+  /** The words of any unit removed from the end (`4 cents`: `cent`; spelled-unit.ts), compared when both sides have one. */
+  unitWords?: string;
 }
 
 // Words removed when they trail an answer (`5 cm`, `\text{ inches}^2`, `12 square feet`); sources: PRM800K / Minerva lists.
@@ -78,7 +81,9 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
     .replace(/\\varnothing|∅|\\\{\s*\\\}/g, "\\emptyset")
     .replace(/\\mathbb\s*\{?R\}?|^all real numbers$/i, "(-\\infty, \\infty)");
   const unit = findPhysicalUnit(text);
-  text = dropTextUnits(text);
+  // What is removed from the end as a unit, kept so that two different units are never taken for the same answer.
+  const removed: string[] = [];
+  text = removeSuffix(text, dropTextUnits(text), removed);
   text = unwrapTextCommands(text);
   text = text.replace(/\s+/g, " ").trim();
   const percentWord = /\s*(?:percent(?:age)?(?:\s+points)?|pct)\.?$/i;
@@ -94,7 +99,7 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
   for (let round = 0; round < 3; round += 1) {
     const stripped = dropTrailingWords(text.replace(trailingUnit, "$1").replace(gluedUnit, "$1").trim());
     if (stripped === text) break;
-    text = stripped;
+    text = removeSuffix(text, stripped, removed);
   }
   // `3 and 5`, and `(11,7)or(7,11)` where the word sits between brackets without spaces.
   text = text
@@ -103,7 +108,8 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
     .trim();
   text = unwrapDelimiters(text);
   text = removeThousandsSeparators(text);
-  text = text.replace(/(\d*)\.(\d*)\\overline\s*\{?(\d+)\}?/g, (_match, whole: string, fixed: string, repeating: string) =>
+  // The leftmost match starts a run of digits: `(?<!\d)` spares the quadratic retry at every digit of a long number.
+  text = text.replace(/(?<!\d)(\d*)\.(\d*)\\overline\s*\{?(\d+)\}?/g, (_match, whole: string, fixed: string, repeating: string) =>
     repeatingDecimalFraction(whole, fixed, repeating),
   );
 
@@ -111,7 +117,14 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
   if (/^-\.\d/.test(text)) text = `-0${text.slice(1)}`;
   const baseMatch = /^(\d+)_\{?(\d{1,2})\}?$/.exec(text);
   if (baseMatch) return { text: baseMatch[1]!, percent, degrees, base: Number(baseMatch[2]) };
-  return { text, percent, degrees, ...(unit ? { unit } : {}) };
+  const unitWords = spelledUnit(removed);
+  return { text, percent, degrees, ...(unit ? { unit } : {}), ...(unitWords ? { unitWords } : {}) };
+}
+
+/** `shortened`, recording in `removed` what it lacks at the end of `text` (every step here only cuts the end). */
+function removeSuffix(text: string, shortened: string, removed: string[]): string {
+  if (shortened !== text && text.startsWith(shortened)) removed.unshift(text.slice(shortened.length));
+  return shortened;
 }
 
 /** `5 dogs`, `42 meters per second`: words (two letters or more, not math names) after a number are a unit. */

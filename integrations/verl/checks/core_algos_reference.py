@@ -1,6 +1,6 @@
 """verl's own numbers for rllm-ts's parity test: advantages and loss aggregation from ``verl.trainer.ppo.core_algos``.
 
-Reads JSON cases on stdin, writes verl's results on stdout (test/training/advantages/verl-parity.e2e.test.ts sends
+Reads JSON cases on stdin, writes verl's results on stdout (test/training/advantages/verl-parity.sdk.test.ts sends
 the cases and compares them with the TypeScript estimators). Everything runs in float64 so that the comparison
 measures the formulas, not float32 rounding. Input::
 

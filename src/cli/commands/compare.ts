@@ -20,9 +20,10 @@ export async function compareAction(flags: CompareFlags, [directoryA, directoryB
 }
 
 /** The terminal table of a comparison. */
-export function formatComparison({ a, b, comparison }: RunComparison): string {
+export function formatComparison({ a, b, comparison, rerank }: RunComparison): string {
   const points = (value: number) => `${value >= 0 ? "+" : ""}${(100 * value).toFixed(1)}`;
   const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
+  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
   const list = (tasks: string[]) =>
     tasks.length === 0 ? "none" : tasks.slice(0, listedTasks).join(", ") + (tasks.length > listedTasks ? `, … and ${tasks.length - listedTasks} more` : "");
   const rows: [string, string][] = [
@@ -35,6 +36,19 @@ export function formatComparison({ a, b, comparison }: RunComparison): string {
     ["McNemar (exact)", `${comparison.mcnemar.onlyA} solved by A alone, ${comparison.mcnemar.onlyB} by B alone: p = ${comparison.mcnemar.pValue.toPrecision(3)}`],
     ["solved by A alone", list(comparison.solvedOnlyByA)],
     ["solved by B alone", list(comparison.solvedOnlyByB)],
+    ...rerank.flatMap(({ method, rerankAt1, judgeCalls }): [string, string][] => [
+      [
+        `rerank@1 ${method}`,
+        `A ${percent(rerankAt1.accuracyA)}, B ${percent(rerankAt1.accuracyB)} over ${rerankAt1.tasks} tasks: B − A ${points(rerankAt1.difference)} ± ${(100 * rerankAt1.stderr).toFixed(1)} points (paired SE), ` +
+          `95% CI ${points(rerankAt1.ci95[0])} to ${points(rerankAt1.ci95[1])}; McNemar ${rerankAt1.mcnemar.onlyA} vs ${rerankAt1.mcnemar.onlyB}: p = ${rerankAt1.mcnemar.pValue.toPrecision(3)}`,
+      ],
+      [
+        `judge calls ${method}`,
+        `A ${judgeCalls.meanA.toFixed(1)}, B ${judgeCalls.meanB.toFixed(1)} per task: B − A ${signed(judgeCalls.difference)} ± ${judgeCalls.stderr.toFixed(1)} (paired SE), ` +
+          `95% CI ${signed(judgeCalls.ci95[0])} to ${signed(judgeCalls.ci95[1])}`,
+      ],
+    ]),
   ];
-  return rows.map(([label, value]) => `  ${label.padEnd(18)}${value}`).join("\n");
+  const width = Math.max(18, ...rows.map(([label]) => label.length + 1));
+  return rows.map(([label, value]) => `  ${label.padEnd(width)}${value}`).join("\n");
 }

@@ -3,20 +3,24 @@
  * look at the rows, and the user's own datasets.
  */
 import path from "node:path";
-import { assertUniqueIds, QaRowSchema } from "../../core/dataset.js";
+import { duplicateIdChecker, QaRowSchema, rowProblemsError } from "../../core/dataset.js";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { localDatasetNames, localSplitPath, readLocalDataset, removeLocalDataset, writeLocalDataset } from "../../datasets/local-dataset.js";
 import { readRowFile } from "../../datasets/read-row-file.js";
 import { SftRowSchema } from "../../datasets/sft-row.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
-import { pullHubDataset } from "../../datasets/pull-hub-dataset.js";
+import { DatasetUnavailableError, pullHubDataset } from "../../datasets/pull-hub-dataset.js";
+import type { Benchmark } from "../../core/benchmark.js";
+import { assertEmbeddedModelCanRun } from "../../evaluation/check-embedded-model.js";
+import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { messageText } from "../../core/message.js";
 import { UnknownNameError } from "../../core/errors/unknown-name-error.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { assertInputFile } from "../../core/check-paths.js";
 import type { RegisterFlags, ShowFlags } from "./dataset-flags.js";
 import { resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
+import { formatBenchmarkCatalog } from "../format-benchmark-catalog.js";
 
 // The command says "dataset", so its unknown-name message does too.
 async function findBuiltInBenchmark(name: string) {
@@ -24,27 +28,19 @@ async function findBuiltInBenchmark(name: string) {
   return benchmarks.load(name);
 }
 
-/** `rllm dataset list`: every benchmark with its source, bundled sample and what is pulled. */
+/** `rllm dataset list`: every benchmark grouped by kind (size, licence, grader, what is pulled), then the user's own datasets. */
 export async function listDatasets(): Promise<void> {
   const home = rllmHome();
   const builtIn = await benchmarks.loadAll();
   const local = localDatasetNames(home);
-  // One name column as wide as the longest name, so every description starts in the same column.
-  const width = Math.max(...builtIn.map((benchmark) => benchmark.name.length), ...local.map((name) => name.length));
-  for (const benchmark of builtIn) {
-    const manifest = readPullManifest(home, benchmark.name);
-    const pulled = manifest
-      ? `pulled: ${Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ")}`
-      : benchmark.hub || benchmark.pull
-        ? "not pulled"
-        : "nothing to pull";
-    console.log(`${benchmark.name.padEnd(width)} ${benchmark.description}`);
-    console.log(`${"".padEnd(width)} source: ${benchmark.hub ? `hf:${benchmark.hub.repo}` : benchmark.pull ? "custom download" : "bundled / --data only"} · ${pulled}${benchmark.bundledSample ? ` · sample: ${benchmark.bundledSample}` : ""}`);
-  }
+  // One name column for the built-in benchmarks and the user's datasets.
+  const width = Math.max(...[...builtIn, ...local.map((name) => ({ name }))].map(({ name }) => name.length));
+  for (const line of formatBenchmarkCatalog(builtIn, (name) => readPullManifest(home, name), width)) console.log(line);
+  if (local.length > 0) console.log("your datasets:");
   for (const name of local) {
     const manifest = readLocalDataset(home, name)!;
     const splits = Object.entries(manifest.splits).map(([split, { rows }]) => `${split} ${rows}`).join(", ");
-    console.log(`${name.padEnd(width)} ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
+    console.log(`  ${name.padEnd(width)}  ${manifest.kind} dataset: ${splits}${manifest.benchmark ? ` · from ${manifest.benchmark}` : ""}`);
   }
   console.log(`cache: ${home}`);
 }
@@ -53,8 +49,28 @@ export async function listDatasets(): Promise<void> {
 export async function pullDataset(_flags: unknown, [name]: [string]): Promise<void> {
   const benchmark = await findBuiltInBenchmark(name);
   const options = { home: rllmHome(), onFile: (file: string, rows: number) => console.error(`  ${file}: ${rows} rows`) };
-  const manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
+  let manifest: { splits: Record<string, { rows: number }> };
+  try {
+    manifest = benchmark.pull ? await benchmark.pull(options) : await pullHubDataset(benchmark, options);
+  } catch (error) {
+    if (!(error instanceof DatasetUnavailableError) || !error.bundledSample) throw error;
+    // The advice names a command that works: rllm eval alone only where the embedded model can run the sample.
+    const fits = await embeddedModelFits(benchmark);
+    throw new DatasetUnavailableError(error.dataset, error.url, error.reason, error.bundledSample, fits);
+  }
   for (const [split, { rows }] of Object.entries(manifest.splits)) console.log(`${name} ${split}: ${rows} rows`);
+}
+
+/** Whether `rllm eval <benchmark>` with no endpoint would run the bundled sample (the check rllm eval makes first). */
+async function embeddedModelFits(benchmark: Benchmark): Promise<boolean> {
+  const tasks = await benchmark.loadTasks({ home: rllmHome(), split: "test" });
+  try {
+    await assertEmbeddedModelCanRun(benchmark.name, await resolveCookbook(benchmark.defaultCookbook), tasks);
+    return true;
+  } catch (error) {
+    if (error instanceof InputError) return false;
+    throw error;
+  }
 }
 
 /** `rllm dataset show <name>`: the first tasks as the agent will see them. */
@@ -72,9 +88,6 @@ export async function showDataset(flags: ShowFlags, [name]: [string]): Promise<v
   }
 }
 
-// Enough to fix a file in one pass without flooding the terminal.
-const maxReportedRows = 10;
-
 /** `rllm dataset register <name> --file rows`: validates every row (file:line: field "x": why) and stores them as a split. */
 export async function registerDataset(flags: RegisterFlags, [name]: [string]): Promise<void> {
   const home = rllmHome();
@@ -90,19 +103,26 @@ export async function registerDataset(flags: RegisterFlags, [name]: [string]): P
   const located = await readRowFile(flags.file);
   if (located.length === 0) throw new InputError(`${flags.file}: no rows`);
   const rows: { id: string }[] = [];
+  // Unreadable lines, rows the schema refuses and repeated ids, all in one error.
   const problems: string[] = [];
-  for (const { value, where } of located) {
+  const duplicate = duplicateIdChecker();
+  for (const { value, where, position, unreadable } of located) {
+    if (unreadable !== undefined) {
+      problems.push(`${where}: ${unreadable}`);
+      continue;
+    }
     // A row with messages is a chat row for sft; any other row is a task for eval and train.
     const isChat = typeof value === "object" && value !== null && "messages" in value;
     const parsed = (isChat ? SftRowSchema : QaRowSchema).safeParse(value);
-    if (parsed.success) rows.push(parsed.data);
-    else problems.push(describeIssues(where, undefined, parsed.error));
+    if (!parsed.success) problems.push(describeIssues(where, undefined, parsed.error));
+    else {
+      // JSON arrays and parquet files have rows (`file: row n`), the text formats lines (`file:n`).
+      const repeated = duplicate(parsed.data.id, where, where.endsWith(`: row ${position}`) ? `row ${position}` : `line ${position}`);
+      if (repeated !== undefined) problems.push(repeated);
+      else rows.push(parsed.data);
+    }
   }
-  if (problems.length > 0) {
-    const more = problems.length > maxReportedRows ? `\n... and ${problems.length - maxReportedRows} more bad rows` : "";
-    throw new InputError(`${problems.length} bad row(s) in ${flags.file}:\n${problems.slice(0, maxReportedRows).join("\n")}${more}`);
-  }
-  assertUniqueIds(flags.file, rows, located.map((row) => row.position));
+  if (problems.length > 0) throw rowProblemsError(flags.file, problems);
   const kept: Record<string, unknown[]> = {};
   for (const split of Object.keys(existing?.splits ?? {})) kept[split] = (await readRowFile(localSplitPath(home, name, split))).map((row) => row.value);
   const directory = writeLocalDataset(

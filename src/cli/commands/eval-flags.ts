@@ -45,6 +45,7 @@ export const EvalFlagsSchema = z.object({
   tpm: z.coerce.number().positive().optional().describe("tokens per minute, shared by every episode (at most tpm/60 in any second, by estimate)").meta({ value: "n" }),
   prices: z.string().optional().describe("model prices in $ per million tokens: {\"<model>\": {input, output, cachedInput}}; else the --endpoint's prices").meta({ value: "prices.json" }),
   maxCost: z.coerce.number().positive().optional().describe("stop starting episodes before the spend would pass this many dollars (resumable)").meta({ value: "dollars" }),
+  list: z.boolean().default(false).describe("list every benchmark by kind, with its size, licence, grader and whether it is pulled, and exit"),
   config: z.string().optional().describe("run an eval set: models × benchmarks from a JSON or YAML file, one run folder per cell under --out").meta({ value: "evalset.yaml" }),
 });
 /** `rllm eval`'s parsed flags. */

@@ -10,6 +10,7 @@ import { formatSetTable } from "../format-set-table.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import { reportEvalOutcome } from "../report-eval-outcome.js";
 import { SetProgress } from "../set-progress.js";
+import { resumeCommand } from "../resume-command.js";
 import type { EvalFlags } from "./eval-flags.js";
 import { evalSetOptionsFromFlags } from "./eval-options-from-flags.js";
 
@@ -40,7 +41,7 @@ export async function runEvalSet(flags: EvalFlags, file: string): Promise<number
     interrupt.release();
     progress?.finish();
   }
-  const resumeHint = `rllm eval --config ${file} --out ${outcome.directory} --resume`;
+  const resumeHint = resumeCommand(process.argv.slice(2), outcome.directory);
   if (outcome.isInterrupted) {
     console.error(`rllm: eval set interrupted; finish with: ${resumeHint}`);
     return 1;

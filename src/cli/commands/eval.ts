@@ -12,6 +12,19 @@ import { evalOptionsFromFlags } from "./eval-options-from-flags.js";
 
 /** Runs `rllm eval <benchmark>` (or an eval set with --config) and sets the exit code (0 ok, 1 failed or under --fail-under). */
 export async function evalAction(flags: EvalFlags, [benchmarkName]: [string?]): Promise<void> {
+  if (flags.list) {
+    if (benchmarkName) throw new InputError(`--list lists every benchmark: drop "${benchmarkName}"`);
+    // The same catalogue as `rllm dataset list`, without the user's own datasets.
+    const [{ benchmarks }, { formatBenchmarkCatalog }, { readPullManifest }, { rllmHome }] = await Promise.all([
+      import("../../../benchmarks/registry.js"),
+      import("../format-benchmark-catalog.js"),
+      import("../../datasets/dataset-cache.js"),
+      import("../../core/rllm-home.js"),
+    ]);
+    const home = rllmHome();
+    for (const line of formatBenchmarkCatalog(await benchmarks.loadAll(), (name) => readPullManifest(home, name))) console.log(line);
+    return;
+  }
   if (flags.config) {
     if (benchmarkName) throw new InputError(`--config runs the benchmarks its file names: drop "${benchmarkName}"`);
     process.exitCode = await (await import("./eval-set.js")).runEvalSet(flags, flags.config);

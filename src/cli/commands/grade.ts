@@ -6,7 +6,7 @@ import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
 import { rllmHome } from "../../core/rllm-home.js";
 import { readUserConfig } from "../../core/user-config.js";
-import { parseSandboxUrls } from "../../../verifiers/code/open-program-grader.js";
+import { configuredSandboxUrls, parseSandboxUrls, sandboxHostAddresses } from "../../../verifiers/code/open-program-grader.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
@@ -33,6 +33,21 @@ export async function gradeAction(flags: GradeFlags, _args: string[], command: C
   else process.stdout.write(text);
   const summary = summarize(scores);
   (flags.output ? console.log : console.error)(summary);
+  // Nothing graded: every row failed for the infrastructure (a sandbox service lost mid-run, say), which a 0 exit would hide.
+  const cause = nothingGradedCause(scores);
+  if (cause !== undefined) {
+    console.error(`rllm: nothing could be graded: every row was an infrastructure error (${cause})`);
+    process.exitCode = 1;
+  }
+}
+
+/** The commonest cause when every row is an infrastructure error, else undefined (some row was graded, or none given). */
+export function nothingGradedCause(scores: readonly Score[]): string | undefined {
+  if (scores.length === 0 || !scores.every((score) => score.status === "unscored" && score.signals.infraError === 1)) return undefined;
+  const counts = new Map<string, number>();
+  for (const score of scores) counts.set(score.explanation ?? "no cause given", (counts.get(score.explanation ?? "no cause given") ?? 0) + 1);
+  const [cause, count] = [...counts].sort((first, second) => second[1] - first[1])[0]!;
+  return count === scores.length ? cause : `${cause}, ${count} of ${scores.length} rows`;
 }
 
 /**
@@ -56,18 +71,22 @@ function codeFlags(flags: GradeFlags): Record<string, unknown> {
   return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox, sandboxUrl }).filter(([, value]) => value !== undefined));
 }
 
-/** The sandbox services for the code verifier: --sandbox-url, else $RLLM_HOME/config.json's `sandbox`; their key from its variable. */
+/**
+ * The sandbox services for the code verifier: --sandbox-url, else $RLLM_HOME/config.json's `sandbox`; each one's key
+ * from the variable config.json names for it (sandboxHostAddresses), sent to that service only.
+ */
 function remoteSandboxFlags(flag: string | undefined): Record<string, unknown> {
   const config = readUserConfig(rllmHome()).sandbox;
-  const urls = flag ?? config?.urls.join(",");
+  const urls = flag ?? (config ? configuredSandboxUrls(config).join(",") : undefined);
   if (urls === undefined) return {};
+  let parsed: string[];
   try {
-    parseSandboxUrls(urls);
+    parsed = parseSandboxUrls(urls);
   } catch (error) {
     throw new InputError((error as Error).message);
   }
-  const apiKey = process.env[config?.apiKeyEnv ?? "RLLM_SANDBOX_API_KEY"];
-  return { sandboxUrl: urls, ...(apiKey ? { sandboxApiKey: apiKey } : {}) };
+  const keys = Object.fromEntries(sandboxHostAddresses(parsed, config, process.env).flatMap(({ url, apiKey }) => (apiKey ? [[url, apiKey]] : [])));
+  return { sandboxUrl: urls, ...(Object.keys(keys).length > 0 ? { sandboxApiKeys: keys } : {}) };
 }
 
 /**

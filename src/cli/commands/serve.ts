@@ -14,6 +14,7 @@ import type { SelectionMethod } from "../../tournament/selection-methods.js";
 import { assertCheckpointDirectory } from "../../core/check-paths.js";
 import { waitForStop } from "../wait-for-stop.js";
 import type { ServeFlags } from "./serve-flags.js";
+import { needsTensorflow } from "../../models/tiny/needs-tensorflow.js";
 
 const announceParentExit = (parentPid: number) => console.error(`rllm: the process that started this server (pid ${parentPid}) is gone: stopping`);
 
@@ -31,7 +32,7 @@ async function serveTiny(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   if (flags.checkpoint) warnIfTrainedOnTest(flags.checkpoint);
   // Imported here, not at the top: the tiny model brings TensorFlow, which `rllm serve --help` must not load.
-  const { startTinyServer } = await import("../../models/tiny/server.js");
+  const { startTinyServer } = await needsTensorflow(() => import("../../models/tiny/server.js"));
   const server = await startTinyServer({ port: flags.port, host: flags.host, checkpointDir: flags.checkpoint });
   console.error(`rllm: tiny model at ${server.url}/v1 (model "tiny", context ${server.model.config.contextLength} tokens)`);
   await waitForStop(announceParentExit);
@@ -55,7 +56,7 @@ async function serveLlamaCpp(flags: ServeFlags): Promise<void> {
 async function serveTinker(flags: ServeFlags): Promise<void> {
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
   if (flags.checkpoint && flags.baseModel) throw new InputError("--checkpoint is a tiny-model checkpoint: give it without --base-model");
-  const { startLocalTinkerServer } = await import("../../tinker-server/local-tinker-server.js");
+  const { startLocalTinkerServer } = await needsTensorflow(() => import("../../tinker-server/local-tinker-server.js"));
   const { parseFaultPlan } = await import("../../tinker-server/server-faults.js");
   let faults: ReturnType<typeof parseFaultPlan>;
   try {

@@ -1,10 +1,15 @@
 /** InputError: a bad file, row, field or flag given by the user; the CLI prints it and exits 2. */
 import type { z } from "zod";
+import type { UsageMessage } from "./option-name.js";
 
 export class InputError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The message as the command line words it: options named by their flags (`--resume`); `message` names them as options (`resume: true`). */
+  readonly flagMessage: string;
+
+  constructor(message: string | UsageMessage) {
+    super(typeof message === "string" ? message : message.library);
     this.name = "InputError";
+    this.flagMessage = typeof message === "string" ? message : message.flags;
   }
 }
 

@@ -18,4 +18,13 @@ export class HostFailureError extends Error {
   get isBusy(): boolean {
     return this.status === 429 || this.status === 503;
   }
+
+  /**
+   * The host refused this request as such (a 4xx about its size, its run_timeout, a field): the host works, and the
+   * request may fit another host or fit once split. Not 401/403/404/407 (the host's set-up, for every request), 408
+   * (the host gave up waiting) or 429 (busy).
+   */
+  get isRequestRejected(): boolean {
+    return this.status !== undefined && this.status >= 400 && this.status < 500 && ![401, 403, 404, 407, 408, 429].includes(this.status);
+  }
 }

@@ -1,15 +1,23 @@
 /**
  * Several SandboxFusion-compatible services as one: each run goes to the host with the fewest runs in flight, a busy
- * host (429/503) is waited on, and a failed host is retried elsewhere. Whose fault a failure was is decided by a
- * known-good control run on the same host right after (docs/concepts.md, "infrastructure errors"): if the control
- * passes, the host works and the run's own program made it fail, which is the candidate's failure, not the host's.
+ * host (429/503) is waited on, and a run a host could not do goes to the next one. A host's failure is never evidence
+ * against the program (docs/concepts.md, "Whose failure is it"): a 4xx about the request (its size, its run_timeout, a
+ * field), a 5xx, a reply that is not a RunCodeResponse, a SandboxError, a run the service could not finish or no reply
+ * at all says only that this host did not run this request. A known-good control run tells a broken host (left out for
+ * a while) from one that works but could not take this request; either way the run goes to the next host, and when no
+ * host did it the caller grades it elsewhere or records an infrastructure error with every host's reason.
  */
 import { callRunCode } from "./sandbox-fusion-client.js";
 import { HostFailureError } from "./host-failure-error.js";
-import type { RunCodeRequest, RunCodeResponse } from "../../core/sandbox-fusion-protocol.js";
+import type { HostLimits, RunCodeRequest, RunCodeResponse } from "../../core/sandbox-fusion-protocol.js";
+
+/** One service and the API key that belongs to it (sent to that service only). */
+export interface SandboxHostAddress {
+  url: string;
+  apiKey?: string;
+}
 
 export interface SandboxHostPoolOptions {
-  apiKey?: string;
   /** Extra time on top of a run's own limits before the request is given up (verl uses 10 s). */
   requestSlackMs?: number;
   /** How long a host that failed its control is left out while others remain. */
@@ -20,18 +28,23 @@ export interface SandboxHostPoolOptions {
   controlTimeoutMs?: number;
 }
 
-/**
- * A run's outcome: the host's reply, or a failure the control run proved to be the program's own doing (`isTimeout`:
- * the service kept no time limit on it, twice, though it answered the control).
- */
-export type PooledRunResult =
-  | { kind: "reply"; host: string; response: RunCodeResponse }
-  | { kind: "program-failure"; host: string; reason: string; isTimeout: boolean };
+/** A run a host did: its reply, with a run result the program produced, and the limits the host states. */
+export interface PooledRunResult {
+  host: string;
+  response: RunCodeResponse;
+  limits: HostLimits;
+}
 
-/** Every host failed its control: an infrastructure error, with each host's reason. */
+/**
+ * No host did the run: each one's reason. `isRequestRejected`: some host refused the request as such (too large, too
+ * long a run_timeout), so the same work split into smaller requests may fit.
+ */
 export class AllHostsFailedError extends Error {
-  constructor(readonly reasons: string[]) {
-    super(`every sandbox service failed: ${reasons.join("; ")}`);
+  constructor(
+    readonly reasons: string[],
+    readonly isRequestRejected: boolean,
+  ) {
+    super(`no sandbox service could run it: ${reasons.join("; ")}`);
     this.name = "AllHostsFailedError";
   }
 }
@@ -40,10 +53,13 @@ const controlRequest: RunCodeRequest = { language: "python", code: "print(6 * 7)
 
 interface HostState {
   url: string;
+  apiKey?: string;
   inFlight: number;
   downUntil: number;
   runs: number;
   failures: number;
+  /** The limits the host stated in its last reply (limitHeaders); none for services that state none. */
+  limits: HostLimits;
 }
 
 /** The hosts behind `--sandbox-url`; `run` sends one request and never grades it twice. */
@@ -52,11 +68,11 @@ export class SandboxHostPool {
   private next = 0;
 
   constructor(
-    urls: string[],
+    addresses: SandboxHostAddress[],
     private readonly options: SandboxHostPoolOptions = {},
   ) {
-    if (urls.length === 0) throw new Error("a sandbox host pool needs at least one URL");
-    this.hosts = urls.map((url) => ({ url, inFlight: 0, downUntil: 0, runs: 0, failures: 0 }));
+    if (addresses.length === 0) throw new Error("a sandbox host pool needs at least one URL");
+    this.hosts = addresses.map(({ url, apiKey }) => ({ url, apiKey, inFlight: 0, downUntil: 0, runs: 0, failures: 0, limits: {} }));
   }
 
   /** Runs and failures per host, for the run's log. */
@@ -64,30 +80,46 @@ export class SandboxHostPool {
     return this.hosts.map(({ url, runs, failures }) => ({ url, runs, failures }));
   }
 
-  /** Sends `request` to the least-loaded live host; on a host failure, checks the host and moves on if it is broken. */
+  /** Sends `request` to the least-loaded live host that can take it; a host that did not run it hands it to the next. */
   async run(request: RunCodeRequest, signal?: AbortSignal): Promise<PooledRunResult> {
     const tried = new Set<HostState>();
     const reasons: string[] = [];
+    const bodyBytes = Buffer.byteLength(JSON.stringify(request));
+    let isRequestRejected = false;
     let slackScale = 1;
     for (let host = this.pick(tried); host; host = this.pick(tried)) {
       tried.add(host);
+      const over = overLimits(host.limits, request.run_timeout ?? 10, bodyBytes);
+      if (over) {
+        isRequestRejected = true;
+        reasons.push(`sandbox service ${host.url}: ${over}`);
+        continue;
+      }
       const outcome = await this.attempt(host, request, slackScale, signal);
-      if ("response" in outcome) return { kind: "reply", host: host.url, response: outcome.response };
-      // The host failed this run. If it still passes the control, the program made it fail, except that a time-out
-      // may be time spent in a busy service's queue: such a run is sent once more, with four times the slack.
+      if ("response" in outcome) return { host: host.url, response: outcome.response, limits: host.limits };
+      const { error } = outcome;
+      if (error.isRequestRejected) {
+        // The host answered, so it works: it refused this request, which may fit another host or fit once split.
+        isRequestRejected = true;
+        reasons.push(error.message);
+        continue;
+      }
       if (await this.passesControl(host, signal)) {
-        if (outcome.error.isTimeout && slackScale === 1) {
+        // The host works but did not run this request. A time-out may be time spent in a busy service's queue: such a
+        // run is sent once more, with four times the slack.
+        if (error.isTimeout && slackScale === 1) {
           slackScale = 4;
           tried.delete(host);
           continue;
         }
-        return { kind: "program-failure", host: host.url, reason: outcome.error.reason, isTimeout: outcome.error.isTimeout };
+        reasons.push(`${error.message} (its control run passed)`);
+        continue;
       }
       host.failures += 1;
       host.downUntil = Date.now() + (this.options.cooldownMs ?? 30_000);
-      reasons.push(outcome.error.message);
+      reasons.push(`${error.message} (its control run failed too)`);
     }
-    throw new AllHostsFailedError(reasons);
+    throw new AllHostsFailedError(reasons, isRequestRejected);
   }
 
   private async attempt(
@@ -102,10 +134,9 @@ export class SandboxHostPool {
     try {
       for (let busyWaits = 0; ; busyWaits += 1) {
         try {
-          const response = await callRunCode(host.url, request, { apiKey: this.options.apiKey, timeoutMs, signal });
-          // SandboxError: the service could not run the program at all; the control run decides whose fault.
-          if (response.status === "SandboxError") return { error: new HostFailureError(host.url, `SandboxError: ${response.message}`) };
-          return { response };
+          const response = await callRunCode(host.url, request, { apiKey: host.apiKey, timeoutMs, signal, onLimits: (limits) => (host.limits = limits) });
+          const unfinished = unfinishedRun(response);
+          return unfinished ? { error: new HostFailureError(host.url, unfinished) } : { response };
         } catch (error) {
           if (!(error instanceof HostFailureError)) throw error;
           if (!error.isBusy || busyWaits >= (this.options.maxBusyWaits ?? 20)) return { error };
@@ -119,7 +150,7 @@ export class SandboxHostPool {
 
   private async passesControl(host: HostState, signal?: AbortSignal): Promise<boolean> {
     try {
-      const response = await callRunCode(host.url, controlRequest, { apiKey: this.options.apiKey, timeoutMs: this.options.controlTimeoutMs ?? 30_000, signal });
+      const response = await callRunCode(host.url, controlRequest, { apiKey: host.apiKey, timeoutMs: this.options.controlTimeoutMs ?? 30_000, signal });
       return response.status === "Success" && response.run_result?.stdout?.trim() === "42";
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -139,6 +170,25 @@ export class SandboxHostPool {
     this.next = (this.next + 1) % least.length;
     return least[this.next];
   }
+}
+
+/**
+ * Why a reply is not a run of the program, or undefined when it is: a SandboxError, no run result, or a run the service
+ * could not finish (SandboxFusion's CommandRunStatus Error: an exception of the service's own).
+ */
+function unfinishedRun(response: RunCodeResponse): string | undefined {
+  if (response.status === "SandboxError") return `SandboxError: ${response.message}`;
+  const run = response.run_result;
+  if (!run) return `no run result (${response.status}: ${response.message})`;
+  if (run.status === "Error") return `the service could not finish the run: ${(run.stderr ?? response.message).slice(0, 200)}`;
+  return undefined;
+}
+
+/** Why `limits` rule out a request of `runTimeoutSeconds` and `bodyBytes`, or undefined when they do not. */
+function overLimits(limits: HostLimits, runTimeoutSeconds: number, bodyBytes: number): string | undefined {
+  if (limits.runTimeoutSeconds !== undefined && runTimeoutSeconds > limits.runTimeoutSeconds) return `run_timeout ${runTimeoutSeconds} s is over its limit of ${limits.runTimeoutSeconds} s`;
+  if (limits.bodyBytes !== undefined && bodyBytes > limits.bodyBytes) return `a ${bodyBytes}-byte request is over its limit of ${limits.bodyBytes} bytes`;
+  return undefined;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -25,6 +25,17 @@
             ["accuracy B", view.percent(figures.accuracyB)],
             ["B − A", `${points(figures.difference)} ± ${(100 * figures.stderr).toFixed(1)} points (paired SE; 95% CI ${points(figures.ci95[0])} to ${points(figures.ci95[1])})`],
             ["McNemar", `${figures.mcnemar.onlyA} tasks solved by A alone, ${figures.mcnemar.onlyB} by B alone: exact p = ${figures.mcnemar.pValue.toPrecision(3)}`],
+            // Runs made with --rerank: each method both used, paired over the tasks both reranked.
+            ...data.rerank.flatMap(({ method, rerankAt1, judgeCalls }) => [
+              [
+                `rerank@1 ${method}`,
+                `A ${view.percent(rerankAt1.accuracyA)}, B ${view.percent(rerankAt1.accuracyB)} over ${rerankAt1.tasks} tasks: B − A ${points(rerankAt1.difference)} ± ${(100 * rerankAt1.stderr).toFixed(1)} points (paired SE); McNemar p = ${rerankAt1.mcnemar.pValue.toPrecision(3)}`,
+              ],
+              [
+                `judge calls ${method}`,
+                `A ${judgeCalls.meanA.toFixed(1)}, B ${judgeCalls.meanB.toFixed(1)} per task: B − A ${judgeCalls.difference >= 0 ? "+" : ""}${judgeCalls.difference.toFixed(1)} ± ${judgeCalls.stderr.toFixed(1)} (paired SE)`,
+              ],
+            ]),
           ],
           { id: "compare-figures" },
         ),

@@ -97,7 +97,7 @@
       const cells = visibleColumns.map((column) => {
         const value = column.value(row);
         const text = column.key === "value" ? view.number(value) : String(value);
-        // The id column is narrow and cut with an ellipsis, so its cells always carry the whole id as a tooltip.
+        // An id past the column's widest (360 px) is cut with an ellipsis, so id cells always carry the whole id as a tooltip.
         const title = column.key === "id" || text.length > 40 ? text.slice(0, 400) : null;
         return element("span", { class: `cell ${column.key === "status" ? `status-${row.status}` : ""}`, title, text: text.slice(0, 200) });
       });
@@ -132,11 +132,26 @@
     if (parts) view.renderTranscript(parts.transcript, episode);
   };
 
+  /**
+   * The episode column's width: the longest id in the page's font, plus the cell's padding, so no id is cut (a fixed
+   * share of the table cut `arith-test-00002:0` to `arith-test-000…`); past 360 px the tooltip holds the rest.
+   * @param {Row[]} rows
+   */
+  const episodeColumnWidth = (rows) => {
+    const context = document.createElement("canvas").getContext("2d");
+    if (!context || rows.length === 0) return "minmax(9em, 1.2fr)";
+    context.font = getComputedStyle(document.body).font;
+    const widest = Math.max(...rows.map((row) => context.measureText(row.episode.id).width));
+    // 12 px of padding and 2 px so that rounding never brings the ellipsis back.
+    return `${Math.ceil(Math.min(widest, 360)) + 14}px`;
+  };
+
   /** Builds the tasks tab in `panel` over `episodes`. */
   view.renderTasks = (panel, episodes, isTraining) => {
     state.rows = episodes.map(toRow).sort(byTaskAndAttempt);
     const visibleColumns = columns.filter((column) => !column.trainingOnly || isTraining);
-    const template = visibleColumns.map((column) => column.width).join(" ");
+    const idWidth = episodeColumnWidth(state.rows);
+    const template = visibleColumns.map((column) => (column.key === "id" ? idWidth : column.width)).join(" ");
     const signalNames = [...new Set(state.rows.flatMap((row) => Object.keys(row.signals)))].sort();
     const statusSelect = element(
       "select",

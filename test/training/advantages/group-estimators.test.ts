@@ -12,7 +12,7 @@ interface GroupCase {
 
 // Hand-computed values under the population convention (population std, eps 1e-6 on the std, a group of one gets 0),
 // kept in data so cases are added without new code. The verl convention is checked against verl itself in
-// verl-parity.e2e.test.ts.
+// verl-parity.sdk.test.ts.
 const cases = JSON.parse(
   readFileSync(new URL("./group-estimator-cases.json", import.meta.url), "utf8"),
 ) as GroupCase[];

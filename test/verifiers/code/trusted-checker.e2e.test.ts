@@ -10,7 +10,7 @@ import { normalizeTests } from "../../../verifiers/code/normalize-tests.js";
 const CaseSchema = z.object({
   name: z.string(),
   /** The policy that stops the program (or that the legitimate program must get through). */
-  policy: z.enum(["trusted-checker", "plain-data", "seccomp", "deny-subprocess"]),
+  policy: z.enum(["trusted-checker", "plain-data", "call-channel", "seccomp", "deny-subprocess"]),
   program: z.string(),
   tests: z.unknown(),
   fn_name: z.string().optional(),

@@ -29,6 +29,20 @@ describe("normalizeAnswer", () => {
     expect(normalizeAnswer("30°").degrees).toBe(true);
   });
 
+  it.each([
+    ["4 cents", "cent"],
+    ["4 \\text{ Dollars}", "dollar"],
+    ["12 square units", "unit^2"],
+    ["12 \\text{ sq units}", "unit^2"],
+    ["3 \\text{ boxes}", "box"],
+    ["42 meters per second", "meter per second"],
+    ["4 km", "km"],
+    ["12\\text{ (rounded)}", undefined],
+    ["12", undefined],
+  ])("records the words of the unit it removes from %s: %s", (input, unitWords) => {
+    expect(normalizeAnswer(input).unitWords).toBe(unitWords);
+  });
+
   it("keeps the base of a subscripted literal", () => {
     expect(normalizeAnswer("204_{5}")).toEqual({ text: "204", percent: false, degrees: false, base: 5 });
   });

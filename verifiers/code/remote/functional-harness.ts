@@ -3,9 +3,16 @@
  * checker, so the program and the calls share one process; only the tests' arguments are sent, never their expected
  * values, which are compared here: a program that tampers with the harness can still only report values it computed.
  */
+import { randomBytes } from "node:crypto";
 
-/** The marker that starts each result line; a program printing its own copy makes the run fail (duplicate index). */
-export const resultMarker = "\u0000rllm-result\u0000";
+/**
+ * A marker to start each result line of one run, new for each run: a service that answers with result lines it kept
+ * from another run, or with a fixed marker, forges nothing. A program printing its own copy of this run's marker makes
+ * the run fail (a duplicate index). The service itself sees the marker, and is trusted (docs/code-sandbox.md).
+ */
+export function newResultMarker(): string {
+  return `\u0000rllm-result-${randomBytes(12).toString("hex")}\u0000`;
+}
 
 // Loads the program as a module not named __main__ (its `if __name__ == "__main__"` block must not run), then calls
 // the function (a method of class Solution for LeetCode-style programs) once per test, one tagged JSON line each. The
@@ -39,9 +46,9 @@ def _rllm_main(source, fn_name, marker):
         _rllm_sys.stdout.flush()
 `;
 
-/** The program text for `program` calling `fnName`; the tests' arguments go in on stdin (see `functionalStdin`). */
-export function functionalProgram(program: string, fnName: string): string {
-  return `${harness}\n_rllm_main(${JSON.stringify(program)}, ${JSON.stringify(fnName)}, ${JSON.stringify(resultMarker)})\n`;
+/** The program text for `program` calling `fnName`, its result lines starting with `marker`; the tests' arguments go in on stdin (see `functionalStdin`). */
+export function functionalProgram(program: string, fnName: string, marker: string): string {
+  return `${harness}\n_rllm_main(${JSON.stringify(program)}, ${JSON.stringify(fnName)}, ${JSON.stringify(marker)})\n`;
 }
 
 /** The stdin of a functional run: each test's arguments (one JSON value per line of its input) as one JSON list. */
@@ -57,11 +64,11 @@ export interface HarnessRecord {
   error?: string;
 }
 
-/** The harness's result lines in `stdout`, or a reason when the output was tampered with (a duplicate or foreign index). */
-export function readHarnessOutput(stdout: string, testCount: number): { records: HarnessRecord[] } | { tampered: string } {
+/** The harness's result lines (after `marker`) in `stdout`, or a reason when the output was tampered with (a duplicate or foreign index). */
+export function readHarnessOutput(stdout: string, testCount: number, marker: string): { records: HarnessRecord[] } | { tampered: string } {
   const records: HarnessRecord[] = [];
   const seen = new Set<number>();
-  for (const chunk of stdout.split(resultMarker).slice(1)) {
+  for (const chunk of stdout.split(marker).slice(1)) {
     // "<index> v <tagged JSON>" or "<index> e <JSON string>"; the value stays text, so big integers keep every digit.
     const match = /^(\d+) ([ve]) (.*)$/.exec(chunk.split("\n")[0] ?? "");
     const index = match ? Number(match[1]) : Number.NaN;

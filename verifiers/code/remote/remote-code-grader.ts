@@ -1,27 +1,41 @@
 /**
  * The code grader on SandboxFusion-compatible services (`--sandbox-url`): stdin tests as one run each, function-call
- * tests as one harness run, stdout and returned values compared here, so expected outputs never leave this process.
- * Assert tests carry their expected values inside the test code, which a program sharing their process could read, so
- * they are graded in the local sandbox (its trusted checker runs them apart from the program) or left unscored.
+ * tests as one harness run (split into several when a service refuses it as too large or too long), stdout and
+ * returned values compared here, so expected outputs never leave this process. Assert tests carry their expected
+ * values inside the test code, which a program sharing their process could read, so they are graded in the local
+ * sandbox (its trusted checker runs them apart from the program) or left unscored. A problem no service could run is
+ * graded in the local sandbox too, or is an infrastructure error with each service's reason: a service's limit or
+ * fault is never the program's failure.
  */
 import { failureFromError, failureFromStderr, type OutcomeVerdict } from "../classify-outcome.js";
 import { compareStdout } from "../compare-stdout.js";
 import type { CodeProblem, ProgramGrader } from "../program-grader.js";
-import { parsePythonJson, pythonEquals } from "../python-value.js";
+import { parsePythonJson, pythonEquals, type PythonValue } from "../python-value.js";
 import { infraVerdict, summarizeTests, type ProgramVerdict, type TestResult } from "../test-verdict.js";
-import { functionalProgram, functionalStdin, readHarnessOutput } from "./functional-harness.js";
-import { AllHostsFailedError, outputExceededNote, SandboxHostPool, type PooledRunResult, type RunCodeResponse } from "rllm-ts/sandbox";
+import { functionalProgram, functionalStdin, newResultMarker, readHarnessOutput } from "./functional-harness.js";
+import {
+  AllHostsFailedError,
+  outputExceededNote,
+  sandboxFusionCapturedBytes,
+  SandboxHostPool,
+  type PooledRunResult,
+  type RunCodeResponse,
+  type SandboxHostAddress,
+} from "rllm-ts/sandbox";
 
 export interface RemoteCodeGraderOptions {
-  urls: string[];
-  apiKey?: string;
+  /** The services, each with the API key that belongs to it. */
+  hosts: SandboxHostAddress[];
   timeoutSeconds: number;
   runAllTests: boolean;
   floatTolerance?: number;
   memoryMb?: number;
   /** Problems graded at once (default 2 per host: more only wait in the services' queues). */
   concurrency?: number;
-  /** Opens the local sandbox for assert tests; absent or failing, assert problems are unscored. */
+  /**
+   * Opens the local sandbox, for assert tests and for a problem no service could run; absent or failing, assert
+   * problems are unscored and such a problem is an infrastructure error.
+   */
   openLocal?: () => Promise<ProgramGrader>;
 }
 
@@ -31,7 +45,7 @@ class ExpectedValueError extends Error {}
 // The exit code our own service's programs use for a denied action (python/program_host.py); harmless elsewhere.
 const deniedExitCode = 86;
 
-/** Grades programs on remote sandbox services; never grades a problem twice, and a host failure is infra only when proven. */
+/** Grades programs on remote sandbox services; never grades a problem twice, and never blames a program for a service. */
 export class RemoteCodeGrader implements ProgramGrader {
   readonly concurrency: number;
   readonly notice = undefined;
@@ -39,8 +53,8 @@ export class RemoteCodeGrader implements ProgramGrader {
   private local: Promise<ProgramGrader> | undefined;
 
   constructor(private readonly options: RemoteCodeGraderOptions) {
-    this.pool = new SandboxHostPool(options.urls, { apiKey: options.apiKey });
-    this.concurrency = options.concurrency ?? 2 * options.urls.length;
+    this.pool = new SandboxHostPool(options.hosts);
+    this.concurrency = options.concurrency ?? 2 * options.hosts.length;
   }
 
   /** Runs and failures per host. */
@@ -62,7 +76,8 @@ export class RemoteCodeGrader implements ProgramGrader {
       }
       return summarizeTests(results.sort((left, right) => left.index - right.index));
     } catch (error) {
-      if (error instanceof AllHostsFailedError || error instanceof ExpectedValueError) return infraVerdict(error.message, problem.tests.length);
+      if (error instanceof ExpectedValueError) return infraVerdict(error.message, problem.tests.length);
+      if (error instanceof AllHostsFailedError) return this.gradeInstead(problem, error.message);
       throw error;
     }
   }
@@ -79,12 +94,15 @@ export class RemoteCodeGrader implements ProgramGrader {
         continue;
       }
       const result = await this.pool.run(this.request(program, input, this.options.timeoutSeconds));
-      const failure = runFailure(result);
+      const failure = replyFailure(result.response);
       if (failure) {
         results.push({ index, ...failure });
         continue;
       }
-      const stdout = result.kind === "reply" ? (result.response.run_result?.stdout ?? "") : "";
+      // Output the service may have cut short can neither pass nor fail: the problem is graded elsewhere.
+      const cut = cutShort(result);
+      if (cut) throw new AllHostsFailedError([cut], false);
+      const stdout = result.response.run_result?.stdout ?? "";
       const comparison = compareStdout(stdout, output, { floatTolerance: this.options.floatTolerance });
       results.push(comparison.isMatch ? { index, verdict: "accepted" } : { index, verdict: "wrong_answer", detail: comparison.detail });
     }
@@ -100,26 +118,53 @@ export class RemoteCodeGrader implements ProgramGrader {
         throw new ExpectedValueError(`test ${index + 1}: expected output is not JSON: ${(error as Error).message}`);
       }
     });
-    // One run for all calls, with the whole-problem guard of the local grader: (timeout + 1) · n + 5 seconds.
+    return this.gradeCallRun(program, fnName, tests.map((test, position) => ({ ...test, expected: expected[position]! })));
+  }
+
+  /**
+   * One harness run for `tests`. When every service refuses it as such (its body or its run_timeout over a service's
+   * limit; `rllm sandbox serve` allows 300 s, and 60 tests at 6 s need (6 + 1) · 60 + 5 = 425), or its output may
+   * have been cut short, its halves run in turn, down to single tests; a single test no service runs whole is left to
+   * the caller.
+   */
+  private async gradeCallRun(program: string, fnName: string, tests: { input: string; index: number; expected: PythonValue }[]): Promise<TestResult[]> {
+    // The whole-problem guard of the local grader: (timeout + 1) · n + 5 seconds.
     const seconds = (this.options.timeoutSeconds + 1) * tests.length + 5;
-    const result = await this.pool.run(this.request(functionalProgram(program, fnName), functionalStdin(tests.map(({ input }) => input)), seconds));
-    const response = result.kind === "reply" ? result.response : undefined;
-    const read = readHarnessOutput(response?.run_result?.stdout ?? "", tests.length);
+    // A marker of this run's own: a service that echoes result lines it saw before (or a fixed marker) forges nothing.
+    const marker = newResultMarker();
+    let result: PooledRunResult | undefined;
+    let unfit: AllHostsFailedError | undefined;
+    try {
+      result = await this.pool.run(this.request(functionalProgram(program, fnName, marker), functionalStdin(tests.map(({ input }) => input)), seconds));
+    } catch (error) {
+      if (!(error instanceof AllHostsFailedError && error.isRequestRejected)) throw error;
+      unfit = error;
+    }
+    const cut = result && cutShort(result);
+    if (!result || cut) {
+      if (tests.length === 1) throw unfit ?? new AllHostsFailedError([cut!], false);
+      const half = Math.ceil(tests.length / 2);
+      const first = await this.gradeCallRun(program, fnName, tests.slice(0, half));
+      if (!this.options.runAllTests && first.some((result) => result.verdict !== "accepted")) return [...first, ...tests.slice(half).map(({ index }) => ({ index, verdict: "not_run" as const }))];
+      return [...first, ...(await this.gradeCallRun(program, fnName, tests.slice(half)))];
+    }
+    const { response } = result;
+    const read = readHarnessOutput(response.run_result?.stdout ?? "", tests.length, marker);
     if ("tampered" in read) return blameFirst(tests, { verdict: "wrong_answer", detail: `the program tampered with the result lines (${read.tampered})` }, []);
     const results: TestResult[] = [];
-    for (const [position, { index }] of tests.entries()) {
+    for (const [position, { index, expected }] of tests.entries()) {
       const record = read.records.find((candidate) => candidate.index === position);
       if (!record) break;
       if (record.error !== undefined) results.push({ index, ...failureFromError(record.error) });
       else {
-        const isMatch = pythonEquals(parsePythonJson(record.valueJson!, { tagged: true }), expected[position]!, { floatTolerance: this.options.floatTolerance });
+        const isMatch = pythonEquals(parsePythonJson(record.valueJson!, { tagged: true }), expected, { floatTolerance: this.options.floatTolerance });
         results.push(isMatch ? { index, verdict: "accepted" } : { index, verdict: "wrong_answer", detail: "returned value differs" });
       }
       if (results.at(-1)!.verdict !== "accepted" && !this.options.runAllTests) return [...results, ...tests.slice(position + 1).map(({ index: rest }) => ({ index: rest, verdict: "not_run" as const }))];
     }
     if (results.length === tests.length) return results;
     // The run ended before every call reported: the first unreported test takes the blame.
-    const failure = runFailure(result) ?? { verdict: "runtime_error" as const, detail: "the program ended before the tests finished" };
+    const failure = replyFailure(response) ?? { verdict: "runtime_error" as const, detail: "the program ended before the tests finished" };
     return blameFirst(tests, failure, results);
   }
 
@@ -138,32 +183,49 @@ export class RemoteCodeGrader implements ProgramGrader {
 
   private async gradeLocally(problem: CodeProblem): Promise<ProgramVerdict> {
     if (!this.options.openLocal) return assertsUnsupported("no local sandbox was configured");
-    this.local ??= this.options.openLocal();
     try {
-      return await (await this.local).grade(problem);
+      return await (await this.openLocal()).grade(problem);
     } catch (error) {
       return assertsUnsupported((error as Error).message);
     }
   }
-}
 
-/** Why a run failed (time limit, exit status, a failure the control run pinned on the program), or undefined. */
-function runFailure(result: PooledRunResult): OutcomeVerdict | undefined {
-  if (result.kind === "program-failure") {
-    const detail = `the sandbox service failed on this program and then passed its control run (${result.reason})`;
-    return { verdict: result.isTimeout ? "time_limit" : "runtime_error", detail };
+  /** A problem no service could run (`reason`, each service's): graded in the local sandbox, else an infrastructure error. */
+  private async gradeInstead(problem: CodeProblem, reason: string): Promise<ProgramVerdict> {
+    if (!this.options.openLocal) return infraVerdict(`${reason}; no local sandbox to grade it instead`, problem.tests.length);
+    try {
+      return await (await this.openLocal()).grade(problem);
+    } catch (error) {
+      return infraVerdict(`${reason}; the local sandbox could not grade it either: ${(error as Error).message}`, problem.tests.length);
+    }
   }
-  return replyFailure(result.response);
+
+  private openLocal(): Promise<ProgramGrader> {
+    this.local ??= this.options.openLocal!();
+    return this.local;
+  }
 }
 
+/** Why the program's run failed (a time limit, its exit status, the output cap), or undefined for a clean exit. */
 function replyFailure(response: RunCodeResponse): OutcomeVerdict | undefined {
-  const run = response.run_result;
-  if (!run) return { verdict: "runtime_error", detail: `no run result: ${response.message}` };
+  const run = response.run_result!;
   if (run.status === "TimeLimitExceeded") return { verdict: "time_limit", detail: `over ${run.execution_time ?? "its"} s` };
-  if (run.status === "Error") return { verdict: "runtime_error", detail: `the service could not finish the run: ${response.message}` };
   if (run.return_code === 0) return undefined;
   if ((run.stderr ?? "").includes(outputExceededNote)) return { verdict: "wrong_answer", detail: "output exceeded the service's limit" };
   return failureFromStderr(run.stderr ?? "", run.return_code ?? null, deniedExitCode);
+}
+
+/**
+ * Why `result`'s stdout may have been cut short, or undefined: a service that states no output limit is taken to keep
+ * only SandboxFusion's first 1 MiB, and output that reached it may have lost its end (a right answer's, or the junk a
+ * wrong program printed after a right one). A service that states its limit says so in stderr when a run goes past it.
+ */
+function cutShort(result: PooledRunResult): string | undefined {
+  if (result.limits.outputBytes !== undefined) return undefined;
+  const bytes = Buffer.byteLength(result.response.run_result?.stdout ?? "", "utf8");
+  // A character cut at the limit decodes to one replacement character (3 bytes) or to none.
+  if (bytes < sandboxFusionCapturedBytes - 3) return undefined;
+  return `sandbox service ${result.host}: its stdout reached ${bytes} bytes, where SandboxFusion stops keeping output, so its end may be lost`;
 }
 
 function blameFirst(tests: { index: number }[], failure: OutcomeVerdict, reported: TestResult[]): TestResult[] {

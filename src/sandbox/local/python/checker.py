@@ -13,7 +13,10 @@ failure, a scored runtime_error with the reason: the program decides what its na
 let a wrong program leave a failing test unscored. "unsupported" is left for what no program can cause: a test that
 passes a value of its own making the call channel cannot carry (a lambda, an object of a test-defined class), or an
 assert test that does not compile. An unsupported test does not end the job: the tests after it still run, so a
-program that fails one of them is still a scored failure.
+program that fails one of them is still a scored failure. No value of the program's can make a test unsupported: the
+channel carries back anything the program may send (nesting counts from the value, not the message, and arguments may
+be nested deeper than replies), a reply may be as long as the call it answers plus the output cap, and a limit hit
+while carrying the program's own output anyway is the program's failure.
 
 One checker serves a slot's jobs one after another (the zygote forks it once and again after it dies): fd 3 carries
 the checkers' parts of the jobs ("<length>\\n<json>"), fd 4 is a socket on which the zygote hands over each job's
@@ -30,8 +33,16 @@ import sys
 
 import plain_data
 
-# A reply longer than this is a channel violation (the grader's stdout cap is of the same order).
+# A reply may be this much longer than the call it answers (a function may always hand back what it was given);
+# past that it is a channel violation. The grader's stdout cap is of the same order.
 _REPLY_BYTES = 16 * 1024 * 1024
+# Replies of one test kept alive so that a too-deep argument can be traced to them (an id names one object only while
+# it lives). Past this many bytes of replies in one test, a too-deep argument is put down to the program, which could
+# have sent it.
+_KEPT_REPLY_BYTES = 16 * 1024 * 1024
+# Python frames added while a message is encoded or decoded (both recurse), so that a test calling the program from
+# deep in its own recursion never runs the channel out of frames: that limit would be the checker's, not the program's.
+_CHANNEL_FRAMES = 2000
 
 
 class _PolicyStop(BaseException):
@@ -51,11 +62,25 @@ class _State:
         raise _PolicyStop(detail)
 
 
+def _with_frames(function, *arguments):
+    """`function(*arguments)` with _CHANNEL_FRAMES more Python frames allowed than the caller had left."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit + _CHANNEL_FRAMES)
+    try:
+        return function(*arguments)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
 class _Channel:
     def __init__(self, state, requests_fd, replies_fd):
         self.state = state
         self.requests = os.fdopen(requests_fd, "w", encoding="utf-8", errors="surrogatepass")
         self.replies = os.fdopen(replies_fd, "r", encoding="utf-8", errors="surrogatepass")
+        self.program_globals = []  # the program's plain-data globals, copied into the test namespace
+        self.kept = []  # the values the program returned in the current test
+        self.kept_bytes = 0
+        self.untracked = False  # some of them were not kept (over _KEPT_REPLY_BYTES)
 
     def close(self):
         for stream in (self.requests, self.replies):
@@ -64,24 +89,30 @@ class _Channel:
             except OSError:
                 pass
 
-    def receive(self):
-        line = self.replies.readline(_REPLY_BYTES + 1)
+    def start_test(self):
+        self.kept, self.kept_bytes, self.untracked = [], 0, False
+
+    def receive(self, envelope, limit=_REPLY_BYTES):
+        """The next message from the program (its first `envelope` levels its own) and its length."""
+        line = self.replies.readline(limit + 1)
         if line == "":
             self.state.ended = True
             raise _PolicyStop("the program ended")
-        if len(line) > _REPLY_BYTES:
-            self.state.breach("runtime_error", "call-channel policy: a reply longer than %d bytes" % _REPLY_BYTES)
+        if len(line) > limit:
+            self.state.breach("runtime_error", "call-channel policy: a reply longer than %d bytes" % limit)
         try:
-            return plain_data.decode(line)
+            return _with_frames(plain_data.decode, line, envelope), len(line)
         except (plain_data.NotPlainData, ValueError) as error:
             self.state.breach("runtime_error", "call-channel policy: the program sent something other than plain data (%s)" % str(error)[:200])
 
     def call(self, name, arguments, keywords):
         try:
-            line = plain_data.encode(("call", name, list(arguments), dict(keywords)))
+            line = _with_frames(plain_data.encode, ("call", name, list(arguments), dict(keywords)), 2, plain_data.ARGUMENT_HEADROOM)
         except plain_data.NotPlainData as error:
             if _holds_program_object((arguments, keywords)):
                 self.state.breach("runtime_error", "trusted-checker policy: the test passes one of the program's own names to %s, which the call channel cannot carry" % name)
+            if isinstance(error, plain_data.TooDeep) and self._holds_program_output(error.path):
+                self.state.breach("runtime_error", "call-channel policy: the arguments to %s hold a value the program returned, and are nested deeper than the %d levels the channel carries" % (name, plain_data.MAX_DEPTH + plain_data.ARGUMENT_HEADROOM))
             self.state.breach("unsupported", "trusted-checker policy: the test passes a value the call channel cannot carry to %s (%s)" % (name, error))
         try:
             self.requests.write(line + "\n")
@@ -89,14 +120,33 @@ class _Channel:
         except (BrokenPipeError, OSError):
             self.state.ended = True
             raise _PolicyStop("the program ended")
-        reply = self.receive()
+        reply, size = self.receive(1, _REPLY_BYTES + len(line))
         if type(reply) is tuple and len(reply) == 2 and reply[0] == "value":
+            self._keep(reply[1], size)
             return reply[1]
         if type(reply) is tuple and len(reply) == 3 and reply[0] == "error" and type(reply[1]) is str and type(reply[2]) is str:
             if reply[1] == "$notplain":
                 self.state.breach("wrong_answer", "plain-data policy: %s returned a value that is not plain data (%s)" % (name, reply[2]))
             raise _program_error(reply[1], reply[2])
         self.state.breach("runtime_error", "call-channel policy: unexpected reply %r" % (str(reply)[:100],))
+
+    def _keep(self, value, size):
+        if self.kept_bytes + size > _KEPT_REPLY_BYTES:
+            self.untracked = True
+            return
+        self.kept.append(value)
+        self.kept_bytes += size
+
+    def _holds_program_output(self, path):
+        """Whether a container on `path` (the arguments' containers down to the one too deep) came from the program.
+
+        A limit hit while carrying the program's own output is the program's failure: otherwise a program could make a
+        test it fails unsupported (unscored) by returning a value the test then cannot pass back.
+        """
+        if self.untracked:
+            return True
+        produced = {id(container) for container in _containers(self.program_globals + self.kept)}
+        return any(id(container) in produced for container in path)
 
 
 class ProgramError(Exception):
@@ -148,14 +198,29 @@ def _opaque_type(state):
     return type("ProgramValue", (), members)
 
 
-def _holds_program_object(value, depth=0):
-    """Whether `value` (the arguments of a call) holds a stand-in for one of the program's names."""
-    if isinstance(value, ProgramFunction) or type(value).__name__ == "ProgramValue":
-        return True
-    if depth < 50 and type(value) in (list, tuple, set, frozenset):
-        return any(_holds_program_object(item, depth + 1) for item in value)
-    if depth < 50 and type(value) is dict:
-        return any(_holds_program_object(item, depth + 1) for pair in value.items() for item in pair)
+def _containers(value):
+    """The lists, tuples, dicts, sets and frozensets in `value` at any depth, each once (cycles and sharing included)."""
+    found, stack = {}, [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if (kind is list or kind is tuple or kind is dict or kind is set or kind is frozenset) and id(item) not in found:
+            found[id(item)] = item
+            if kind is dict:
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+    return found.values()
+
+
+def _holds_program_object(value):
+    """Whether `value` (the arguments of a call, a container) holds, at any depth, a stand-in for one of the program's
+    names."""
+    for container in _containers(value):
+        for item in [*container.keys(), *container.values()] if type(container) is dict else container:
+            if isinstance(item, ProgramFunction) or type(item).__name__ == "ProgramValue":
+                return True
     return False
 
 
@@ -224,7 +289,11 @@ def _read_part():
 
 
 def _describe(error):
-    return type(error).__name__ + ": " + str(error)[:500]
+    try:
+        message = str(error)[:500]
+    except BaseException as failure:  # e.g. an assert message holding the program's 5,000-digit int (ValueError)
+        message = "(its message cannot be printed: %s)" % type(failure).__name__
+    return type(error).__name__ + ": " + message
 
 
 def serve():
@@ -270,7 +339,7 @@ def _run_tests(part, channel, report):
     compiled = [_compile_test(test, index) for index, test in enumerate(part["asserts"])] if part["mode"] != "functional" else None
     names = None
     try:
-        reply = channel.receive()
+        reply, _ = channel.receive(3)
         if type(reply) is tuple and len(reply) == 2 and reply[0] == "names" and type(reply[1]) is dict:
             names = reply[1]
         else:
@@ -293,12 +362,14 @@ def _run_tests(part, channel, report):
             namespace[name] = module  # the checker's own import: the program's module object never reaches the tests
         elif type(kind) is tuple and len(kind) == 2 and kind[0] == "plain":
             namespace[name] = kind[1]  # a copy decoded by plain_data: only exact plain types, nothing of the program's
+            channel.program_globals.append(kind[1])
         else:
             namespace[name] = opaque.__new__(opaque)
             object.__setattr__(namespace[name], "_name", name)
     tests = part["inputs"] if part["mode"] == "functional" else part["asserts"]
     for index, test in enumerate(tests):
         state.failure, error, value = None, None, None
+        channel.start_test()
         try:
             if part["mode"] == "functional":
                 arguments = [json.loads(line) for line in test.split("\n") if line.strip() != ""]

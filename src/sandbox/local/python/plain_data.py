@@ -3,9 +3,18 @@
 Plain data is None, bool, int, float, complex, str, bytes and lists, tuples, dicts, sets and frozensets of plain
 data, each of exactly that type (a subclass may carry its own __eq__). The program's side encodes; the checker's
 side decodes with `decode`, which builds only those exact types, so nothing from the program can answer `==` itself.
+
+Nesting is counted from each value a message carries, never from the message's own envelope (`envelope`), and the
+checker's arguments may be nested deeper than replies (`ARGUMENT_HEADROOM`): a value the program may send in a reply
+can be sent back to it as an argument, also inside a few lists of the test's own.
 """
 import json
 
+# The deepest nesting of a value in the program's replies; deeper is not plain data (JSON and the builders recurse).
+MAX_DEPTH = 200
+# How much deeper than a reply an argument the checker sends may be nested.
+ARGUMENT_HEADROOM = 100
+_CONTAINERS = (list, tuple, dict, set, frozenset)
 _TAGS = ("$tuple", "$dict", "$set", "$frozenset", "$bytes", "$complex", "$int", "$float")
 _CONSTANTS = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 # Computed once: CPython folds no constant this large, so `10 ** 300` in the function body was a bignum power per int.
@@ -17,25 +26,42 @@ class NotPlainData(Exception):
     """A value of a type the channel does not carry."""
 
 
+class TooDeep(NotPlainData):
+    """A value nested too deep; `path` holds the containers from the one too deep out to the outermost."""
+
+    def __init__(self):
+        super().__init__("nesting deeper than %d" % MAX_DEPTH)
+        self.path = []
+
+
 def to_plain(value, depth=0):
-    """A JSON-ready form of `value`; raises NotPlainData naming the first type that is not plain data."""
+    """A JSON-ready form of `value` (its nesting starting at `depth`); raises NotPlainData naming the first type that is
+    not plain data, or TooDeep past MAX_DEPTH."""
     kind = type(value)
-    if depth > 200:
-        raise NotPlainData("nesting deeper than 200")
+    if depth > MAX_DEPTH:
+        error = TooDeep()
+        if any(kind is container for container in _CONTAINERS):
+            error.path.append(value)
+        raise error
     if value is None or kind is bool or kind is str:
         return value
     if kind is int:
         return value if -_INT_LIMIT < value < _INT_LIMIT else {"$int": hex(value)}
     if kind is float:
         return value if value == value and value not in _INFINITIES else {"$float": repr(value)}
-    if kind is list:
-        return [to_plain(item, depth + 1) for item in value]
-    if kind is tuple:
-        return {"$tuple": [to_plain(item, depth + 1) for item in value]}
-    if kind is dict:
-        return {"$dict": [[to_plain(key, depth + 1), to_plain(item, depth + 1)] for key, item in value.items()]}
-    if kind is set or kind is frozenset:
-        return {"$set" if kind is set else "$frozenset": [to_plain(item, depth + 1) for item in value]}
+    try:
+        if kind is list:
+            return [to_plain(item, depth + 1) for item in value]
+        if kind is tuple:
+            return {"$tuple": [to_plain(item, depth + 1) for item in value]}
+        if kind is dict:
+            return {"$dict": [[to_plain(key, depth + 1), to_plain(item, depth + 1)] for key, item in value.items()]}
+        if kind is set or kind is frozenset:
+            return {"$set" if kind is set else "$frozenset": [to_plain(item, depth + 1) for item in value]}
+    except TooDeep as error:
+        # Free unless raised (3.11's exception tables): the checker reads the path to see whose value was too deep.
+        error.path.append(value)
+        raise
     if kind is bytes:
         return {"$bytes": value.hex()}
     if kind is complex:
@@ -45,9 +71,14 @@ def to_plain(value, depth=0):
     raise NotPlainData("a %s is not plain data" % kind.__name__)
 
 
-def encode(value):
-    """One line of JSON text for `value`."""
-    return json.dumps(to_plain(value), separators=(",", ":"))
+def encode(value, envelope=0, headroom=0):
+    """One line of JSON text for `value`, a message whose first `envelope` levels of nesting are its own: the values it
+    carries count their nesting from themselves, up to MAX_DEPTH + `headroom`."""
+    try:
+        return json.dumps(to_plain(value, -(envelope + headroom)), separators=(",", ":"))
+    except TooDeep as error:
+        error.args = ("nesting deeper than %d" % (MAX_DEPTH + headroom),)
+        raise
 
 
 def _tagged(pairs):
@@ -94,9 +125,32 @@ def _build(node):
     raise NotPlainData("malformed %s" % tag)
 
 
-def decode(text):
-    """The plain value of one line from the program; raises NotPlainData (or ValueError) on anything else."""
+def _check_depth(node, limit):
+    """Raises NotPlainData when a value in the parsed message `node` is nested deeper than `limit` (its envelope's
+    levels counted below 0 by the caller). Nesting as to_plain counts it: a dict's keys and values one level below it."""
+    stack = [(node, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise NotPlainData("nesting deeper than %d" % limit)
+        if type(node) is list:
+            stack.extend((item, depth + 1) for item in node)
+        elif type(node) is _Tagged and type(node.body) is list:
+            if node.tag == "$dict":
+                stack.extend((item, depth + 1) for pair in node.body if type(pair) is list for item in pair)
+            else:
+                stack.extend((item, depth + 1) for item in node.body)
+
+
+def decode(text, envelope=0, headroom=0):
+    """The plain value of one line, a message whose first `envelope` levels are its own and whose values are nested at
+    most MAX_DEPTH + `headroom` deep; raises NotPlainData (or ValueError) on anything else."""
     try:
-        return _build(json.loads(text, object_pairs_hook=_tagged, parse_constant=_CONSTANTS.__getitem__))
+        node = json.loads(text, object_pairs_hook=_tagged, parse_constant=_CONSTANTS.__getitem__)
+        # Each level of nesting opens at least one "[": a message with fewer cannot be too deep (the usual case, counted
+        # in C), and only the others are walked.
+        if text.count("[") > MAX_DEPTH + headroom:
+            _check_depth(node, MAX_DEPTH + headroom + envelope)
+        return _build(node)
     except (TypeError, RecursionError) as error:
         raise NotPlainData(type(error).__name__) from None

@@ -62,40 +62,54 @@ def _resolve(namespace, name, solution_methods):
 
 def _answer(line, namespace, solution_methods):
     try:
-        _, name, arguments, keywords = plain_data.decode(line)
+        _, name, arguments, keywords = plain_data.decode(line, 2, plain_data.ARGUMENT_HEADROOM)
         value = _resolve(namespace, name, solution_methods)(*arguments, **keywords)
     except BaseException as error:  # SystemExit raised by the function is a failure of that call
         return plain_data.encode(("error", type(error).__name__, str(error)[:500]))
     try:
-        return plain_data.encode(("value", value))
+        return plain_data.encode(("value", value), 1)
     except BaseException as error:
         return plain_data.encode(("error", "$notplain", str(error)[:500]))
 
 
-# A plain-data global is copied to the checker (assert tests may read it) only when it is this small.
+# A plain-data global is copied to the checker (assert tests may read it) only when it is this small, and only while
+# the copies come to no more than _PLAIN_COPIES_BYTES in all: the names message stays well within the checker's reply
+# limit however many globals a program has, so a right program is never failed for its constants.
 _PLAIN_COPY_BYTES = 64 * 1024
+_PLAIN_COPIES_BYTES = 4 * 1024 * 1024
 
 
-def _kind(value, copy_plain):
-    """What the checker may know of one top-level name: a module by name, a small plain-data value by copy, else its kind."""
+def _kind(value):
+    """What the checker may know of one top-level name: a module by name, else whether it is a function."""
     if isinstance(value, type(sys)):
         name = getattr(value, "__name__", None)
         return ("module", name) if type(name) is str else "value"
-    if callable(value):
-        return "function"
-    if copy_plain and not (hasattr(value, "__len__") and type(value) in (list, tuple, dict, set, frozenset, str, bytes) and len(value) > 4096):
-        try:
-            if len(plain_data.encode(value)) <= _PLAIN_COPY_BYTES:
-                return ("plain", value)
-        except BaseException:
-            pass
-    return "value"
+    return "function" if callable(value) else "value"
+
+
+def _copy_size(value, budget):
+    """The encoded size of `value` when it is plain data small enough to copy within `budget` bytes, else None."""
+    if hasattr(value, "__len__") and type(value) in (list, tuple, dict, set, frozenset, str, bytes) and len(value) > 4096:
+        return None
+    try:
+        size = len(plain_data.encode(value))
+    except BaseException:
+        return None
+    return size if size <= min(_PLAIN_COPY_BYTES, budget) else None
 
 
 def _serve(namespace, solution_methods):
     # solution_methods marks function-call jobs, whose checker never reads the program's names.
-    names = {name: _kind(value, not solution_methods) for name, value in list(namespace.items()) if not name.startswith("__")}
-    _reply(plain_data.encode(("names", names)))
+    names, budget = {}, 0 if solution_methods else _PLAIN_COPIES_BYTES
+    for name, value in list(namespace.items()):
+        if name.startswith("__"):
+            continue
+        kind = _kind(value)
+        size = _copy_size(value, budget) if kind == "value" and budget > 0 else None
+        if size is not None:
+            kind, budget = ("plain", value), budget - size
+        names[name] = kind
+    _reply(plain_data.encode(("names", names), 3))
     for line in os.fdopen(3, "rb"):
         _reply(_answer(line.decode("utf-8"), namespace, solution_methods))
 

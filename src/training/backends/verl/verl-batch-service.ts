@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
+import { isSameSecret } from "../../../http/check-api-key.js";
 import { HttpError } from "../../../http/http-error.js";
 import { parseRequest } from "../../../http/parse-request.js";
 import { readJsonBody } from "../../../http/read-json-body.js";
@@ -121,7 +122,7 @@ export async function startVerlBatchService(options: BatchServiceOptions): Promi
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (options.token !== undefined && request.headers.authorization !== `Bearer ${options.token}`) {
+    if (options.token !== undefined && !isSameSecret(request.headers.authorization ?? "", `Bearer ${options.token}`)) {
       throw new HttpError(401, "missing or wrong bearer token for the rllm verl bridge");
     }
     const url = new URL(request.url ?? "/", "http://bridge");

@@ -1,4 +1,4 @@
-// `rllm verl launch | status | logs | stop` against a fake Ray dashboard, for what a real one (ray-cluster.e2e) cannot
+// `rllm verl launch | status | logs | stop` against a fake Ray dashboard, for what a real one (ray-cluster.sdk) cannot
 // show cheaply: the exact submission body, a refused token, an address where nothing answers. The binary for the exit
 // codes, the actions in process for the rest (one CLI start costs seconds; main.ts maps InputError to exit 2 and
 // any other error to exit 1).
