@@ -84,10 +84,11 @@ function readDirectory(directory: string): { tokenizer: unknown; config: unknown
   return { tokenizer: read("tokenizer.json"), config: read("tokenizer_config.json") };
 }
 
-// A pulled model made from `tokenizerId` whose tokenizer files were written beside its GGUF.
+// A pulled model whose tokenizer files were written beside its GGUF: `tokenizerId` is the Hugging Face id it was made
+// from (get_info's tokenizer_id), or its own name (a local Tinker server's base model, sampled without a training model).
 function readModelStore(tokenizerId: string): { tokenizer: unknown; config: unknown } | undefined {
   const home = rllmHome();
-  const model = pulledModels(home).find((manifest) => manifest.huggingFaceId === tokenizerId);
+  const model = pulledModels(home).find((manifest) => manifest.huggingFaceId === tokenizerId || manifest.name === tokenizerId);
   const directory = model && path.join(modelDirectory(home, model.name), "tokenizer");
   return directory && existsSync(path.join(directory, "tokenizer.json")) ? readDirectory(directory) : undefined;
 }

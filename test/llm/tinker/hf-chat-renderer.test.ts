@@ -49,7 +49,7 @@ describe("the tokenizer of a pulled model", () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it("is read from beside the model's GGUF in $RLLM_HOME/models, by the Hugging Face id the model was made from", async () => {
+  it("is read from beside the model's GGUF in $RLLM_HOME/models, by the Hugging Face id the model was made from or by its name", async () => {
     home = mkdtempSync(path.join(tmpdir(), "rllm-store-tokenizer-"));
     const directory = path.join(home, "models", "qwen3-test");
     mkdirSync(directory, { recursive: true });
@@ -60,5 +60,7 @@ describe("the tokenizer of a pulled model", () => {
     vi.stubEnv("RLLM_HOME", home);
     const stored = await loadHfChatRenderer("Qwen/Qwen3-Test");
     expect(stored.encode("Hello world")).toEqual([9707, 1879]);
+    // A local Tinker server's base model is sampled by its catalogue name.
+    expect((await loadHfChatRenderer("qwen3-test")).encode("Hello world")).toEqual([9707, 1879]);
   });
 });
