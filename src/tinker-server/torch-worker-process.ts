@@ -26,7 +26,8 @@ export class TorchWorkerProcess {
 
   /** Starts `python worker.py`. */
   constructor(python: string) {
-    this.child = spawn(python, [TORCH_WORKER_SCRIPT], { stdio: ["pipe", "pipe", "pipe"] });
+    // No .pyc files beside the worker: an installed package's folder may be read-only, and a packed one should stay clean.
+    this.child = spawn(python, [TORCH_WORKER_SCRIPT], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
     this.child.stderr.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-3000);
     });
