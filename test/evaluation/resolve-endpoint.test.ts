@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { InputError } from "../../src/core/errors/input-error.js";
 import { planEndpoint } from "../../src/evaluation/resolve-endpoint.js";
 
 const homeWith = (config: unknown) => {
@@ -33,6 +34,16 @@ describe("planEndpoint with --endpoint", () => {
   });
 });
 
+/** The command line's wording of the InputError `run` throws. */
+function flagMessageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    return (error as InputError).flagMessage;
+  }
+  throw new Error("expected an InputError");
+}
+
 describe("planEndpoint for a GGUF served here", () => {
   it("plans a pulled catalogue model without --base-url, and names the pull when it is missing", () => {
     const home = homeWith({});
@@ -50,10 +61,12 @@ describe("planEndpoint for a GGUF served here", () => {
     const file = path.join(home, "Qwen2.5-0.5B-Instruct-Q4_K_M.gguf");
     writeFileSync(file, "GGUF");
     expect(planEndpoint({ modelFile: file }, home)).toEqual({ isEmbedded: true, model: "Qwen2.5-0.5B-Instruct-Q4_K_M", modelFile: file });
-    expect(() => planEndpoint({ modelFile: file, baseUrl: "http://127.0.0.1:8000/v1", model: "m" }, home)).toThrow("--model-file serves a local GGUF here");
+    expect(flagMessageOf(() => planEndpoint({ modelFile: file, baseUrl: "http://127.0.0.1:8000/v1", model: "m" }, home))).toBe(
+      "--model-file serves a local GGUF here: give it without --endpoint and --base-url",
+    );
   });
 
   it("still refuses an unknown --model without --base-url, naming the ways to serve one", () => {
-    expect(() => planEndpoint({ model: "gpt-4o" }, homeWith({}))).toThrow(/--model gpt-4o needs --base-url.*rllm models list.*--model-file/);
+    expect(flagMessageOf(() => planEndpoint({ model: "gpt-4o" }, homeWith({})))).toMatch(/--model gpt-4o needs --base-url.*rllm models list.*--model-file/);
   });
 });

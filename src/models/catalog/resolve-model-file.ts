@@ -2,6 +2,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
+import { optionName, usageMessage } from "../../core/errors/option-name.js";
 import { KNOWN_MODELS, knownModel } from "./known-models.js";
 import { ModelNotPulledError } from "./model-not-pulled-error.js";
 import { modelDirectory, readModelManifest } from "./model-store.js";
@@ -18,10 +19,11 @@ export function isKnownModel(name: string): boolean {
   return Object.hasOwn(KNOWN_MODELS, name);
 }
 
-/** Checks `--model-file` (named in errors) and answers it as a served model. */
-export function localModelFile(file: string, flag = "--model-file"): ModelFile {
-  if (!file.endsWith(".gguf")) throw new InputError(`${flag} ${file}: not a .gguf file (llama.cpp serves GGUF models)`);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new InputError(`${flag} ${file}: no such file`);
+/** Checks the `modelFile` option (`--model-file`) and answers it as a served model. */
+export function localModelFile(file: string): ModelFile {
+  const option = optionName("modelFile");
+  if (!file.endsWith(".gguf")) throw new InputError(usageMessage`${option} ${file}: not a .gguf file (llama.cpp serves GGUF models)`);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new InputError(usageMessage`${option} ${file}: no such file`);
   return { name: path.basename(file, ".gguf"), path: path.resolve(file) };
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { InputError } from "../../../src/core/errors/input-error.js";
 import { localModelFile, pulledModelFile } from "../../../src/models/catalog/resolve-model-file.js";
 
 const work = mkdtempSync(path.join(tmpdir(), "rllm-model-file-"));
@@ -32,8 +33,14 @@ describe("localModelFile", () => {
     expect(localModelFile(file)).toEqual({ name: "My-Model.Q8_0", path: file });
   });
 
-  it("refuses a file that is not .gguf, and one that does not exist, naming the flag", () => {
-    expect(() => localModelFile(path.join(work, "weights.bin"))).toThrow("--model-file");
-    expect(() => localModelFile(path.join(work, "absent.gguf"))).toThrow(`--model-file ${path.join(work, "absent.gguf")}: no such file`);
+  it("refuses a file that is not .gguf, and one that does not exist, naming the option or the flag", () => {
+    expect(() => localModelFile(path.join(work, "weights.bin"))).toThrow(`modelFile ${path.join(work, "weights.bin")}: not a .gguf file`);
+    const absent = path.join(work, "absent.gguf");
+    try {
+      localModelFile(absent);
+    } catch (error) {
+      expect((error as InputError).flagMessage).toBe(`--model-file ${absent}: no such file`);
+    }
+    expect.assertions(2);
   });
 });
