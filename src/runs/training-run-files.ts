@@ -33,6 +33,8 @@ export function trainingStepDirectory(directory: string, step: number): string {
 export const TrainStateSchema = z.looseObject({
   step: z.number().int().nonnegative(),
   checkpoint: z.string().min(1),
+  /** The policy version the checkpoint holds (rllm train): rollouts sampled by later versions are not carried over a resume. */
+  policyVersion: z.number().int().nonnegative().optional(),
 });
 export type TrainState = z.infer<typeof TrainStateSchema>;
 
@@ -83,6 +85,8 @@ export const MetricsLineSchema = MetricsLineHeadSchema.extend({
   advantage: FigureTableSchema,
   transform: FigureTableSchema,
   update: FigureTableSchema,
+  /** rllm train: how stale the step's rollouts were (mean, max, dropped groups…). */
+  staleness: FigureTableSchema,
 });
 export type MetricsLine = z.infer<typeof MetricsLineSchema>;
 

@@ -8,8 +8,8 @@ import type { TinyModelConfig } from "../models/tiny/model-config.js";
 import type { ModelWeights } from "../models/tiny/model-weights.js";
 import { packTargetValues } from "../models/tiny/token-batch.js";
 import { addGradients, TrainableModel, type LearnerState } from "../models/tiny/trainable-model.js";
-import { LossKindSchema, type LossConfig } from "../training/backend.js";
-import { LOCAL_LOSSES, policyLoss } from "../training/backends/policy-loss.js";
+import { LossKindSchema, TINKER_LOSS_FUNCTIONS, type LossConfig } from "../training/backend.js";
+import { policyLoss } from "../training/backends/policy-loss.js";
 import type { DecodedForwardBackwardRequest, ForwardBackwardResult } from "../llm/tinker/tinker-proto.js";
 import { FutureFailure } from "./future-table.js";
 import type { AdamParameters, TinkerLearner } from "./tinker-base-model.js";
@@ -43,8 +43,9 @@ export class TinyTinkerLearner implements TinkerLearner {
     const vocabularySize = this.vocabularySize;
     const contextLength = this.learner.config.contextLength;
     const kind = LossKindSchema.safeParse(request.lossFn);
-    if (!kind.success || !LOCAL_LOSSES.includes(kind.data)) {
-      throw new FutureFailure(`loss_fn "${request.lossFn}": the local Tinker server computes ${LOCAL_LOSSES.join(", ")}`, "user");
+    // Tinker's own loss functions only, though the local backend computes more (verl's): the emulator answers as Tinker does.
+    if (!kind.success || !TINKER_LOSS_FUNCTIONS.includes(kind.data)) {
+      throw new FutureFailure(`loss_fn "${request.lossFn}": the local Tinker server computes ${TINKER_LOSS_FUNCTIONS.join(", ")}`, "user");
     }
     const rows = request.data.map((datum, index) => toRow(datum, index, kind.data, vocabularySize, contextLength));
     if (request.forwardOnly) {

@@ -37,9 +37,11 @@ export const TrainConfigSchema = z
         merge: z.enum(["prefix", "per_call"]).default("prefix"),
         minGroupSize: z.number().int().positive().default(2),
         dropUniformGroups: z.boolean().default(true),
+        /** Train nothing on a trajectory whose last call hit sampling.maxTokens (it stays in its group's advantages). */
+        maskTruncated: z.boolean().default(false),
       })
       .strict()
-      .default({ merge: "prefix", minGroupSize: 2, dropUniformGroups: true }),
+      .default({ merge: "prefix", minGroupSize: 2, dropUniformGroups: true, maskTruncated: false }),
     /** V1-PairRL: the same policy also judges pairs of its own solutions, trained with the sparse pairwise reward. */
     joint: z
       .object({
@@ -92,7 +94,33 @@ export const TrainConfigSchema = z
      * few percent the batch no longer stands for the policy. 0.05: one rollout in 20.
      */
     maxInfraErrorRate: z.number().min(0).max(1).default(0.05),
+    /**
+     * Asynchronous, off-policy training (`rllm train --async`): rollouts go on while an update runs. 0 versions of
+     * staleness is the synchronous loop (sample, update, sample…).
+     */
+    async: z
+      .object({
+        /**
+         * Policy versions a rollout group may lag the trainer by: slot s of tasks starts once version s − 1 − K exists,
+         * and a finished group older than K versions at update time is dropped (or reweighted).
+         */
+        maxStaleness: z.number().int().nonnegative().default(0),
+        /** An episode in flight across an update takes the new weights for its later calls (each call keeps its own version). */
+        partialRollouts: z.boolean().default(false),
+        /** A group past maxStaleness: "drop" it, or "reweight" it by truncated importance ratios (needs loss.tisCap). */
+        staleGroups: z.enum(["drop", "reweight"]).default("drop"),
+      })
+      .strict()
+      .default({ maxStaleness: 0, partialRollouts: false, staleGroups: "drop" }),
     out: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((config, context) => {
+    if (config.async.staleGroups === "reweight" && config.loss.tisCap === undefined) {
+      context.addIssue({ code: "custom", path: ["async", "staleGroups"], message: '"reweight" weighs stale groups by truncated importance ratios: set loss.tisCap (--tis-cap)' });
+    }
+    if (config.async.partialRollouts && config.async.maxStaleness === 0) {
+      context.addIssue({ code: "custom", path: ["async", "partialRollouts"], message: "partial rollouts cross an update, which only the async loop has: set async.maxStaleness (--max-staleness) above 0" });
+    }
+  });
 export type TrainConfig = z.infer<typeof TrainConfigSchema>;

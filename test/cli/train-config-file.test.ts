@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { trainConfigFile } from "../../src/cli/commands/train.js";
+import { trainConfigFile, withFlagOverrides } from "../../src/cli/commands/train.js";
+import { TrainConfigSchema } from "../../src/training/train-config.js";
 
 describe("rllm train's config file", () => {
   it("defaults to the cookbook's shipped train.json, which --config overrides", () => {
@@ -10,5 +11,29 @@ describe("rllm train's config file", () => {
   it("falls back to the built-in defaults for a cookbook without one or a user module", () => {
     expect(trainConfigFile(undefined, "qa")).toBeUndefined();
     expect(trainConfigFile(undefined, "./arith.ts")).toBeUndefined();
+  });
+});
+
+describe("rllm train's flags over the config", () => {
+  const flags = { async: false, partialRollouts: false, maskTruncated: false };
+  const parse = (raw: Record<string, unknown>, given: Partial<Parameters<typeof withFlagOverrides>[1]>) => TrainConfigSchema.parse(withFlagOverrides(raw, { ...flags, ...given }));
+
+  it("--async alone allows one version of staleness, or the config's own when it allows more; --max-staleness sets it", () => {
+    expect(parse({}, {}).async.maxStaleness).toBe(0);
+    expect(parse({}, { async: true }).async.maxStaleness).toBe(1);
+    expect(parse({ async: { maxStaleness: 3 } }, { async: true }).async.maxStaleness).toBe(3);
+    expect(parse({ async: { maxStaleness: 3 } }, { maxStaleness: 0 }).async.maxStaleness).toBe(0);
+    expect(parse({}, { maxStaleness: 2, partialRollouts: true, staleGroups: "drop" }).async).toEqual({ maxStaleness: 2, partialRollouts: true, staleGroups: "drop" });
+  });
+
+  it("puts --tis-cap and --mask-truncated into the loss and transform, keeping the config's other keys", () => {
+    const config = parse({ loss: { kind: "cispo", clipHigh: 0.3 }, transform: { minGroupSize: 3 } }, { tisCap: 2, maskTruncated: true });
+    expect(config.loss).toMatchObject({ kind: "cispo", clipHigh: 0.3, tisCap: 2 });
+    expect(config.transform).toMatchObject({ minGroupSize: 3, maskTruncated: true });
+  });
+
+  it("refuses --partial-rollouts without the async loop, naming the flag", () => {
+    expect(() => parse({}, { partialRollouts: true })).toThrow("--partial-rollouts: only the async loop has episodes in flight across an update");
+    expect(() => parse({ async: { maxStaleness: 1 } }, { partialRollouts: true })).not.toThrow();
   });
 });

@@ -102,11 +102,11 @@ describe("rllm train usage errors", () => {
   });
 
   it("refuses a loss the backend cannot run before any rollout, leaving no run folder, so a retry is not told 'already holds a run'", exitsAtOnce, async () => {
-    const out = fresh("train-cispo");
-    const file = config("cispo.json", JSON.stringify({ steps: 1, tasksPerStep: 2, groupSize: 2, loss: { kind: "cispo" } }));
+    const out = fresh("train-geo-mean");
+    const file = config("geo-mean.json", JSON.stringify({ steps: 1, tasksPerStep: 2, groupSize: 2, loss: { kind: "geo_mean" }, lossAggregation: "token-mean" }));
     const first = await runCli(["train", "arith", "--config", file, "--out", out]);
     expect(first.code).toBe(2);
-    expect(first.stderr).toContain(`${file}: Backend "local" cannot honour loss "cispo"`);
+    expect(first.stderr).toContain(`${file}: Backend "local" cannot honour lossAggregation with loss geo_mean "token-mean"`);
     expect(first.stderr).not.toContain("step 1");
     expect(existsSync(out)).toBe(false);
     const retry = await runCli(["train", "arith", "--config", file, "--out", out]);
@@ -136,6 +136,22 @@ describe("rllm train usage errors", () => {
     const tinker = await runCli(["train", "arith", "--backend", "tinker", "--checkpoint", directory, "--out", fresh("train-tinker-checkpoint")]);
     expect(tinker.code).toBe(2);
     expect(tinker.stderr).toContain('--checkpoint: backend "tinker" cannot honour it (only local)');
+  });
+
+  it("refuses async settings the backend cannot honour, or that need another flag, naming the flag", exitsAtOnce, async () => {
+    const fireworks = await runCli(["train", "arith", "--backend", "fireworks", "--model", "accounts/x/models/y", "--async", "--out", fresh("train-fireworks-async")]);
+    expect(fireworks.code).toBe(2);
+    expect(fireworks.stderr).toContain('rllm train: Backend "fireworks" cannot honour --async (async.maxStaleness) "1"');
+    const partial = await runCli(["train", "arith", "--partial-rollouts", "--out", fresh("train-partial")]);
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toContain("--partial-rollouts: only the async loop has episodes in flight across an update; add --async");
+    const reweight = await runCli(["train", "arith", "--async", "--stale-groups", "reweight", "--out", fresh("train-reweight")]);
+    expect(reweight.code).toBe(2);
+    expect(reweight.stderr).toMatch(/field "async.staleGroups": "reweight" weighs stale groups by truncated importance ratios: set loss.tisCap \(--tis-cap\)/);
+    const tis = await runCli(["train", "arith", "--backend", "fireworks", "--model", "accounts/x/models/y", "--tis-cap", "2", "--out", fresh("train-fireworks-tis")]);
+    expect(tis.code).toBe(2);
+    expect(tis.stderr).toContain('Backend "fireworks" cannot honour loss.tisCap "2"');
+    for (const name of ["train-fireworks-async", "train-partial", "train-reweight", "train-fireworks-tis"]) expect(readdirSync(directory)).not.toContain(name);
   });
 });
 

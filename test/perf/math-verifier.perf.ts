@@ -121,6 +121,10 @@ const hostile: [string, string, string][] = [
   ["x^2+e^{-1000} against x^2", "\\boxed{x^2+e^{-1000}}", "x^2"],
   ["\\pi+e^{-1000} against \\pi", "\\boxed{\\pi+e^{-1000}}", "\\pi"],
   ["x+\\lfloor x^2/100\\rfloor against x", "\\boxed{x+\\lfloor x^2/100\\rfloor}", "x"],
+  // Exact forms: a right answer past 320 digits, and answers built to make the form costly (it gives up past its bounds).
+  ["x^{1000} against (x^{10})^{100} (right)", "\\boxed{x^{1000}}", "(x^{10})^{100}"],
+  ["(x+y)^{100}(x-y)^{100} against (x^2-y^2)^{100} (right)", "\\boxed{(x+y)^{100}(x-y)^{100}}", "(x^2-y^2)^{100}"],
+  ["(x+1) multiplied 300 times, against x", `\\boxed{${"(x+1)".repeat(300)}}`, "x"],
 ];
 for (const [label, response, truth] of hostile) {
   const hostileStarted = performance.now();

@@ -103,6 +103,21 @@ describe("training charts", () => {
     await page.close();
   });
 
+  it("draws an async run's staleness and importance ratio, and leaves the staleness chart out of a synchronous run", async () => {
+    const asyncStep = (step: number, mean: number, max: number, dropped: number): TrainingRecord => ({
+      ...trainRecord(step, 0.5, 0.5, 0.1, 1e-3),
+      update: { loss: 0.1, logprobMismatchMean: 1e-3, importanceRatioMean: 0.98, importanceRatioMax: 1.7, importanceRatioClippedShare: 0.02 },
+      staleness: { mean, max, histogram: {}, oldestVersion: 0, droppedGroups: dropped, reweightedGroups: 0 },
+    });
+    const page = await open({ kind: "run", run: run([episode("t1", 0)], [asyncStep(1, 0, 0, 0), asyncStep(2, 0.75, 1, 2)]), live: null }, "async", "training");
+    await expect.poll(() => page.locator("#chart-staleness canvas").count()).toBe(1);
+    expect(await page.locator("#chart-staleness .u-legend").textContent()).toContain("stale groups dropped");
+    await expect.poll(() => page.locator("#chart-importance-ratio canvas").count()).toBe(1);
+    const sync = await open({ kind: "run", run: run([episode("t1", 0)], [asyncStep(1, 0, 0, 0), asyncStep(2, 0, 0, 0)]), live: null }, "sync", "training");
+    await expect.poll(() => sync.locator("#chart-importance-ratio canvas").count()).toBe(1);
+    expect(await sync.locator("#chart-staleness").count()).toBe(0);
+  });
+
   it("draws one 'reward = accuracy' line when the two are equal, and two distinct lines when not", async () => {
     const same = await open({ kind: "run", run: run([episode("t1", 0)], [trainRecord(1, 1, 1, 0, 0), trainRecord(2, 0.5, 0.5, 0, 0)]), live: null }, "same", "training");
     await expect.poll(() => same.locator("#chart-reward").textContent()).toContain("reward = accuracy");

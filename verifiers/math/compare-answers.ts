@@ -34,7 +34,7 @@ export function compareValues(truth: MathValue, predicted: MathValue, policy: Ma
 function compareText(truth: string | undefined, predicted: string | undefined): Comparison {
   if (truth === undefined || predicted === undefined) return notEqual("text against a structured answer");
   // Words compare without case (`Monday`, `monday`); symbols keep it (`\angle ABC` is not `\angle abc`).
-  const isWords = (text: string) => /^[a-zA-Z\s,.'-]+$/.test(text) && /[a-zA-Z]{3,}/.test(text);
+  const isWords = (text: string) => /^[a-zA-Z\s,.'-]+$/.test(text) && (/[a-zA-Z]{3,}/.test(text) || /^no$/i.test(text));
   const ignoreCase = isWords(truth) && isWords(predicted);
   const squash = (text: string) => (ignoreCase ? text.toLowerCase() : text).replace(/[\s\\{}]+/g, "");
   return squash(truth) === squash(predicted) ? { equal: true, reason: "same text" } : notEqual("different text");
@@ -167,8 +167,8 @@ function equationFactor(truth: EquationValue, predicted: EquationValue): number 
 
 /** Relations compare by sign-aware proportionality, or as intervals when a lone variable is bounded by constants. */
 function compareWithRelation(truth: MathValue, predicted: MathValue, policy: MathPolicy): Comparison {
-  const truthUnion = truth.kind === "relation" ? absoluteBoundToUnion(truth) : undefined;
-  const predictedUnion = predicted.kind === "relation" ? absoluteBoundToUnion(predicted) : undefined;
+  const truthUnion = truth.kind === "relation" ? absoluteBoundToIntervals(truth) : undefined;
+  const predictedUnion = predicted.kind === "relation" ? absoluteBoundToIntervals(predicted) : undefined;
   if (truthUnion || predictedUnion) return compareValues(truthUnion ?? truth, predictedUnion ?? predicted, policy);
   const truthInterval = truth.kind === "relation" ? relationToInterval(truth) : truth;
   const predictedInterval = predicted.kind === "relation" ? relationToInterval(predicted) : predicted;
@@ -191,24 +191,47 @@ function compareWithRelation(truth: MathValue, predicted: MathValue, policy: Mat
   return isEquivalent ? { equal: true, reason: "equivalent relations" } : notEqual("different relations");
 }
 
-/** `1 \leq |z| \leq 2` → `[-2, -1] \cup [1, 2]` (a lower bound above 0); undefined for any other relation. */
-function absoluteBoundToUnion(relation: RelationValue): MathValue | undefined {
+/**
+ * A bound on an absolute value as the intervals it describes: `1 \leq |z| \leq 2` → `[-2, -1] \cup [1, 2]` (a lower
+ * bound above 0), `|x| \leq 1` → `[-1, 1]`, `|x| > 1` → `(-\infty, -1) \cup (1, \infty)` (a bound above 0);
+ * undefined for any other relation.
+ */
+function absoluteBoundToIntervals(relation: RelationValue): MathValue | undefined {
   const { sides, operators, flipped } = relation;
-  if (sides.length !== 3 || flipped[0] !== flipped[1] || operators.includes("!=")) return undefined;
-  const variable = /^abs\(+([a-zA-Z_]\w*)\)+$/.exec(compileExpression(sides[1]!)?.source.trim() ?? "")?.[1];
+  if (operators.includes("!=")) return undefined;
+  const absoluteOf = (side: string) => /^abs\(+([a-zA-Z_]\w*)\)+$/.exec(compileExpression(side)?.source.trim() ?? "")?.[1];
+  const isPositiveConstant = (side: string) => {
+    const compiled = compileExpression(side);
+    const value = compiled && compiled.symbols.length === 0 ? evaluateComplex(compiled) : undefined;
+    return value !== undefined && value.imaginary === 0 && value.real > 0;
+  };
+  const bound = (side: string): MathValue => ({ kind: "expression", text: side, expression: side });
+  const interval = (open: string, low: string, high: string, close: string): ListValue => ({
+    kind: "list",
+    open: open as "[" | "(",
+    close: close as "]" | ")",
+    items: [bound(low), bound(high)],
+  });
+  if (sides.length === 2) {
+    const [left, right] = sides as [string, string];
+    const isLeft = absoluteOf(left) !== undefined && isPositiveConstant(right);
+    if (!isLeft && !(absoluteOf(right) !== undefined && isPositiveConstant(left))) return undefined;
+    const limit = isLeft ? right : left;
+    // `|x| < a` (or `a > |x|`) bounds x within ±a; `|x| > a` outside it.
+    const isWithin = isLeft !== flipped[0];
+    const [open, close] = operators[0] === "<=" ? ["[", "]"] : ["(", ")"];
+    if (isWithin) return interval(open, `-(${limit})`, limit, close);
+    const [outerClose, outerOpen] = operators[0] === "<=" ? ["]", "["] : [")", "("];
+    return { kind: "union", items: [interval("(", "-Infinity", `-(${limit})`, outerClose), interval(outerOpen, limit, "Infinity", ")")] };
+  }
+  if (sides.length !== 3 || flipped[0] !== flipped[1]) return undefined;
+  const variable = absoluteOf(sides[1]!);
   const [low, high] = flipped[0] ? [sides[2]!, sides[0]!] : [sides[0]!, sides[2]!];
   const [lowOperator, highOperator] = flipped[0] ? [operators[1]!, operators[0]!] : [operators[0]!, operators[1]!];
-  const compiledLow = compileExpression(low);
-  const lowValue = compiledLow && compiledLow.symbols.length === 0 ? evaluateComplex(compiledLow) : undefined;
-  if (!variable || !lowValue || lowValue.imaginary !== 0 || !(lowValue.real > 0) || compileExpression(high)?.symbols.length !== 0) {
-    return undefined;
-  }
-  const bound = (side: string): MathValue => ({ kind: "expression", text: side, expression: side });
+  if (!variable || !isPositiveConstant(low) || compileExpression(high)?.symbols.length !== 0) return undefined;
   const [lowOpen, lowClose] = lowOperator === "<=" ? ["[", "]"] : ["(", ")"];
   const [highOpen, highClose] = highOperator === "<=" ? ["[", "]"] : ["(", ")"];
-  const negative: ListValue = { kind: "list", open: highOpen as "[" | "(", close: lowClose as "]" | ")", items: [bound(`-(${high})`), bound(`-(${low})`)] };
-  const positive: ListValue = { kind: "list", open: lowOpen as "[" | "(", close: highClose as "]" | ")", items: [bound(low), bound(high)] };
-  return { kind: "union", items: [negative, positive] };
+  return { kind: "union", items: [interval(highOpen, `-(${high})`, `-(${low})`, lowClose), interval(lowOpen, low, high, highClose)] };
 }
 
 /** `a < x \leq b` → `(a, b]`, `x > 3` → `(3, \infty)`; undefined when the relation is not of that shape. */

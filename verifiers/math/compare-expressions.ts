@@ -1,8 +1,19 @@
 /** Equivalence of two expressions: exact or stated-precision numbers, then random-point sampling, then nerdamer. */
 import { createRequire } from "node:module";
+import { compareComplexInDigits } from "./compare-complex-in-digits.js";
 import { compareInDigits, floatsVouchFor, proportionalInDigits, type DigitsOutcome } from "./compare-in-digits.js";
-import { rationalsEqual } from "./exact-rational.js";
+import { exactFormRatio, exactFormsEqual } from "./exact-form.js";
 import {
+  addRationals,
+  compareRationals,
+  negateRational,
+  rational,
+  rationalFromLiteral,
+  rationalsEqual,
+  type Rational,
+} from "./exact-rational.js";
+import {
+  bigDifference,
   bigNumbersEqual,
   compileExpression,
   exactRational,
@@ -46,6 +57,10 @@ export function compareExpressions(truth: ExpressionValue, predicted: Expression
   const right = compileExpression(predicted.expression);
   if (!left || !right) return { equal: false, reason: "unparseable expression" };
   const symbols = [...new Set([...left.symbols, ...right.symbols])];
+  // The same exact form proves equality at any magnitude; a different one proves nothing, and the checks below decide.
+  // Two rational constants need none: their exact rationals decide (compareConstants).
+  const isRational = symbols.length === 0 && exactRational(left) !== undefined && exactRational(right) !== undefined;
+  if (!isRational && exactFormsEqual(left, right)) return { equal: true, reason: "same exact form" };
   if (symbols.length === 0) return compareConstants(truth, left, predicted, right, policy);
   return compareBySampling(left, right, symbols);
 }
@@ -64,13 +79,15 @@ function compareConstants(
   const truthIsDecimal = truth.decimalPlaces !== undefined;
   const predictedIsDecimal = predicted.decimalPlaces !== undefined;
   if (policy.acceptRoundedDecimals && truthIsDecimal !== predictedIsDecimal) {
-    const [literal, exact] = truthIsDecimal ? [truth, b] : [predicted, a];
-    if (roundsTo(literal, exact, policy.minSignificantDigits)) {
+    const [literal, exact, exactCompiled] = truthIsDecimal ? [truth, b, right] : [predicted, a, left];
+    if (roundsTo(literal, exact, exactCompiled, policy.minSignificantDigits)) {
       return { equal: true, reason: `exact value rounds to ${literal.text}` };
     }
   }
   if (truthIsDecimal && predictedIsDecimal) {
-    const equal = Number(truth.text) === Number(predicted.text);
+    // Exactly, not as floats: `0.1000000000000000000001` is not `0.1`.
+    const [truthValue, predictedValue] = [decimalValue(truth.text), decimalValue(predicted.text)];
+    const equal = truthValue !== undefined && predictedValue !== undefined && rationalsEqual(truthValue, predictedValue);
     return { equal, reason: equal ? "same decimal" : "different decimals" };
   }
   const leftRational = exactRational(left);
@@ -81,8 +98,16 @@ function compareConstants(
       : { equal: false, reason: "different rationals" };
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
+  // Complex values have no 64-digit check: complex arithmetic in grown digits decides (`6.0000000000001-5i` is not
+  // `6-5i`); where it cannot run, the checks below do as before.
+  if (a.imaginary !== 0 || b.imaginary !== 0) {
+    const outcome = compareComplexInDigits(left, right, noVariables);
+    if (outcome === "equal") return { equal: true, reason: "equal in complex digits" };
+    if (outcome === "different") return { equal: false, reason: "different values (complex digits)" };
+  }
   // A part past what floats and 64 digits resolve (`e^{-1000}` added to π): digits grown with the magnitudes decide.
-  if (!floatsVouchFor(left, noVariables) || !floatsVouchFor(right, noVariables)) {
+  const isVouched = floatsVouchFor(left, noVariables) && floatsVouchFor(right, noVariables);
+  if (!isVouched) {
     const outcome = compareInDigits(left, right, noVariables);
     if (outcome.kind === "equal") return { equal: true, reason: `equal in ${outcome.digits} digits` };
     if (outcome.kind === "different") return { equal: false, reason: `different values (${outcome.digits} digits)` };
@@ -92,8 +117,9 @@ function compareConstants(
     return { equal: false, reason: "not shown equal: values beyond float and 64-digit precision" };
   }
   // Float agreement within 1e-12 is confirmed in 64 digits where they evaluate: √2 + 2^{-40} is not √2. Identical
-  // floats below 4 need no check: every part is at least 1e-15 (above), more than half a float step there.
-  const isIdenticalSmall = a.real === b.real && a.imaginary === b.imaginary && magnitude(a) <= 4;
+  // floats below 4 need no check where floats vouch for every part: each is at least 1e-15, more than half a float
+  // step there. A literal past 15 digits is no such part (`1.41421356237309504881` is √2 as a float).
+  const isIdenticalSmall = isVouched && a.real === b.real && a.imaginary === b.imaginary && magnitude(a) <= 4;
   if (!isIdenticalSmall && bigNumbersEqual(left, right) === false) {
     return { equal: false, reason: "different values (64 digits)" };
   }
@@ -118,14 +144,31 @@ function exactNumbersEqual(a: ComplexValue, b: ComplexValue, left: CompiledExpre
   return bigNumbersEqual(left, right) ?? false;
 }
 
-/** Whether `exact` rounded to the decimals `literal` states gives `literal` (with enough significant digits). */
-function roundsTo(literal: ExpressionValue, exact: ComplexValue, minSignificantDigits: number): boolean {
+/**
+ * Whether `exact` rounded to the decimals `literal` states gives `literal` (with enough significant digits): exactly
+ * for a rational, in floats for a literal of up to 12 significant digits, else in 64 digits (`0.10000000000000001` is
+ * not 1/10 rounded, though floats cannot tell them apart).
+ */
+function roundsTo(literal: ExpressionValue, exact: ComplexValue, exactCompiled: CompiledExpression, minSignificantDigits: number): boolean {
   if (exact.imaginary !== 0 || !Number.isFinite(exact.real)) return false;
   const digits = literal.text.replace(/^[-+]?0*\.?0*/, "").replace(".", "");
   if (digits.length < minSignificantDigits) return false;
-  const value = Number(literal.text);
-  const halfUnit = 0.5 * 10 ** -(literal.decimalPlaces ?? 0);
-  return Math.abs(exact.real - value) <= halfUnit * (1 + 1e-9);
+  const halfUnit = rational(1n, 2n * 10n ** BigInt(literal.decimalPlaces ?? 0));
+  const literalValue = decimalValue(literal.text);
+  const exactValue = exactRational(exactCompiled);
+  if (literalValue && exactValue) {
+    const difference = addRationals(exactValue, negateRational(literalValue));
+    return compareRationals(difference.numerator < 0n ? negateRational(difference) : difference, halfUnit) <= 0;
+  }
+  if (digits.length <= 12) return Math.abs(exact.real - Number(literal.text)) <= 0.5 * 10 ** -(literal.decimalPlaces ?? 0) * (1 + 1e-9);
+  const difference = bigDifference(exactCompiled, literal.text);
+  return difference?.lessThanOrEqualTo(`5e-${(literal.decimalPlaces ?? 0) + 1}`) === true;
+}
+
+/** The exact value of a decimal answer (`-0.25`, `+.5`), or undefined. */
+function decimalValue(text: string): Rational | undefined {
+  const value = rationalFromLiteral(text.replace(/^[-+]/, ""));
+  return value && text.startsWith("-") ? negateRational(value) : value;
 }
 
 /** Expressions with variables: equal when they agree at every sample point where both are defined (at least 3). */
@@ -145,7 +188,12 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     }
     const difference = distance(a, b);
     if (difference > samplingTolerance * Math.max(magnitude(a), magnitude(b)) + 1e-12) {
-      return { equal: false, reason: "differ at a sample point" };
+      // Where floats do not vouch for the values (a sum cancelling, a value past 10^15), their difference may be their
+      // own rounding (`(\sqrt{x^2+10^{40}}-10^{20})10^{20}` is 0 in floats, x^2/2 in fact): grown digits decide.
+      const difference = differenceInDigits(left, right, scope);
+      if (difference !== undefined) return difference;
+      agreeing += 1;
+      continue;
     }
     // Float agreement within the tolerance cannot tell a tiny added constant or coefficient (x^2 + 10^{-15},
     // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides, or digits
@@ -160,13 +208,22 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
         continue;
       }
       outcome = compareInDigits(left, right, scope);
-      // Grown digits are real arithmetic: a point where both sides are complex (`10^{20}\sqrt{x}` at x < 0) decides
-      // nothing there, as off a real domain. A real value that they cannot reach is not shown equal (below).
-      if (outcome.kind === "undecided" && !isReal(a) && !isReal(b)) continue;
+      // Grown digits are real arithmetic: where both sides are complex (`10^{20}\sqrt{x}` at x < 0), complex arithmetic
+      // in grown digits decides, and where it cannot, the point decides nothing, as off a real domain. A real value
+      // that they cannot reach is not shown equal (below).
+      if (outcome.kind === "undecided" && !isReal(a) && !isReal(b)) {
+        const complex = compareComplexInDigits(left, right, scope);
+        if (complex === "different") return { equal: false, reason: "differ at a sample point (complex digits)" };
+        if (complex === "equal") agreeing += 1;
+        continue;
+      }
     }
     if (outcome.kind === "different") return { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` };
     if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
-    if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
+    if (outcome.kind === "vouched" && !isReal(a)) {
+      // 64 digits have no complex values (`ix` against `(1+10^{-13})ix`): complex arithmetic in grown digits does.
+      if (compareComplexInDigits(left, right, scope) === "different") return { equal: false, reason: "differ at a sample point (complex digits)" };
+    } else if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
       return { equal: false, reason: "differ at a sample point (64 digits)" };
     }
     agreeing += 1;
@@ -180,6 +237,19 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
   return symbolicDifferenceIsZero(left, right)
     ? { equal: true, reason: "difference simplifies to 0" }
     : { equal: false, reason: "not shown equal" };
+}
+
+/**
+ * The verdict on a float difference at `scope`: a difference, unless floats do not vouch for the values there and grown
+ * (or 64) digits show them equal, which makes it float rounding (undefined).
+ */
+function differenceInDigits(left: CompiledExpression, right: CompiledExpression, scope: Record<string, number>): Comparison | undefined {
+  const differs: Comparison = { equal: false, reason: "differ at a sample point" };
+  if (floatsVouchFor(left, scope) && floatsVouchFor(right, scope)) return differs;
+  const outcome = compareInDigits(left, right, scope);
+  if (outcome.kind === "equal") return undefined;
+  if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === true) return undefined;
+  return outcome.kind === "different" ? { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` } : differs;
 }
 
 /**
@@ -222,6 +292,10 @@ function toNerdamer(source: string): string {
 
 /** Ratio test for `f = c·g`: used by equations (any c ≠ 0) and relations (c > 0). Undefined when it cannot decide. */
 export function proportionalFactor(left: CompiledExpression, right: CompiledExpression, symbols: string[]): number | undefined {
+  // Exact forms equal up to a rational factor prove it at any magnitude (`y = x^{1000}`, `y - (x^{10})^{100} = 0`);
+  // the callers use its sign, which a factor past floats (10^{-400}) keeps.
+  const ratio = exactFormRatio(left, right);
+  if (ratio !== undefined) return Number(ratio.numerator) / Number(ratio.denominator) || Math.sign(Number(ratio.numerator));
   let factor: number | undefined;
   let samples = 0;
   // The points used, and whether floats vouch for every value there: a tiny term (`x - y + 10^{-41} = 0` against

@@ -6,7 +6,7 @@
  * such a part is far above the rounding (docs/math-verifier.md, "Constants" and "Expressions with variables").
  */
 import type { MathNode } from "mathjs";
-import { bigMath, type CompiledExpression } from "./evaluate-expression.js";
+import { bigMath, hasInexactLiteral, type CompiledExpression } from "./evaluate-expression.js";
 import { forEachFloatValue } from "./float-intermediates.js";
 import { evaluateInDigits, longestLiteral, type DecimalClass, type DigitsEvaluation } from "./evaluate-in-digits.js";
 
@@ -67,7 +67,7 @@ function floatReading(compiled: CompiledExpression, scope: Record<string, number
   const state = stateOf(compiled);
   const known = state.floatReadings.get(scope);
   if (known !== undefined) return known;
-  const reading: FloatReading = /\d{16,}/.test(compiled.expression) ? { isVouched: false } : readFloats(compiled.node, scope);
+  const reading: FloatReading = hasInexactLiteral(compiled.expression) ? { isVouched: false } : readFloats(compiled.node, scope);
   state.floatReadings.set(scope, reading);
   return reading;
 }
@@ -152,7 +152,7 @@ function stateOf(compiled: CompiledExpression): ExpressionState {
 }
 
 /** The expression parsed by the BigNumber instance, so that its literals keep every digit (null: it does not parse). */
-function bigNodeOf(compiled: CompiledExpression): MathNode | undefined {
+export function bigNodeOf(compiled: CompiledExpression): MathNode | undefined {
   const state = stateOf(compiled);
   if (state.bigNode === undefined) {
     try {
@@ -164,14 +164,16 @@ function bigNodeOf(compiled: CompiledExpression): MathNode | undefined {
   return state.bigNode ?? undefined;
 }
 
-function literalDigitsOf(compiled: CompiledExpression): number {
+/** The most significant digits of a literal in `compiled`. */
+export function literalDigitsOf(compiled: CompiledExpression): number {
   const state = stateOf(compiled);
   const node = bigNodeOf(compiled);
   state.literalDigits ??= node ? longestLiteral(node) : 0;
   return state.literalDigits;
 }
 
-function isAffordable(digits: number, left: CompiledExpression, right: CompiledExpression): boolean {
+/** Whether evaluating both sides in `digits` digits stays within 320 digits and the work budget. */
+export function isAffordable(digits: number, left: CompiledExpression, right: CompiledExpression): boolean {
   const operations = transcendentalCountOf(left) + transcendentalCountOf(right);
   return digits <= mostDigits && operations * (digits / baseDigits) ** 2 <= workBudget;
 }

@@ -1,5 +1,5 @@
 /** Compiles mathjs expressions (cached) and evaluates them in float and in 64-digit BigNumber arithmetic. */
-import type { EvalFunction, MathJsInstance, MathNode } from "mathjs";
+import type { BigNumber, EvalFunction, MathJsInstance, MathNode } from "mathjs";
 import { evaluateRational, type Rational } from "./exact-rational.js";
 import { loadMathjsBundle } from "./load-mathjs-bundle.js";
 
@@ -12,8 +12,6 @@ const constants = new Set(["e", "i", "pi", "Infinity"]);
 // Cached compilations; cleared wholesale when full (ground truths repeat across rows, responses rarely do).
 const cacheLimit = 4096;
 const cache = new Map<string, CompiledExpression | null>();
-// Float literals round past 15 significant digits; longer ones are re-parsed as BigNumbers for exact values.
-const longLiteral = /\d{16,}/;
 
 /** The float mathjs instance, loaded on first use. */
 export function floatMath(): MathJsInstance {
@@ -28,6 +26,20 @@ export function bigMath(): MathJsInstance {
     bigMathInstance.config({ number: "BigNumber", precision: 64 });
   }
   return bigMathInstance;
+}
+
+/**
+ * Whether a number written in `expression` is not the float that mathjs reads for it: one of more than 15 significant
+ * digits (`0.10000000000000001`, `1.234567890123456`), or one in exponent notation, which can be past the floats'
+ * range (`1e-400` reads as 0). Its exact value is read from the BigNumber parse. Zeros at either end are no digits of
+ * it (`1000…0` and `0.000…01` are exact as floats read them back).
+ */
+export function hasInexactLiteral(expression: string): boolean {
+  if (/\d[eE][-+]?\d/.test(expression)) return true;
+  for (const [literal] of expression.matchAll(/\d*\.?\d+|\d+\./g)) {
+    if (literal.replace(".", "").replace(/^0+/, "").replace(/0+$/, "").length > 15) return true;
+  }
+  return false;
 }
 
 /** A parsed expression with its free variables. */
@@ -91,7 +103,7 @@ export function compileExpression(expression: string): CompiledExpression | unde
 export function exactRational(compiled: CompiledExpression): Rational | undefined {
   if (compiled.rational === undefined) {
     try {
-      const node = longLiteral.test(compiled.expression) ? bigMath().parse(compiled.expression) : compiled.node;
+      const node = hasInexactLiteral(compiled.expression) ? bigMath().parse(compiled.expression) : compiled.node;
       compiled.rational = compiled.symbols.length === 0 ? (evaluateRational(node) ?? null) : null;
     } catch {
       compiled.rational = null;
@@ -159,6 +171,22 @@ export function bigNumbersEqual(left: CompiledExpression, right: CompiledExpress
     if (difference.greaterThan(scale.times("1e-40"))) return false;
     // Past 1e40 a 64-digit difference cannot see an added 1 (10^{10^{10}} vs 10^{10^{10}}+1): not shown equal.
     return scale.lessThan("1e40");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * |value of `compiled` − `literal`| in 64-digit arithmetic, for a decimal literal of at most 56 significant digits
+ * (64 digits then resolve its last place); undefined when it cannot be evaluated or the literal is longer.
+ */
+export function bigDifference(compiled: CompiledExpression, literal: string): BigNumber | undefined {
+  if (literal.replace(/[-+.]/g, "").replace(/^0+/, "").length > 56 || !isSafeForBigNumbers(compiled.node)) return undefined;
+  try {
+    const big = bigMath();
+    const value = bigValue(compiled, {});
+    if (!big.isBigNumber(value) || !value.isFinite()) return undefined;
+    return value.minus(big.bignumber(literal)).abs();
   } catch {
     return undefined;
   }

@@ -20,6 +20,9 @@ export interface DecimalClass {
   clone(config: { precision: number }): DecimalClass;
   acos(value: number): BigNumber;
   exp(value: number): BigNumber;
+  max(...values: BigNumber[]): BigNumber;
+  hypot(...values: BigNumber[]): BigNumber;
+  atan2(y: BigNumber, x: BigNumber): BigNumber;
 }
 
 // decimal.js computes π and ln 10 to 1,025 digits and refuses trigonometry and logarithms past them.
@@ -46,12 +49,10 @@ export function evaluateInDigits(
   decimal: DecimalClass,
 ): DigitsEvaluation | undefined {
   if (digits > maxDigits) return undefined;
-  let Decimal = classes.get(digits);
-  if (!Decimal) {
-    Decimal = decimal.clone({ precision: digits });
-    classes.set(digits, Decimal);
-  }
+  const Decimal = decimalWithDigits(digits, decimal);
   const magnitudes = { smallest: Number.POSITIVE_INFINITY, largest: Number.NEGATIVE_INFINITY };
+  // Made once: a power of ten per sum took most of the evaluation of an answer of hundreds of sums.
+  const noiseScale = new Decimal(10).pow(noiseDigits - digits);
   const noted = (value: BigNumber, isNoise = false): BigNumber => {
     if (!value.isFinite()) throw new NotReal();
     if (!value.isZero() && !isNoise) {
@@ -77,11 +78,11 @@ export function evaluateInDigits(
           const [a, b] = args as [BigNumber, BigNumber];
           const sum = name === "add" ? a.plus(b) : a.minus(b);
           const larger = a.abs().greaterThan(b.abs()) ? a.abs() : b.abs();
-          return noted(sum, !sum.isZero() && sum.abs().lessThanOrEqualTo(larger.times(new Decimal(10).pow(noiseDigits - digits))));
+          return noted(sum, !sum.isZero() && sum.abs().lessThanOrEqualTo(larger.times(noiseScale)));
         }
         // `e^y` is exp(y): decimal.js's power of a non-integer takes a logarithm too.
         if (name === "pow" && isEuler(shape.args?.[0])) return noted(args[1]!.exp());
-        return noted(apply(name ?? "", args, Decimal!));
+        return noted(applyInDigits(name ?? "", args, Decimal));
       }
       default:
         throw new NotReal();
@@ -96,6 +97,16 @@ export function evaluateInDigits(
     // NotReal, or decimal.js refusing (precision limit, an exponent past its range).
     return undefined;
   }
+}
+
+/** `decimal` cloned at `digits` digits of precision, once per precision. */
+export function decimalWithDigits(digits: number, decimal: DecimalClass): DecimalClass {
+  let Decimal = classes.get(digits);
+  if (!Decimal) {
+    Decimal = decimal.clone({ precision: digits });
+    classes.set(digits, Decimal);
+  }
+  return Decimal;
 }
 
 /** The most significant digits of a literal in `node` (parsed by the BigNumber instance, so long literals keep theirs). */
@@ -128,7 +139,8 @@ function isEuler(node: MathNode | undefined): boolean {
 // π and e by precision, computed once.
 const constants = new Map<DecimalClass, { pi: BigNumber; e: BigNumber }>();
 
-function symbolValue(name: string, scope: Record<string, number>, Decimal: DecimalClass): BigNumber {
+/** A variable of `scope` (the exact decimal of its float), π or e in `Decimal`'s digits; throws for any other name. */
+export function symbolValue(name: string, scope: Record<string, number>, Decimal: DecimalClass): BigNumber {
   const bound = scope[name];
   if (bound !== undefined) return new Decimal(bound);
   if (name === "pi" || name === "e") {
@@ -143,7 +155,11 @@ function symbolValue(name: string, scope: Record<string, number>, Decimal: Decim
   throw new NotReal();
 }
 
-function apply(name: string, args: BigNumber[], Decimal: DecimalClass): BigNumber {
+/**
+ * mathjs's operation or function `name` of real `args` in `Decimal`'s digits; throws when the value is not real or the
+ * operation is not modelled.
+ */
+export function applyInDigits(name: string, args: BigNumber[], Decimal: DecimalClass): BigNumber {
   const [a, b] = args as [BigNumber, BigNumber | undefined];
   const one = new Decimal(1);
   const real = (value: BigNumber) => {

@@ -56,24 +56,64 @@ function evaluateOperator(shape: NodeShape): Rational {
   const [a, b] = args as [Rational, Rational];
   switch (shape.fn) {
     case "unaryMinus":
-      return { numerator: -a.numerator, denominator: a.denominator };
+      return negateRational(a);
     case "unaryPlus":
       return a;
     case "add":
-      return reduce(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+      return addRationals(a, b);
     case "subtract":
-      return reduce(a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator);
+      return addRationals(a, negateRational(b));
     case "multiply":
-      return reduce(a.numerator * b.numerator, a.denominator * b.denominator);
+      return multiplyRationals(a, b);
     case "divide":
       if (b.numerator === 0n) throw new NotRational();
-      return reduce(a.numerator * b.denominator, a.denominator * b.numerator);
+      return multiplyRationals(a, invertRational(b));
     case "pow":
       return power(a, b);
     case "factorial":
       return factorial(a);
     default:
       throw new NotRational();
+  }
+}
+
+/** `numerator / denominator`, reduced, with a positive denominator (which must not be 0). */
+export function rational(numerator: bigint, denominator = 1n): Rational {
+  if (denominator < 0n) return rational(-numerator, -denominator);
+  const divisor = greatestCommonDivisor(numerator < 0n ? -numerator : numerator, denominator);
+  return { numerator: numerator / divisor, denominator: denominator / divisor };
+}
+
+export function addRationals(a: Rational, b: Rational): Rational {
+  if (a.denominator === b.denominator) return rational(a.numerator + b.numerator, a.denominator);
+  return rational(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+}
+
+export function multiplyRationals(a: Rational, b: Rational): Rational {
+  return rational(a.numerator * b.numerator, a.denominator * b.denominator);
+}
+
+/** Negative, 0 or positive as a is below, equal to or above b. */
+export function compareRationals(a: Rational, b: Rational): number {
+  const difference = a.numerator * b.denominator - b.numerator * a.denominator;
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
+export function negateRational(a: Rational): Rational {
+  return { numerator: -a.numerator, denominator: a.denominator };
+}
+
+/** 1/a, for a nonzero `a`. */
+export function invertRational(a: Rational): Rational {
+  return rational(a.denominator, a.numerator);
+}
+
+/** The exact value of a decimal literal (`12`, `0.25`, `1.5e-41`), or undefined when it is none or past 10^±400. */
+export function rationalFromLiteral(text: string): Rational | undefined {
+  try {
+    return fromLiteral(text);
+  } catch {
+    return undefined;
   }
 }
 
@@ -86,7 +126,7 @@ function power(base: Rational, exponent: Rational): Rational {
   const denominator = base.denominator ** magnitude;
   if (exponent.numerator >= 0n) return { numerator, denominator };
   if (numerator === 0n) throw new NotRational();
-  return reduce(denominator, numerator);
+  return rational(denominator, numerator);
 }
 
 function factorial(value: Rational): Rational {
@@ -103,16 +143,10 @@ function fromLiteral(text: string): Rational {
   const exponent = Number(match[3] ?? 0) - fraction.length;
   if (Math.abs(exponent) > 400) throw new NotRational();
   const integer = BigInt((match[1] ?? "") + fraction || "0");
-  return exponent >= 0 ? { numerator: integer * 10n ** BigInt(exponent), denominator: 1n } : reduce(integer, 10n ** BigInt(-exponent));
+  return exponent >= 0 ? { numerator: integer * 10n ** BigInt(exponent), denominator: 1n } : rational(integer, 10n ** BigInt(-exponent));
 }
 
-function reduce(numerator: bigint, denominator: bigint): Rational {
-  if (denominator < 0n) return reduce(-numerator, -denominator);
-  const divisor = gcd(numerator < 0n ? -numerator : numerator, denominator);
-  return { numerator: numerator / divisor, denominator: denominator / divisor };
-}
-
-function gcd(a: bigint, b: bigint): bigint {
+export function greatestCommonDivisor(a: bigint, b: bigint): bigint {
   let [x, y] = [a, b];
   while (y !== 0n) [x, y] = [y, x % y];
   return x === 0n ? 1n : x;
@@ -124,4 +158,59 @@ function digits(value: bigint): number {
 
 function isUnit(value: Rational): boolean {
   return value.denominator === 1n && (value.numerator === 1n || value.numerator === -1n || value.numerator === 0n);
+}
+
+// Powers of rationals past this many digits are not computed (rationalPower).
+const maxPowerDigits = 4000;
+// Rationals up to this are written as powers of the smallest base (smallestPower).
+const perfectPowerLimit = 10n ** 40n;
+
+/** `value^exponent` for an integer exponent, or undefined past 4,000 digits or for 0 to a negative power. */
+export function rationalPower(value: Rational, exponent: bigint): Rational | undefined {
+  const magnitude = exponent < 0n ? -exponent : exponent;
+  if (magnitude > 1n && Math.max(rationalDigits(value), 1) * Number(magnitude) > maxPowerDigits) return undefined;
+  const raised = { numerator: value.numerator ** magnitude, denominator: value.denominator ** magnitude };
+  if (exponent >= 0n) return raised;
+  return raised.numerator === 0n ? undefined : invertRational(raised);
+}
+
+/** `value = root^multiple` with `multiple` as large as it goes (8 is 2^3, 4/9 is (2/3)^2), for a positive value up to 10^40. */
+export function smallestPower(value: Rational): [Rational, bigint] {
+  const { numerator, denominator } = value;
+  if (numerator > perfectPowerLimit || denominator > perfectPowerLimit) return [value, 1n];
+  const bits = Math.max(numerator.toString(2).length, denominator.toString(2).length);
+  for (let multiple = bits; multiple >= 2; multiple -= 1) {
+    const top = integerRoot(numerator, multiple);
+    const bottom = integerRoot(denominator, multiple);
+    if (top !== undefined && bottom !== undefined) return [rational(top, bottom), BigInt(multiple)];
+  }
+  return [value, 1n];
+}
+
+/** The integer whose `degree`-th power is `value` (positive), or undefined: Newton's method from above the root. */
+function integerRoot(value: bigint, degree: number): bigint | undefined {
+  if (value === 1n) return 1n;
+  const power = BigInt(degree);
+  let root = BigInt(Math.ceil(Number(value) ** (1 / degree) * (1 + 1e-9))) + 1n;
+  for (;;) {
+    const next = ((power - 1n) * root + value / root ** (power - 1n)) / power;
+    if (next >= root) break;
+    root = next;
+  }
+  return root ** power === value ? root : undefined;
+}
+
+/** The largest integer not above `value`. */
+export function floorRational(value: Rational): bigint {
+  const quotient = value.numerator / value.denominator;
+  return value.numerator < 0n && quotient * value.denominator !== value.numerator ? quotient - 1n : quotient;
+}
+
+export function absoluteRational(value: Rational): Rational {
+  return value.numerator < 0n ? negateRational(value) : value;
+}
+
+/** The digits of the longer of numerator and denominator. */
+export function rationalDigits(value: Rational): number {
+  return Math.max(absoluteRational(value).numerator.toString().length, value.denominator.toString().length);
 }

@@ -8,7 +8,7 @@ import type { Comparison } from "./compare-expressions.js";
 import { extractAnswer, type ExtractedAnswer } from "./extract-answer.js";
 import type { MathPolicy } from "./math-policy.js";
 import { normalizeAnswer, type NormalizedAnswer } from "./normalize-answer.js";
-import type { PhysicalUnit } from "./physical-unit.js";
+import { dollarUnit, type PhysicalUnit } from "./physical-unit.js";
 import { parseAnswer, type MathValue } from "./parse-answer.js";
 
 /** The verdict for one (response, ground truth) pair. */
@@ -191,8 +191,11 @@ function compareParsed(
   if (truthNorm.base !== undefined && predictedNorm.base !== undefined && truthNorm.base !== predictedNorm.base) {
     return { equal: false, reason: "different number bases" };
   }
-  const truthUnit = truthNorm.unit;
-  const predictedUnit = predictedNorm.unit;
+  // A dollar sign is the unit dollar against an amount of money on the other side (`\$4` is not `4 cents`).
+  const asDollars = (side: NormalizedAnswer, other: NormalizedAnswer) =>
+    side.unit ?? (side.dollars && other.unit?.dimension === dollarUnit.dimension ? dollarUnit : undefined);
+  const truthUnit = asDollars(truthNorm, predictedNorm);
+  const predictedUnit = asDollars(predictedNorm, truthNorm);
   if (truthUnit && predictedUnit && truthUnit.name !== predictedUnit.name) {
     return compareConvertedUnits(truth, predicted, truthUnit, predictedUnit, policy);
   }

@@ -71,8 +71,8 @@ function convert(source: string, depth: number): string {
       output += convertWord(word);
       index += word.length;
     } else if (/[0-9.]/.test(character)) {
-      // Plain-text scientific notation (`1.5e3`, `2e-4`) is one number, not a product with Euler's e.
-      const number = /^\d*\.?\d*(?:e[-+]?\d+(?![a-zA-Z.]))?/.exec(source.slice(index))![0];
+      // Plain-text scientific notation (`1.5e3`, `2e-4`, `1.2E-5`) is one number, not a product with Euler's e.
+      const number = /^\d*\.?\d*(?:[eE][-+]?\d+(?![a-zA-Z.]))?/.exec(source.slice(index))![0];
       if (number === ".") throw new UnsupportedMathError("stray dot");
       output += number;
       index += number.length;

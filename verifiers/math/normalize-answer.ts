@@ -1,5 +1,5 @@
 /** String normalisation of an extracted answer: LaTeX noise, units, percent, degrees, currency, thousands separators. */
-import { findPhysicalUnit, type PhysicalUnit } from "./physical-unit.js";
+import { findPhysicalUnit, readUnitWords, type PhysicalUnit } from "./physical-unit.js";
 import { spelledUnit } from "./spelled-unit.js";
 import { matchingBrace } from "./extract-answer.js";
 
@@ -14,8 +14,11 @@ export interface NormalizedAnswer {
   unit?: PhysicalUnit;
   /** The words of any unit removed from the end (`4 cents`: `cent`; spelled-unit.ts), compared when both sides have one. */
   unitWords?: string;
+  /** A dollar sign, and no other unit: the unit dollar against an amount of money (`\$4` against `400 cents`). */
+  dollars?: boolean;
 }
 
+const powersOfTen: Record<string, number> = { thousand: 3, million: 6, billion: 9, trillion: 12 };
 // Words removed when they trail an answer (`5 cm`, `\text{ inches}^2`, `12 square feet`); sources: PRM800K / Minerva lists.
 const unitWords = [
   "square", "sq", "cubic", "units?", "cm", "mm", "km", "m", "meters?", "metres?", "centimeters?", "millimeters?",
@@ -75,15 +78,23 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
     percent = true;
     text = text.replace(/\\?%/g, " ");
   }
-  // Currency.
+  // Currency. A dollar sign with no other unit is kept as `dollars`, which counts only against an amount of money on
+  // the other side (`\$4` is not `4 cents`, and is `4 dollars per hour` when the question asks a rate); the other
+  // signs are dropped (`£` beside `pounds`, a mass in the unit table, would mislead).
+  const isDollars = /\\\$|US\$|USD/.test(text);
   text = text.replace(/\\\$|\$|US\$|USD|€|£|¥|\\euro(?![a-zA-Z])|\\pounds(?![a-zA-Z])/g, " ");
   text = text
     .replace(/\\varnothing|∅|\\\{\s*\\\}/g, "\\emptyset")
-    .replace(/\\mathbb\s*\{?R\}?|^all real numbers$/i, "(-\\infty, \\infty)");
-  const unit = findPhysicalUnit(text);
+    .replace(/\\mathbb\s*\{?R\}?|^(?:\\text\s*\{\s*)?all real(?:s| numbers)\s*\}?$/i, "(-\\infty, \\infty)")
+    // `1.5 million` is 1.5·10^6, as PRM800K's grader reads it; the word is no unit.
+    .replace(/(\d)\s*(?:\\text\s*\{\s*)?(thousand|million|billion|trillion)\b(?:\s*\})?/gi, (_match, digit: string, word: string) =>
+      `${digit}\\cdot 10^{${powersOfTen[word.toLowerCase()]}}`,
+    );
+  const writtenUnit = findPhysicalUnit(text);
   // What is removed from the end as a unit, kept so that two different units are never taken for the same answer.
   const removed: string[] = [];
   text = removeSuffix(text, dropTextUnits(text), removed);
+  text = removeSuffix(text, dropCompoundUnit(text), removed);
   text = unwrapTextCommands(text);
   text = text.replace(/\s+/g, " ").trim();
   const percentWord = /\s*(?:percent(?:age)?(?:\s+points)?|pct)\.?$/i;
@@ -118,7 +129,20 @@ export function normalizeAnswer(raw: string): NormalizedAnswer {
   const baseMatch = /^(\d+)_\{?(\d{1,2})\}?$/.exec(text);
   if (baseMatch) return { text: baseMatch[1]!, percent, degrees, base: Number(baseMatch[2]) };
   const unitWords = spelledUnit(removed);
-  return { text, percent, degrees, ...(unit ? { unit } : {}), ...(unitWords ? { unitWords } : {}) };
+  const unit = writtenUnit ?? (unitWords === undefined ? undefined : readUnitWords(unitWords));
+  const dollars = isDollars && !unit && !unitWords;
+  return { text, percent, degrees, ...(unit ? { unit } : {}), ...(unitWords ? { unitWords } : {}), ...(dollars ? { dollars } : {}) };
+}
+
+// A unit of several words joined by `/` after a number (`100 km/hr`, `9.8 m/s^2`), without \text{}.
+const compoundUnit = /^(.*(?:[\d})]|\\pi))\s+([a-zA-Z]+(?:\s*\/\s*[a-zA-Z]+)+(?:\s*\^\s*\{?[23]\}?)?)\s*\.?$/;
+
+/** `text` without a compound unit at its end when the unit table reads it (`5 m/s`), else `text` (`5 x/y` is algebra). */
+function dropCompoundUnit(text: string): string {
+  const match = compoundUnit.exec(text);
+  if (!match) return text;
+  const words = spelledUnit([match[2]!]);
+  return words !== undefined && readUnitWords(words) ? match[1]! : text;
 }
 
 /** `shortened`, recording in `removed` what it lacks at the end of `text` (every step here only cuts the end). */

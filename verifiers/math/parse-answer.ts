@@ -111,9 +111,9 @@ function parseLabelledTuples(text: string, depth: number): MathValue | undefined
 /** A single expression, or text when it is words or unsupported LaTeX. */
 function parseExpression(text: string): MathValue {
   const words = text.match(/[a-zA-Z]{3,}/g) ?? [];
-  if (/^[a-zA-Z][a-zA-Z\s'-]*$/.test(text) && words.some((word) => !knownWords.test(word))) {
-    return { kind: "text", text };
-  }
+  // `No` is a word, not the product N·o (`yes` has three letters, so it is one already).
+  const isWords = words.some((word) => !knownWords.test(word)) || /^no$/i.test(text);
+  if (/^[a-zA-Z][a-zA-Z\s'-]*$/.test(text) && isWords) return { kind: "text", text };
   const mixed = /^([-+]?)(\d+)\s+(\d+)\/(\d+)$/.exec(text);
   const source =
     mixed && Number(mixed[3]) < Number(mixed[4]) ? `${mixed[1]}(${mixed[2]}+\\frac{${mixed[3]}}{${mixed[4]}})` : mixedNumbers(text);

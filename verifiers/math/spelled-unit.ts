@@ -27,8 +27,12 @@ export function spelledUnit(removed: readonly string[]): string | undefined {
   return key.replace(/^(?:square|sq) (.+)$/, "$1^2").replace(/^cubic (.+)$/, "$1^3");
 }
 
-/** `cents` → `cent`, `boxes` → `box`, `inches` → `inch`; a word not ending in a plural `s` is left as it is. */
+/**
+ * `cents` → `cent`, `boxes` → `box`, `inches` → `inch`, `apples/s` → `apple/s`; a word not ending in a plural `s` is
+ * left as it is.
+ */
 function singular(word: string): string {
+  if (word.includes("/")) return word.split("/").map((part) => (part === "" ? part : singular(part))).join("/");
   const [name, power = ""] = word.split("^") as [string, string?];
   const one = /(?:x|ch|sh|ss)es$/.test(name) ? name.slice(0, -2) : /[^s]s$/.test(name) && name.length > 2 ? name.slice(0, -1) : name;
   return power === "" ? one : `${one}^${power}`;

@@ -105,3 +105,17 @@ def _check_row(index: int, row: dict[str, Any]) -> None:
         raise ValueError(f"row {index}: field 'promptLength' is {split}, outside 1..{len(tokens)}")
     if any(row["lossMask"][:split]):
         raise ValueError(f"row {index}: field 'lossMask' marks prompt tokens as trained")
+
+
+def importance_ratio_metrics(trainer: torch.Tensor, sampler: torch.Tensor, mask: torch.Tensor, cap: float | None) -> dict[str, float]:
+    """The trainer-to-sampler ratio exp(trainer - sampler) over trained tokens: mean, largest, share above ``cap``.
+
+    Named as the local backend reports them (importanceRatioMean, importanceRatioMax, importanceRatioClippedShare), so
+    metrics.jsonl reads the same whatever the backend; the log-ratio is clamped to ±20 as verl's rollout correction does.
+    """
+    trained = mask > 0
+    if not bool(trained.any()):
+        return {"importanceRatioMean": 0.0, "importanceRatioMax": 0.0, "importanceRatioClippedShare": 0.0}
+    ratios = torch.exp(torch.clamp(trainer - sampler, min=-20.0, max=20.0))[trained]
+    clipped = float((ratios > cap).float().mean()) if cap is not None else 0.0
+    return {"importanceRatioMean": float(ratios.mean()), "importanceRatioMax": float(ratios.max()), "importanceRatioClippedShare": clipped}

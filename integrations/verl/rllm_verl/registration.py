@@ -18,6 +18,8 @@ PINNED_VERL_VERSION = "0.9.1"
 def registration(config: Any, server_addresses: list[str], global_step: int) -> dict[str, Any]:
     """The register request's body, less instanceId (the client adds it)."""
     actor = config.actor_rollout_ref.actor
+    policy_loss = actor.get("policy_loss", {})
+    correction = config.get("algorithm", {}).get("rollout_correction", {}) or {}
     body = {
         "servedModel": config.rllm.get("served_model", config.actor_rollout_ref.model.path),
         "serverAddresses": server_addresses,
@@ -35,6 +37,16 @@ def registration(config: Any, server_addresses: list[str], global_step: int) -> 
             "weightDecay": float(actor.optim.get("weight_decay", 0.0)),
             "gradClip": float(actor.grad_clip),
             "ppoEpochs": int(actor.ppo_epochs),
+            # The losses beyond vanilla and TIS (verl 0.9.1's defaults where the config leaves them out).
+            "clipRatioC": float(actor.get("clip_ratio_c", 3.0)),
+            "clipCovRatio": float(policy_loss.get("clip_cov_ratio", 0.0002)),
+            "clipCovLb": float(policy_loss.get("clip_cov_lb", 1.0)),
+            "clipCovUb": float(policy_loss.get("clip_cov_ub", 5.0)),
+            "klCovRatio": float(policy_loss.get("kl_cov_ratio", 0.0002)),
+            "ppoKlCoef": float(policy_loss.get("ppo_kl_coef", 0.1)),
+            "droBeta": _optional_float(policy_loss.get("dro_beta", None)),
+            "rolloutIs": correction.get("rollout_is", None),
+            "rolloutIsThreshold": _number_or_text(correction.get("rollout_is_threshold", 2.0)),
         },
         "verlVersion": installed_verl_version(),
     }
@@ -42,6 +54,18 @@ def registration(config: Any, server_addresses: list[str], global_step: int) -> 
     if job is not None:
         body["rayJobId"] = job
     return body
+
+
+def _optional_float(value: Any) -> Optional[float]:
+    return None if value is None else float(value)
+
+
+def _number_or_text(value: Any) -> Any:
+    """A TIS threshold: a number, or IcePop's "lower_upper" text, kept as text."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def installed_verl_version() -> str:

@@ -19,7 +19,7 @@ from verl import DataProto
 from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 
 from .bridge_client import BridgeClient, TrainerReplaced
-from .conversion import logprob_mismatch, rows_to_batch
+from .conversion import importance_ratio_metrics, logprob_mismatch, rows_to_batch
 from .registration import registration
 
 
@@ -77,6 +77,16 @@ class BridgeTrainer(RayPPOTrainer):
             worker = self.actor_rollout_wg if self.ref_in_actor else self.ref_policy_wg
             batch = batch.union(worker.compute_ref_log_prob(batch))
         mismatch = logprob_mismatch(batch.batch["old_log_probs"], batch.batch["rollout_log_probs"], batch.batch["response_mask"])
+        correction = self.config.algorithm.get("rollout_correction", None)
+        cap = _numeric_cap(correction)
+        ratio_metrics = importance_ratio_metrics(batch.batch["old_log_probs"], batch.batch["rollout_log_probs"], batch.batch["response_mask"], cap)
+        correction_metrics = {}
+        if correction is not None and correction.get("rollout_is", None) and not correction.get("bypass_mode", False):
+            # As RayPPOTrainer.fit does in decoupled mode: truncated importance weights from the recomputed (old) and the
+            # rollout log-probs, which the actor's policy loss then multiplies in (rollout_is_weights).
+            from verl.trainer.ppo.rollout_corr_helper import compute_rollout_correction_and_add_to_batch
+
+            batch, correction_metrics = compute_rollout_correction_and_add_to_batch(batch, correction)
         # Multi-turn tells the actor to take the loss mask from response_mask, so observation tokens are not trained.
         batch.meta_info["multi_turn"] = True
         output = self.actor_rollout_wg.update_actor(batch)
@@ -85,6 +95,8 @@ class BridgeTrainer(RayPPOTrainer):
         metrics = {name: float(_mean(value)) for name, value in output.meta_info["metrics"].items()}
         metrics["loss"] = metrics.get("actor/pg_loss", math.nan)
         metrics["logprobMismatchMean"] = mismatch
+        metrics.update(ratio_metrics)
+        metrics.update({name: float(value) for name, value in correction_metrics.items()})
         return {"metrics": {name: value for name, value in metrics.items() if math.isfinite(value)}}
 
     def _checkpoint(self, item: dict[str, Any]) -> dict[str, Any]:
@@ -114,6 +126,16 @@ class BridgeTrainer(RayPPOTrainer):
             manager.update_weights(self.global_steps)
         else:
             self.async_rollout_manager.wake_up()
+
+
+def _numeric_cap(correction: Any) -> float | None:
+    """The TIS threshold when rollout correction weighs tokens (IcePop's "lower_upper" text has no single cap)."""
+    if correction is None or not correction.get("rollout_is", None):
+        return None
+    try:
+        return float(correction.get("rollout_is_threshold", 2.0))
+    except (TypeError, ValueError):
+        return None
 
 
 def _mean(value: Any) -> float:

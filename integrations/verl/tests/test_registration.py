@@ -38,3 +38,27 @@ def test_registration_reports_the_actor_settings_and_the_ray_job(monkeypatch):
     assert body["rayJobId"] == "raysubmit_abc"
     assert body["settings"]["clipRatioLow"] == 0.2 and body["settings"]["clipRatioHigh"] == 0.28
     assert (body["servedModel"], body["globalStep"], body["verlVersion"]) == ("tiny", 3, PINNED_VERL_VERSION)
+    # Settings the config leaves out are verl's defaults; rollout correction is off.
+    assert body["settings"]["clipRatioC"] == 3.0 and body["settings"]["lossMode"] == "vanilla"
+    assert body["settings"]["rolloutIs"] is None and body["settings"]["droBeta"] is None
+
+
+def test_registration_reports_the_loss_options_and_truncated_importance_sampling():
+    config = OmegaConf.create(
+        {
+            "rllm": {},
+            "data": {"max_prompt_length": 16, "max_response_length": 32},
+            "algorithm": {"rollout_correction": {"rollout_is": "token", "rollout_is_threshold": 1.5}},
+            "actor_rollout_ref": {
+                "model": {"path": "tiny"},
+                "actor": {
+                    "clip_ratio": 0.2, "clip_ratio_c": 1e9, "loss_agg_mode": "token-mean", "use_kl_loss": False, "kl_loss_coef": 0.0,
+                    "optim": {"lr": 1e-6}, "grad_clip": 1.0, "ppo_epochs": 1,
+                    "policy_loss": {"loss_mode": "clip_cov", "clip_cov_ratio": 0.01, "clip_cov_lb": 0.5, "clip_cov_ub": 4.0},
+                },
+            },
+        }
+    )
+    settings = registration(config, ["127.0.0.1:9"], 0)["settings"]
+    assert (settings["lossMode"], settings["clipCovRatio"], settings["clipCovLb"], settings["clipCovUb"]) == ("clip_cov", 0.01, 0.5, 4.0)
+    assert (settings["clipRatioC"], settings["rolloutIs"], settings["rolloutIsThreshold"]) == (1e9, "token", 1.5)

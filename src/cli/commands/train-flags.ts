@@ -29,6 +29,18 @@ export const TrainFlagsSchema = z.object({
   loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker|fireworks: LoRA rank (default 32)").meta({ value: "r" }),
   baseUrl: z.string().url().optional().describe("--backend tinker|fireworks: the service URL (default TINKER_BASE_URL or FIREWORKS_BASE_URL, else the hosted service)").meta({ value: "url" }),
   tokenizer: z.string().optional().describe("--backend tinker|fireworks: a directory with tokenizer.json and tokenizer_config.json (default: the Hugging Face cache or hub)").meta({ value: "dir" }),
+  async: z.boolean().default(false).describe("sample while updates run (asynchronous, off-policy): --max-staleness 1 unless given"),
+  maxStaleness: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("policy versions a rollout may lag the trainer by; 0 is the synchronous loop (overrides the config's async.maxStaleness)")
+    .meta({ value: "k" }),
+  partialRollouts: z.boolean().default(false).describe("with --async: an episode in flight across an update samples its later calls from the new weights"),
+  staleGroups: z.enum(["drop", "reweight"]).optional().describe("a rollout group past --max-staleness: drop it, or weigh it by truncated importance ratios (needs --tis-cap)").meta({ value: "drop|reweight" }),
+  tisCap: z.coerce.number().gt(0).optional().describe("truncated importance sampling: weigh each token by min(trainer/sampler probability ratio, cap) (overrides loss.tisCap)").meta({ value: "c" }),
+  maskTruncated: z.boolean().default(false).describe("train nothing on a rollout whose last call hit the token limit (it still counts in its group's advantages)"),
   capabilities: z.boolean().default(false).describe("print what each backend can do (losses, aggregations, merges, LoRA/full, sampling, KL, entropy selection, checkpoints, context) and exit"),
 });
 /** `rllm train`'s parsed flags. */

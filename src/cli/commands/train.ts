@@ -10,8 +10,7 @@ import { readTrainState, trainingRunPaths } from "../../runs/training-run-files.
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
-import type { TrainingOptions } from "../../training/loop/run-training.js";
-import type { TrainRecord } from "../../training/loop/train-records.js";
+import { assertAsyncSupported } from "../../training/assert-async-supported.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
@@ -19,6 +18,8 @@ import { looksLikeModulePath, resolveCookbook } from "../../evaluation/resolve-c
 import { assertCheckpointDirectory, assertInputFile } from "../../core/check-paths.js";
 import type { TrainFlags } from "./train-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
+import { trainProgress } from "../train-progress.js";
+import { resumeCommand } from "../resume-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
 import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
@@ -36,7 +37,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
   const configFile = trainConfigFile(flags.config, cookbookName);
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
-  const config = readTrainConfig(configFile, { steps: flags.steps, out: flags.out, maxInfraErrorRate: flags.maxInfraErrorRate });
+  const config = readTrainConfig(configFile, flags);
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
   assertBackendFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
@@ -71,13 +72,16 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   });
   try {
     assertConfigSupported(backend.capabilities(), config, configFile);
+    assertAsyncOptions(backend.capabilities(), config);
   } catch (error) {
     await backend.close();
     throw error;
   }
   openRunDirectory(directory, runConfig, flags.resume);
 
-  const interrupt = interruptOnCtrlC("rllm: stopping after this step (Ctrl-C again to quit at once; --resume continues from the last checkpoint)");
+  const interrupt = interruptOnCtrlC(
+    "rllm: stopping: the rollouts under way are cancelled (the finished ones are kept), the update under way finishes and is checkpointed (Ctrl-C again to quit at once, back to the last checkpoint)",
+  );
   console.error(`rllm train ${cookbook.name} · backend ${backend.name} · ${config.steps} steps → ${directory}`);
   const progress = trainProgress(process.stderr, config);
   try {
@@ -91,12 +95,25 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
       directory,
       resume: flags.resume,
       signal: interrupt.signal,
+      onNotice: (line) => console.error(`rllm: ${line}`),
       ...progress,
     });
-    console.log(finalLine(directory, config.steps, flags.backend));
+    if (interrupt.signal.aborted) {
+      console.error(`rllm: ${interruptedLine(directory, config.steps)}; continue with: ${resumeCommand(process.argv.slice(2), directory)}`);
+      process.exitCode = 130;
+    } else {
+      console.log(finalLine(directory, config.steps, flags.backend));
+    }
   } finally {
     interrupt.release();
   }
+}
+
+/** Where an interrupted run stands: the checkpoint a resume starts from, or that none was needed yet. */
+function interruptedLine(directory: string, steps: number): string {
+  const state = readTrainState(trainingRunPaths(directory).state);
+  if (!state) return `interrupted before the first update: nothing was trained, so there is no checkpoint (a resume keeps the step-0 validation and the finished rollouts)`;
+  return `interrupted: ${state.step}/${steps} steps, checkpoint ${path.join(directory, state.checkpoint)}`;
 }
 
 /** Where the run ended: its last checkpoint and, for the tiny model, the command that serves it. */
@@ -125,53 +142,14 @@ function assertConfigSupported(capabilities: BackendCapabilities, config: TrainC
   }
 }
 
-/**
- * Progress callbacks for runTraining. On a terminal the phase line is redrawn in place; elsewhere (CI logs, files)
- * phases are left out and each record is one plain line, so no carriage returns or escape codes reach the log.
- */
-export function trainProgress(
-  stream: Pick<NodeJS.WriteStream, "write" | "isTTY">,
-  config: TrainConfig,
-  now: () => number = Date.now,
-): Pick<TrainingOptions, "onPhase" | "onRecord" | "onValidationProgress"> {
-  // The ETA: the wall time per step so far (validations included, as they recur) times the steps left.
-  const started = now();
-  let stepsRun = 0;
-  const line = (record: TrainRecord) => {
-    if (record.kind !== "train") return formatRecord(record, config);
-    stepsRun += 1;
-    const left = config.steps - record.step;
-    return `${formatRecord(record, config)}${left > 0 ? ` · eta ${formatDuration(((now() - started) / stepsRun) * left)}` : ""}`;
-  };
-  const validationLine = (step: number, done: number, total: number) => `validation after ${step} steps: ${done}/${total} episodes`;
-  if (!stream.isTTY) {
-    // A validation can take a minute: a plain line at each quarter of its episodes says it is moving.
-    let lastQuarter = 0;
-    return {
-      onRecord: (record) => stream.write(`${line(record)}\n`),
-      onValidationProgress: (step, done, total) => {
-        const quarter = Math.floor((4 * done) / total);
-        if (done === 1) lastQuarter = 0;
-        if (quarter > lastQuarter && done < total) {
-          lastQuarter = quarter;
-          stream.write(`${validationLine(step, done, total)}\n`);
-        }
-      },
-    };
+/** The async settings checked against the backend, as a usage error naming the flag. */
+function assertAsyncOptions(capabilities: BackendCapabilities, config: TrainConfig): void {
+  try {
+    assertAsyncSupported(capabilities, config);
+  } catch (error) {
+    if (error instanceof UnsupportedRequestError) throw new InputError(`rllm train: ${error.message}`);
+    throw error;
   }
-  return {
-    onPhase: (phase) => stream.write(`\r\x1b[K${phase}`),
-    onRecord: (record) => stream.write(`\r\x1b[K${line(record)}\n`),
-    onValidationProgress: (step, done, total) => stream.write(`\r\x1b[K${validationLine(step, done, total)}`),
-  };
-}
-
-// 75 s → "1m15s", 3700 s → "1h01m".
-function formatDuration(milliseconds: number): string {
-  const seconds = Math.round(milliseconds / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")}m`;
 }
 
 /** The config to read: `--config` when given, else the built-in cookbook's shipped `train.json` if it has one. */
@@ -183,7 +161,7 @@ export function trainConfigFile(explicit: string | undefined, cookbookName: stri
 }
 
 /** The config file (or the defaults) with the command-line overrides applied. */
-function readTrainConfig(file: string | undefined, overrides: { steps?: number; out?: string; maxInfraErrorRate?: number }): TrainConfig {
+function readTrainConfig(file: string | undefined, flags: TrainFlags): TrainConfig {
   let raw: Record<string, unknown> = {};
   if (file) {
     assertInputFile("--config", file);
@@ -194,45 +172,31 @@ function readTrainConfig(file: string | undefined, overrides: { steps?: number; 
     }
     raw = parsed as Record<string, unknown>;
   }
-  const parsed = TrainConfigSchema.safeParse({
-    ...raw,
-    ...(overrides.steps !== undefined ? { steps: overrides.steps } : {}),
-    ...(overrides.out !== undefined ? { out: overrides.out } : {}),
-    ...(overrides.maxInfraErrorRate !== undefined ? { maxInfraErrorRate: overrides.maxInfraErrorRate } : {}),
-  });
+  const parsed = TrainConfigSchema.safeParse(withFlagOverrides(raw, flags));
   if (!parsed.success) throw new InputError(describeIssues(file ?? "train config", undefined, parsed.error));
   return parsed.data;
 }
 
-const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
-
-/** One progress line per record. */
-function formatRecord(record: TrainRecord, config: TrainConfig): string {
-  if (record.kind === "validation") {
-    const parts = [`validation @${record.step}: pass@1 ${percent(record.passAt1.mean)} ± ${percent(record.passAt1.stderr)} (n=${record.passAt1.n})`];
-    if (record.passAt1Gain) {
-      const gain = record.passAt1Gain;
-      parts.push(`gain ${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points (paired over ${gain.tasks} tasks)`);
-    }
-    if (record.judgeAccuracy) parts.push(`judge pairwise ${percent(record.judgeAccuracy.mean)} ± ${percent(record.judgeAccuracy.stderr)} (n=${record.judgeAccuracy.n} verdicts)`);
-    const startPairs = record.judgeOnStartPairs;
-    if (startPairs?.gain) {
-      const { accuracy, gain } = startPairs;
-      parts.push(`judge on step-0 pairs ${percent(accuracy.mean)} (${gain.mean >= 0 ? "+" : ""}${(100 * gain.mean).toFixed(1)} ± ${(100 * gain.stderr).toFixed(1)} points, paired over ${gain.tasks} pairs)`);
-    }
-    if (record.rerankAt1) parts.push(`rerank@1 ${percent(record.rerankAt1.mean)} ± ${percent(record.rerankAt1.stderr)}`);
-    return `${parts.join(" · ")} [${record.seconds.toFixed(0)}s]`;
-  }
-  const dropped = record.transform.droppedSmallGroups + record.transform.droppedUniformGroups;
-  const parts = [
-    `step ${record.step}/${config.steps}`,
-    `reward ${record.reward.toFixed(3)}`,
-    `acc ${percent(record.accuracy)}`,
-    ...(record.judgeAccuracy !== null ? [`judge ${percent(record.judgeAccuracy)}`] : []),
-    `groups ${record.transform.keptGroups} kept/${dropped} dropped`,
-    `tokens ${record.trainedTokens}`,
-    ...(record.update ? [`loss ${record.update.loss!.toFixed(4)}`, `mismatch ${record.update.logprobMismatchMean!.toExponential(1)}`, ...(record.update.klToReference === undefined ? [] : [`kl ${record.update.klToReference.toExponential(1)}`])] : ["no update"]),
-    `${record.stepSeconds.toFixed(1)}s`,
-  ];
-  return parts.join(" · ");
+/** `raw` with what the flags override: steps, out, the infra-error stop, the async settings, TIS, truncation masking. */
+export function withFlagOverrides(raw: Record<string, unknown>, flags: Pick<TrainFlags, "steps" | "out" | "maxInfraErrorRate" | "async" | "maxStaleness" | "partialRollouts" | "staleGroups" | "tisCap" | "maskTruncated">): Record<string, unknown> {
+  const section = (key: string) => (typeof raw[key] === "object" && raw[key] !== null ? (raw[key] as Record<string, unknown>) : {});
+  const configured = section("async");
+  const configuredStaleness = typeof configured.maxStaleness === "number" ? configured.maxStaleness : 0;
+  // --async alone means one version of staleness, unless the config already allows more.
+  const maxStaleness = flags.maxStaleness ?? (flags.async ? Math.max(1, configuredStaleness) : undefined);
+  if (flags.partialRollouts && (maxStaleness ?? configuredStaleness) === 0) throw new InputError("--partial-rollouts: only the async loop has episodes in flight across an update; add --async (or --max-staleness above 0)");
+  return {
+    ...raw,
+    ...(flags.steps !== undefined ? { steps: flags.steps } : {}),
+    ...(flags.out !== undefined ? { out: flags.out } : {}),
+    ...(flags.maxInfraErrorRate !== undefined ? { maxInfraErrorRate: flags.maxInfraErrorRate } : {}),
+    async: {
+      ...configured,
+      ...(maxStaleness !== undefined ? { maxStaleness } : {}),
+      ...(flags.partialRollouts ? { partialRollouts: true } : {}),
+      ...(flags.staleGroups !== undefined ? { staleGroups: flags.staleGroups } : {}),
+    },
+    ...(flags.tisCap !== undefined ? { loss: { ...section("loss"), tisCap: flags.tisCap } } : {}),
+    ...(flags.maskTruncated ? { transform: { ...section("transform"), maskTruncated: true } } : {}),
+  };
 }

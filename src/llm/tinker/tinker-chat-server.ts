@@ -33,8 +33,11 @@ const ChatRequestSchema = z.object({
 
 export interface ChatServerOptions {
   renderer: ChatRenderer;
-  /** The sampler of the current policy version. */
-  sampler: () => TinkerSampler;
+  /**
+   * The sampler for a request's `model`: the current policy version's, or another version's a training backend still
+   * serves (async rollouts name it in the model); throws an HttpError for a version it no longer has.
+   */
+  sampler: (model: string | undefined) => TinkerSampler;
   /** The name answered in `model`. */
   modelName: string;
   maxContext: number;
@@ -70,7 +73,7 @@ async function chatCompletion(options: ChatServerOptions, request: z.infer<typeo
   if (room < 1) {
     throw new HttpError(400, `This model's maximum context length is ${options.maxContext} tokens. However, your prompt is ${promptIds.length} tokens.`, "invalid_request_error", "messages");
   }
-  const sampler = options.sampler();
+  const sampler = options.sampler(request.model);
   const sequences = await sampler.sample({
     promptTokenIds: promptIds,
     numSamples: request.n,

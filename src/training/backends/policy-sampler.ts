@@ -8,8 +8,10 @@ export interface PolicySampler {
   /** OpenAI base URL, e.g. http://127.0.0.1:PORT/v1 */
   baseUrl: string;
   model: string;
-  /** Serves `weights` from now on. */
-  update(weights: ModelWeights): Promise<void>;
+  /** Serves `weights` as `version` from now on (the newest version; earlier ones stay until `retain` lets them go). */
+  update(weights: ModelWeights, version?: number): Promise<void>;
+  /** Keeps serving only these versions and the newest. */
+  retain?(versions: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }
 

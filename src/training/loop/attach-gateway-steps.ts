@@ -20,8 +20,10 @@ export function attachGatewaySteps(episode: Episode, traced: readonly Step[]): E
         return step;
       }
       const trace = takeMatching(step);
+      // The policy version that sampled the call (the reply's weight_version) rides along for staleness accounting.
+      const version = trace?.info.weightVersion;
       return trace
-        ? { ...step, promptTokenIds: trace.promptTokenIds, completionTokenIds: trace.completionTokenIds, logprobs: trace.logprobs }
+        ? { ...step, promptTokenIds: trace.promptTokenIds, completionTokenIds: trace.completionTokenIds, logprobs: trace.logprobs, ...(version !== undefined ? { info: { ...step.info, weightVersion: version } } : {}) }
         : step;
     }),
   }));

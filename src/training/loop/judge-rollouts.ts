@@ -3,6 +3,7 @@
  * correct solution), and each judge call becomes a scored `judge` trajectory with the sparse pairwise reward.
  */
 import pLimit from "p-limit";
+import type { Limited } from "./priority-limit.js";
 import { EpisodeSchema, episodeId, type Episode } from "../../core/episode.js";
 import { messageText } from "../../core/message.js";
 import type { Task } from "../../core/task.js";
@@ -12,14 +13,15 @@ import { createLlmJudge } from "../../tournament/llm-judge.js";
 import { episodeAnswer } from "../../core/episode-answer.js";
 import { scored } from "../../core/score.js";
 import type { JudgeKind } from "../../tournament/judge-prompts.js";
-import type { Rng } from "../../core/random.js";
+import { deriveSeed, type Rng } from "../../core/random.js";
 import type { Gateway } from "../../gateway/gateway-server.js";
 import { isPairJudgedCorrectly, pairVerifierReward, verifierPairs, type VerifierPairing } from "../joint-reward.js";
 import { attachGatewaySteps } from "./attach-gateway-steps.js";
 
 export interface JudgeRolloutOptions {
   gateway: Gateway;
-  model: string;
+  /** The model name each judge call asks for, or a function giving it as the call starts (a pinned version). */
+  model: string | (() => string);
   sampling: SamplingParams;
   judgeKind: JudgeKind;
   pairsPerTask: number;
@@ -28,7 +30,14 @@ export interface JudgeRolloutOptions {
   /** Judge calls per pair: with more than one, the judge's group baseline compares verdicts on the same prompt. */
   samplesPerPair?: number;
   concurrency: number;
+  /** Shared with other calls (the async loop's groups), so `concurrency` bounds them together; absent: one of its own. */
+  limit?: Limited;
   random: Rng;
+  /**
+   * Seed of this batch's judge calls: each call samples with a seed derived from it, its task and its judge attempt,
+   * so the verdicts replay whatever order the calls finish in (an unseeded call draws from the sampler's own random state).
+   */
+  seed: number;
   signal: AbortSignal;
   sessionPrefix: string;
 }
@@ -50,7 +59,7 @@ export async function judgeRollouts(
   solverEpisodes: readonly Episode[],
   options: JudgeRolloutOptions,
 ): Promise<JudgeRolloutResult> {
-  const limit = pLimit(options.concurrency);
+  const limit: Limited = options.limit ?? pLimit(options.concurrency);
   const jobs: Promise<{ episode: Episode; isMixed: boolean; isRanked: boolean; reward: number; parseError: boolean }>[] = [];
   for (const task of tasks) {
     const candidates = solverEpisodes
@@ -69,8 +78,9 @@ export async function judgeRollouts(
           const attempt = firstJudgeAttempt + index;
           // One session per judge call: the gateway strips token ids from replies, so the step takes them from its own trace.
           const sessionId = `${options.sessionPrefix}/judge/${episodeId(task.id, attempt)}`;
-          const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: options.model });
-          const judge = createLlmJudge({ client, kind: options.judgeKind, sampling: options.sampling, concurrency: 1, signal: options.signal });
+          const client = createOpenAiClient({ baseUrl: options.gateway.sessionUrl(sessionId), model: typeof options.model === "string" ? options.model : options.model() });
+          const sampling = { ...options.sampling, seed: deriveSeed(options.seed, task.id, attempt) };
+          const judge = createLlmJudge({ client, kind: options.judgeKind, sampling, concurrency: 1, signal: options.signal });
           const judgement = await judge.compare(problem, episodeAnswer(first), episodeAnswer(second));
           const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
           const reward = pairVerifierReward(ratings, first.score.isCorrect, second.score.isCorrect);

@@ -1,5 +1,6 @@
 /** Runs `groupSize` rollouts of each task with the current policy, every model call traced by the gateway under its episode's session. */
 import pLimit from "p-limit";
+import type { Limited } from "./priority-limit.js";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
@@ -12,12 +13,15 @@ import { attachGatewaySteps } from "./attach-gateway-steps.js";
 export interface RolloutOptions {
   cookbook: Cookbook;
   gateway: Gateway;
-  model: string;
+  /** The model name each episode's calls ask for, or a function giving it as the episode starts (a pinned version). */
+  model: string | (() => string);
   sampling: SamplingParams;
   /** Seed of this batch: each episode samples with a seed derived from it, its task and attempt. */
   seed: number;
   attempts: number;
   concurrency: number;
+  /** Shared by several calls (the async loop's groups), so `concurrency` bounds them together; absent: one of its own. */
+  limit?: Limited;
   timeoutMs: number;
   signal: AbortSignal;
   /** Session ids are `<prefix>/<episode id>`, so steps and validation runs never share a session. */
@@ -28,7 +32,7 @@ export interface RolloutOptions {
 
 /** The scored episodes of every (task, attempt), in task then attempt order. */
 export async function rolloutEpisodes(tasks: readonly Task[], options: RolloutOptions): Promise<Episode[]> {
-  const limit = pLimit(options.concurrency);
+  const limit: Limited = options.limit ?? pLimit(options.concurrency);
   const total = tasks.length * options.attempts;
   let done = 0;
   const jobs = tasks.flatMap((task) =>
@@ -37,7 +41,7 @@ export async function rolloutEpisodes(tasks: readonly Task[], options: RolloutOp
         const sessionId = `${options.sessionPrefix}/${task.id}:${attempt}`;
         const client = createOpenAiClient({
           baseUrl: options.gateway.sessionUrl(sessionId),
-          model: options.model,
+          model: typeof options.model === "string" ? options.model : options.model(),
           retryPolicy: { maxRetries: 2, baseDelayMs: 200, maxDelayMs: 2_000 },
         });
         try {

@@ -1,35 +1,32 @@
 /**
- * The training loop: sample tasks → rollouts with the current policy (traced by the gateway) → score → (joint) judge
- * its own solutions → transform → advantages → backend update → publish; validation, checkpoints and resume around it.
+ * The training loop: rollout groups (a task's attempts, traced by the gateway, scored, and judged by the same policy
+ * in joint training) come from the rollout scheduler; each update trains on a batch of them (transform → advantages →
+ * backend update) and publishes a new policy version; validation, checkpoints and resume around it. With
+ * `async.maxStaleness` 0 the scheduler starts a step's rollouts only after the update before it (the synchronous
+ * loop); above 0 rollouts go on while updates run, each group stamped with the versions that sampled it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
-import { appendEpisode } from "../../runs/episode-log.js";
-import { infraErrorRate } from "../../metrics/infra-error-rate.js";
-import { InfraErrorRateError } from "../errors/infra-error-rate-error.js";
+import { createRng } from "../../core/random.js";
 import { JsonlAppender } from "../../runs/append-only-jsonl.js";
 import { runPaths } from "../../runs/run-directory.js";
 import { keepMetricsUpTo, readTrainState, trainingRunPaths, trainingStepDirectory, writeTrainState } from "../../runs/training-run-files.js";
-import { accuracyStats } from "../../metrics/accuracy.js";
-import { createRng } from "../../core/random.js";
-import { GROUP_RELATIVE_ESTIMATORS } from "../advantages/index.js";
-import { assignAdvantages, type AdvantageConfig } from "../assign-advantages.js";
-import { awaitStep } from "../await-step.js";
-import type { PolicyRef, TrainingBackend } from "../backend.js";
-import { startGateway, type Gateway } from "../../gateway/gateway-server.js";
+import type { TrainingBackend } from "../backend.js";
+import { pinnedModelName } from "../backends/pinned-model-name.js";
+import { startGateway } from "../../gateway/gateway-server.js";
 import type { TrainConfig } from "../train-config.js";
-import { transformEpisodes } from "../transforms/index.js";
-import { judgeRollouts, type JudgeRolloutResult } from "./judge-rollouts.js";
-import { pairedGain } from "./paired-gain.js";
-import { rolloutEpisodes } from "./rollout-episodes.js";
-import { sampleTasks } from "./sample-tasks.js";
-import { TrainRecordLineSchema, type TrainRecord, type TrainStepRecord, type ValidationRecord } from "./train-records.js";
-import { byTaskIndex, shareRightByPair, validatePolicy, type ValidationResult } from "./validate-policy.js";
-import { cookbookJudgeKind } from "../../tournament/cookbook-judge-kind.js";
 import { checkpointFolder } from "../checkpoint-folder.js";
+import { carriedGroups, RolloutLog } from "./rollout-log.js";
+import { PriorityLimit } from "./priority-limit.js";
+import { groupKeyText, RolloutScheduler } from "./rollout-scheduler.js";
+import { runRolloutGroup, type TrainingGroup } from "./run-rollout-group.js";
+import { runValidation } from "./run-validation.js";
+import { sampleTasks } from "./sample-tasks.js";
+import { trainOnBatch } from "./train-on-batch.js";
+import { TrainRecordLineSchema, type TrainRecord, type TrainStepRecord, type ValidationRecord } from "./train-records.js";
 
 export interface TrainingOptions {
   config: TrainConfig;
@@ -41,63 +38,169 @@ export interface TrainingOptions {
   directory: string;
   /** Continue from the last checkpoint in `directory`. */
   resume: boolean;
+  /** Aborted (Ctrl-C): rollouts stop, the update under way finishes, and a checkpoint of it is saved. */
   signal: AbortSignal;
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
-  /** Called as each validation episode finishes: the step validated, the episodes done and their count. */
-  onValidationProgress?: (step: number, done: number, total: number) => void;
+  /** Called as each validation episode, then each judge verdict, lands: the step validated, how many are done of how many. */
+  onValidationProgress?: (step: number, done: number, total: number, unit?: "episodes" | "verdicts") => void;
+  /** A line the user should read (what a resume found, a checkpoint taken at an interrupt). */
+  onNotice?: (line: string) => void;
 }
 
-/** Runs the loop to `config.steps` updates; returns every record written. */
+/** Runs the loop to `config.steps` updates (or until the signal); returns every record written. */
 export async function runTraining(options: TrainingOptions): Promise<TrainRecord[]> {
   const { config, backend, directory } = options;
   const files = trainingRunPaths(directory);
   const records: TrainRecord[] = [];
   // Opened once the file holds what this invocation continues from (below); one write per line.
   let metrics: JsonlAppender<TrainRecord> | undefined;
-  const emit = (record: TrainRecord) => {
+  const started = performance.now();
+  const emit = (produced: TrainRecord) => {
+    const record = { ...produced, elapsedSeconds: (performance.now() - started) / 1000 };
     records.push(record);
     metrics!.append(record);
     options.onRecord?.(record);
   };
+  const isAsync = config.async.maxStaleness > 0;
   let policy = await backend.open({ baseModel: options.baseModel, seed: config.seed });
   if (!policy.openaiBaseUrl) throw new Error(`backend "${backend.name}" serves no OpenAI-compatible sampler; rllm train needs one for agent rollouts`);
   const sampling = { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens };
-  const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: policy.modelId, sampling });
+  // Async rollouts name their version in the model (pinnedModelName), so the gateway leaves the model as asked.
+  const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: isAsync ? undefined : policy.modelId, sampling });
+  let scheduler: RolloutScheduler<TrainingGroup> | undefined;
+  let rolloutLog: RolloutLog | undefined;
+  // Rollouts stop on Ctrl-C, and when the loop ends for any reason: a group still running then is not waited for.
+  const stopRollouts = new AbortController();
+  const rolloutSignal = AbortSignal.any([options.signal, stopRollouts.signal]);
   try {
     let startStep = 0;
     // The step-0 validation: later ones report their pass@1 gain over it (paired by task) and re-judge its pairs.
     let baseline: ValidationRecord | undefined;
+    let kept: TrainRecord[] = [];
     const state = options.resume ? readTrainState(files.state) : undefined;
     if (state) {
       policy = await backend.restore(path.join(directory, state.checkpoint));
       startStep = state.step;
-      baseline = keepMetricsUpTo(files.metrics, startStep, TrainRecordLineSchema).find(isStartValidation);
+    }
+    // A resume before the first checkpoint starts from the base weights (version 0) but keeps the step-0 validation
+    // and the rollouts version 0 sampled: no work is lost or silently redone.
+    if (options.resume) {
+      kept = keepMetricsUpTo(files.metrics, startStep, TrainRecordLineSchema);
+      baseline = kept.find(isStartValidation);
     } else {
       writeFileSync(files.metrics, "");
     }
     metrics = new JsonlAppender<TrainRecord>(files.metrics);
+    const logFile = RolloutLog.at(directory);
+    const settled = new Set(kept.filter(isTrainRecord).flatMap((record) => [...(record.groups ?? []), ...(record.droppedGroups ?? [])].map((group) => groupKeyText({ slot: group.slot, taskIndex: group.task }))));
+    const { carried, discarded } = options.resume ? carriedGroups(logFile, settled, policy.version) : { carried: [], discarded: 0 };
+    if (options.resume) {
+      const from = state ? `step ${startStep} (checkpoint ${state.checkpoint})` : `step 0: ${directory} has no checkpoint yet, so the base model`;
+      options.onNotice?.(`resuming from ${from}; ${carried.length} finished rollout groups carried over, ${discarded} sampled by versions the checkpoint lacks run again`);
+    }
+    rolloutLog = new RolloutLog(logFile);
+    if (!options.resume) rolloutLog.rewrite([]);
+
+    // Which model name a call asks for, and the version it stands for; versions pinned by running episodes stay served.
+    const inUse = new Map<number, number>();
+    const modelForEpisode = () => {
+      const version = policy.version;
+      inUse.set(version, (inUse.get(version) ?? 0) + 1);
+      const pinned = isAsync && !config.async.partialRollouts && backend.capabilities().asyncRollouts === "pinned";
+      return { model: pinned ? pinnedModelName(policy.modelId, version) : policy.modelId, version };
+    };
+    const release = (versions: readonly number[]) => {
+      for (const version of versions) inUse.set(version, (inUse.get(version) ?? 1) - 1);
+    };
+    const limit = new PriorityLimit(config.concurrency);
+    const groupsPerUpdate = Math.min(config.tasksPerStep, options.trainTasks.length);
+    scheduler = new RolloutScheduler<TrainingGroup>({
+      slotTaskIds: (slot) => slotTasks(options.trainTasks, config, slot).map((task) => task.id),
+      runGroup: async ({ slot, taskIndex }) => {
+        const task = slotTasks(options.trainTasks, config, slot)[taskIndex]!;
+        const context = { config, cookbook: options.cookbook, gateway, sampling, limit, signal: rolloutSignal, modelForEpisode, release, currentVersion: () => policy.version };
+        return runRolloutGroup(task, slot, taskIndex, context);
+      },
+      onFinished: (group) => rolloutLog!.append(group),
+      maxStaleness: config.async.maxStaleness,
+      updates: config.steps,
+      groupsPerUpdate,
+      version: policy.version,
+      settled,
+      carried,
+      updatesDone: startStep,
+    });
+
     const validate = async (step: number) => {
       options.onPhase?.(`validation after ${step} steps`);
-      const record = await runValidation(options, gateway, policy, step, baseline);
+      // No update runs during a validation, so the plain name (the newest version) is the version validated.
+      const record = await runValidation(step, {
+        config,
+        cookbook: options.cookbook,
+        testTasks: options.testTasks,
+        gateway,
+        model: policy.modelId,
+        signal: options.signal,
+        baseline,
+        onProgress: (unit, done, total) => options.onValidationProgress?.(step, done, total, unit),
+      });
       if (step === 0) baseline = record;
       emit(record);
     };
-    if (startStep === 0) await validate(0);
-    for (let step = startStep + 1; step <= config.steps; step++) {
-      if (options.signal.aborted) break;
-      const record = await trainStep(options, gateway, policy, step);
-      policy = record.policy;
-      emit(record.record);
-      if (step % config.validation.every === 0 || step === config.steps) await validate(step);
-      if (step % config.checkpointEvery === 0 || step === config.steps) {
-        const checkpoint = path.join("checkpoints", checkpointFolder(step));
-        await backend.checkpoint(path.join(directory, checkpoint));
-        writeTrainState(files.state, { step, checkpoint });
+    const isValidationStep = (step: number) => step % config.validation.every === 0 || step === config.steps;
+    let checkpointed = startStep;
+    const checkpoint = async (step: number) => {
+      const folder = path.join("checkpoints", checkpointFolder(step));
+      await backend.checkpoint(path.join(directory, folder));
+      writeTrainState(files.state, { step, checkpoint: folder, policyVersion: policy.version });
+      // Groups trained so far are in the checkpoint; the log keeps the ones still to train.
+      rolloutLog!.rewrite(scheduler!.pending());
+      checkpointed = step;
+    };
+
+    let step = startStep;
+    try {
+      // Async rollouts start at once; the synchronous loop's first ones after the validation it may run first. A
+      // resume at a validation step whose validation was cut short runs it first (step 0 included).
+      if (isAsync) scheduler.start();
+      if (isValidationStep(startStep) && !kept.some((record) => record.kind === "validation" && record.step === startStep)) await validate(startStep);
+      if (!isAsync) scheduler.start();
+      while (step < config.steps && !options.signal.aborted) {
+        const waited = performance.now();
+        options.onPhase?.(`step ${step + 1}/${config.steps}: rollouts`);
+        const selection = await scheduler.nextBatch(config.async.staleGroups);
+        options.onPhase?.(`step ${step + 1}/${config.steps}: update`);
+        const update = await trainOnBatch(step + 1, selection, {
+          config,
+          backend,
+          policy,
+          rolloutSeconds: (performance.now() - waited) / 1000,
+          onEpisodes: (episodes) => saveStepEpisodes(directory, step + 1, episodes),
+        });
+        step += 1;
+        policy = update.policy;
+        await backend.retainVersions?.([policy.version, ...[...inUse].filter(([, count]) => count > 0).map(([version]) => version)]);
+        // Rollouts of later steps start now (async), or after this step's validation and checkpoint (synchronous).
+        if (isAsync) scheduler.setVersion(policy.version);
+        emit(update.record);
+        if (isValidationStep(step)) await validate(step);
+        if (step % config.checkpointEvery === 0 || step === config.steps) await checkpoint(step);
+        if (!isAsync) scheduler.setVersion(policy.version);
       }
+    } catch (error) {
+      // Ctrl-C cancels the rollouts and validation under way; the updates made so far are kept below.
+      if (!options.signal.aborted) throw error;
+    }
+    if (options.signal.aborted && step > checkpointed) {
+      await checkpoint(step);
+      options.onNotice?.(`checkpoint of step ${step} saved at the interrupt`);
     }
   } finally {
+    stopRollouts.abort(new Error("training ended"));
+    await scheduler?.close();
+    rolloutLog?.close();
     metrics?.close();
     await gateway.close();
     await backend.close();
@@ -105,171 +208,17 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
   return records;
 }
 
-async function trainStep(
-  options: TrainingOptions,
-  gateway: Gateway,
-  policy: PolicyRef,
-  step: number,
-): Promise<{ record: TrainStepRecord; policy: PolicyRef }> {
-  const { config, backend } = options;
-  const started = performance.now();
-  // One generator per step, so a resumed run draws the same tasks and pairs.
-  const random = createRng(config.seed * 1_000_003 + step);
-  const tasks = sampleTasks(options.trainTasks, config.tasksPerStep, random);
-  const stepLabel = `step ${step}/${config.steps}`;
-  options.onPhase?.(`${stepLabel}: ${tasks.length} tasks × ${config.groupSize} rollouts`);
-  const common = {
-    gateway,
-    model: policy.modelId,
-    sampling: { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens },
-    concurrency: config.concurrency,
-    signal: options.signal,
-  };
-  const solverEpisodes = await rolloutEpisodes(tasks, {
-    ...common,
-    cookbook: options.cookbook,
-    seed: config.seed * 7919 + step,
-    attempts: config.groupSize,
-    timeoutMs: config.timeoutSeconds * 1000,
-    sessionPrefix: `step-${step}`,
-  });
-  let judged: JudgeRolloutResult | undefined;
-  if (config.joint.enabled) {
-    options.onPhase?.(`${stepLabel}: judging pairs`);
-    judged = await judgeRollouts(tasks, solverEpisodes, {
-      ...common,
-      judgeKind: cookbookJudgeKind(options.cookbook.name),
-      pairsPerTask: config.joint.pairsPerTask,
-      pairing: config.joint.pairing,
-      samplesPerPair: config.joint.samplesPerPair,
-      random,
-      sessionPrefix: `step-${step}`,
-    });
-  }
-  const episodes = [...solverEpisodes, ...(judged?.episodes ?? [])];
-  saveStepEpisodes(options.directory, step, episodes);
-  // After the episodes are saved, so that the failures can be read in steps/<n>/episodes.jsonl.
-  assertInfraErrorRate(step, solverEpisodes, config.maxInfraErrorRate);
-  const rolloutSeconds = (performance.now() - started) / 1000;
-
-  options.onPhase?.(`${stepLabel}: update`);
-  const advantageConfig: AdvantageConfig = config.joint.enabled
-    ? {
-        ...config.advantages,
-        byRole: { judge: config.joint.judgeEstimator, ...config.advantages.byRole },
-        roleWeights: { judge: config.joint.weight, ...config.advantages.roleWeights },
-      }
-    : config.advantages;
-  const roles = [...new Set(episodes.flatMap((episode) => episode.trajectories.map((trajectory) => trajectory.name)))];
-  const batchBaselineRoles = roles.filter(
-    (role) => !GROUP_RELATIVE_ESTIMATORS.includes(advantageConfig.byRole[role] ?? advantageConfig.estimator),
-  );
-  const { groups, metrics: transform } = transformEpisodes(episodes, { ...config.transform, batchBaselineRoles });
-  const { sequences, statistics, statisticsByRole } = assignAdvantages(groups, advantageConfig);
-  const trainStarted = performance.now();
-  let update: Record<string, number> | null = null;
-  let nextPolicy = policy;
-  if (sequences.length > 0) {
-    const { stepId } = await backend.submit({
-      sequences: sequences.map((sequence) => ({ ...sequence, policyVersion: policy.version })),
-      loss: config.loss,
-      lossAggregation: config.lossAggregation,
-      merge: config.transform.merge,
-      optimizer: config.optimizer,
-      substeps: config.substeps,
-    });
-    update = (await awaitStep(backend, stepId)).metrics;
-    nextPolicy = await backend.publish();
-  }
-  const solverRewards = solverEpisodes.filter((episode) => episode.errorClass !== "infra_error");
-  const record: TrainStepRecord = {
-    kind: "train",
-    step,
-    policyVersion: policy.version,
-    reward: mean(solverRewards.map((episode) => episode.score.value)),
-    accuracy: mean(solverRewards.map((episode) => (episode.score.isCorrect ? 1 : 0))),
-    judgeAccuracy: judged ? (judged.mixedPairs === 0 ? null : judged.mixedCorrect / judged.mixedPairs) : null,
-    judgeReward: judged ? judged.meanReward : null,
-    judgeParseErrors: judged ? judged.parseErrors : null,
-    advantage: statistics,
-    advantageByRole: statisticsByRole,
-    transform,
-    tokens: transform.tokens,
-    trainedTokens: transform.trainedTokens,
-    update,
-    rolloutSeconds,
-    trainSeconds: (performance.now() - trainStarted) / 1000,
-    stepSeconds: (performance.now() - started) / 1000,
-  };
-  return { record, policy: nextPolicy };
-}
-
-async function runValidation(
-  options: TrainingOptions,
-  gateway: Gateway,
-  policy: PolicyRef,
-  step: number,
-  baseline: ValidationRecord | undefined,
-): Promise<ValidationRecord> {
-  const { config } = options;
-  const started = performance.now();
-  const validation = config.validation;
-  const result = await validatePolicy(options.testTasks.slice(0, validation.tasks), {
-    cookbook: options.cookbook,
-    gateway,
-    model: policy.modelId,
-    sampling: { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens },
-    // The same seed at every validation: differences between validations come from the weights, not the draws.
-    seed: config.seed * 7919 + 999_983,
-    attempts: validation.attempts,
-    judgePairs: validation.judgePairs,
-    judgeSamples: validation.judgeSamples,
-    rerankN: validation.rerankN,
-    rerankBudget: validation.rerankBudget,
-    concurrency: config.concurrency,
-    timeoutMs: config.timeoutSeconds * 1000,
-    random: createRng(config.seed + 17),
-    signal: options.signal,
-    sessionPrefix: `validation-${step}`,
-    onEpisodeDone: (done, total) => options.onValidationProgress?.(step, done, total),
-    ...(step > 0 && baseline?.startJudgePairs ? { startPairs: baseline.startJudgePairs.pairs } : {}),
-  });
-  return {
-    kind: "validation",
-    step,
-    passAt1: result.passAt1,
-    passAt1ByTask: result.passAt1ByTask,
-    passAt1Gain: step > 0 && baseline ? pairedGain(baseline.passAt1ByTask, result.passAt1ByTask) : null,
-    judgeAccuracy: result.judgeAccuracy ?? null,
-    judgeOnStartPairs: judgeOnStartPairs(step, result, baseline),
-    ...(step === 0 && result.judgePairs ? { startJudgePairs: result.judgePairs } : {}),
-    rerankAt1: result.rerankAt1 ?? null,
-    seconds: (performance.now() - started) / 1000,
-  };
-}
-
-// The judge's accuracy on the step-0 pairs now, and its change since step 0 paired by pair (each pair's share of
-// right verdicts over its samples).
-function judgeOnStartPairs(step: number, result: ValidationResult, baseline: ValidationRecord | undefined): ValidationRecord["judgeOnStartPairs"] {
-  if (step === 0) return result.judgePairs ? { accuracy: result.judgeAccuracy!, gain: null } : null;
-  const start = baseline?.startJudgePairs;
-  if (!start || !result.startPairVerdicts) return null;
-  // Records written before judgeSamples existed hold one verdict per pair.
-  const samples = start.samplesPerPair ?? 1;
-  const taskCount = Math.max(0, ...start.pairs.map((pair) => pair.taskIndex + 1));
-  return {
-    accuracy: accuracyStats(byTaskIndex(start.pairs, result.startPairVerdicts, taskCount, samples)),
-    gain: pairedGain(shareRightByPair(start.verdicts, samples), shareRightByPair(result.startPairVerdicts, samples)),
-  };
+/** The tasks drawn for `slot` (a step): one generator per slot, so a resumed run draws the same ones. */
+function slotTasks(tasks: readonly Task[], config: TrainConfig, slot: number): Task[] {
+  return sampleTasks(tasks, config.tasksPerStep, createRng(config.seed * 1_000_003 + slot));
 }
 
 /** Each step's episodes in `<out>/steps/<n>/episodes.jsonl`, a run directory `rllm export` reads. */
 function saveStepEpisodes(directory: string, step: number, episodes: readonly Episode[]): void {
   const stepDirectory = trainingStepDirectory(directory, step);
   mkdirSync(stepDirectory, { recursive: true });
-  const file = runPaths(stepDirectory).episodes;
-  writeFileSync(file, "");
-  for (const episode of episodes) appendEpisode(file, episode);
+  // One write for the whole step: an open and close per episode cost the loop's thread a few ms each.
+  writeFileSync(runPaths(stepDirectory).episodes, episodes.map((episode) => `${JSON.stringify(episode)}\n`).join(""));
 }
 
 /** The validation before training (step 0), which later validations compare with. */
@@ -277,13 +226,6 @@ function isStartValidation(record: TrainRecord): record is ValidationRecord {
   return record.kind === "validation" && record.step === 0;
 }
 
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-/** Stops training when more than `threshold` of the step's rollouts are infrastructure errors. */
-function assertInfraErrorRate(step: number, episodes: readonly Episode[], threshold: number): void {
-  const failed = episodes.filter((episode) => episode.errorClass === "infra_error");
-  if (infraErrorRate(failed.length, episodes.length) <= threshold) return;
-  throw new InfraErrorRateError(step, failed.length, episodes.length, threshold, failed.slice(0, 3).map((episode) => `${episode.id}: ${(episode.error ?? "").slice(0, 200)}`));
+function isTrainRecord(record: TrainRecord): record is TrainStepRecord {
+  return record.kind === "train";
 }

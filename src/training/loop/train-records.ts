@@ -27,7 +27,21 @@ export interface TrainStepRecord {
   trainedTokens: number;
   /** What the backend reported: loss, clip fraction, gradient norm, learner-vs-sampler logprob mismatch... */
   update: Record<string, number> | null;
+  /**
+   * How many versions the batch's groups lag the trainer (policyVersion) by: mean, largest and count per value; the
+   * oldest version that sampled any of them; groups dropped as too stale and kept past maxStaleness to be reweighted.
+   */
+  staleness: { mean: number; max: number; histogram: Record<string, number>; oldestVersion: number; droppedGroups: number; reweightedGroups: number };
+  /**
+   * The groups trained, in batch order: the slot (step) their task was drawn for and its place in that draw, the
+   * versions that sampled them, and the order they finished in. With droppedGroups, the record a replay follows.
+   */
+  groups: { slot: number; task: number; taskId: string; versions: [number, number]; finishedOrder: number }[];
+  droppedGroups: { slot: number; task: number; staleness: number }[];
+  /** Seconds from the previous update's end until this batch was ready (the rollouts it waited for). */
   rolloutSeconds: number;
+  /** Wall seconds from the start of this invocation of rllm train to this record (reward against wall time). */
+  elapsedSeconds?: number;
   trainSeconds: number;
   stepSeconds: number;
 }
@@ -54,6 +68,8 @@ export interface ValidationRecord {
   startJudgePairs?: { pairs: JudgePairSample[]; verdicts: boolean[]; samplesPerPair?: number };
   rerankAt1: AccuracyStats | null;
   seconds: number;
+  /** Wall seconds from the start of this invocation of rllm train to this record. */
+  elapsedSeconds?: number;
 }
 
 export type TrainRecord = TrainStepRecord | ValidationRecord;

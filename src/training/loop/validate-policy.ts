@@ -17,7 +17,9 @@ import { isPairJudgedCorrectly } from "../joint-reward.js";
 import { rolloutEpisodes, type RolloutOptions } from "./rollout-episodes.js";
 
 /** The rollout's options (the test tasks are rolled out like a training batch) plus the judge and rerank metrics'. */
-export interface ValidationOptions extends RolloutOptions {
+export interface ValidationOptions extends Omit<RolloutOptions, "model"> {
+  /** The model name every call asks for: one policy version throughout. */
+  model: string;
   /** Samples per task; pass@1 averages them. */
   attempts: number;
   /** Mixed (one right, one wrong) pairs per task the judge is asked about; 0 = no judge metric. */
@@ -30,6 +32,8 @@ export interface ValidationOptions extends RolloutOptions {
   random: Rng;
   /** Pairs drawn by the first validation, judged again so the judge's change is measured on the same pairs. */
   startPairs?: readonly JudgePairSample[];
+  /** Called as each judge verdict lands (the judge's pairs after the episodes), with the count done and in all. */
+  onVerdictDone?: (done: number, total: number) => void;
 }
 
 /** A mixed pair of one test task's solutions, as judged (slot A first). */
@@ -77,6 +81,9 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
       createLlmJudge({ client, kind: cookbookJudgeKind(options.cookbook.name), sampling: { ...options.sampling, seed: options.seed + sample }, concurrency: options.concurrency, signal: options.signal }),
     );
     const limit = pLimit(options.concurrency);
+    let verdicts = 0;
+    let pairCount = 0;
+    const totalVerdicts = () => (pairCount + (options.startPairs?.length ?? 0)) * samples;
     const judgeAll = (pairs: readonly JudgePairSample[]) =>
       Promise.all(
         pairs.flatMap((pair) =>
@@ -84,6 +91,8 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
             limit(async () => {
               const judgement = await judge.compare(messageText(tasks[pair.taskIndex]!.instruction), pair.candidateA, pair.candidateB);
               const ratings = judgement.parseError ? null : { ratingA: judgement.ratingA!, ratingB: judgement.ratingB! };
+              verdicts += 1;
+              options.onVerdictDone?.(verdicts, totalVerdicts());
               return isPairJudgedCorrectly(ratings, pair.isCorrectA, pair.isCorrectB);
             }),
           ),
@@ -98,10 +107,11 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
         isCorrectB: second.score.isCorrect,
       })),
     );
-    const [verdicts, startPairVerdicts] = await Promise.all([judgeAll(pairs), options.startPairs ? judgeAll(options.startPairs) : undefined]);
+    pairCount = pairs.length;
+    const [pairVerdicts, startPairVerdicts] = await Promise.all([judgeAll(pairs), options.startPairs ? judgeAll(options.startPairs) : undefined]);
     if (pairs.length > 0) {
-      result.judgeAccuracy = accuracyStats(byTaskIndex(pairs, verdicts, tasks.length, samples));
-      result.judgePairs = { pairs, verdicts, samplesPerPair: samples };
+      result.judgeAccuracy = accuracyStats(byTaskIndex(pairs, pairVerdicts, tasks.length, samples));
+      result.judgePairs = { pairs, verdicts: pairVerdicts, samplesPerPair: samples };
     }
     if (startPairVerdicts) result.startPairVerdicts = startPairVerdicts;
   }

@@ -10,3 +10,4 @@ export { groupTrajectories, groupKey, type TrajectoryGroup, type GroupMember } f
 export { filterGroups, type GroupFilterOptions } from "./filter-groups.js";
 export { transformEpisodes, defaultTransformOptions, type TransformOptions } from "./transform-episodes.js";
 export { TransformMetricsSchema, emptyTransformMetrics, type TransformMetrics } from "./transform-metrics.js";
+export { withoutTruncated } from "./mask-truncated.js";

@@ -25,6 +25,11 @@ export const TransformMetricsSchema = z.object({
   /** Groups and trajectories that reach the trainer. */
   keptGroups: z.number().int(),
   keptTrajectories: z.number().int(),
+  /**
+   * Trajectories whose last call stopped at the token limit, kept in their group's advantages but not trained
+   * (`transform.maskTruncated`); 0 when that is off.
+   */
+  maskedTruncated: z.number().int(),
   /** Token sequences and tokens (all / trained) that reach the trainer. */
   sequences: z.number().int(),
   tokens: z.number().int(),
@@ -47,6 +52,7 @@ export function emptyTransformMetrics(): TransformMetrics {
     droppedGroupTrajectories: 0,
     keptGroups: 0,
     keptTrajectories: 0,
+    maskedTruncated: 0,
     sequences: 0,
     tokens: 0,
     trainedTokens: 0,

@@ -126,6 +126,22 @@
       { label: "mean", values: field(["update", "logprobMismatchMean"]) },
       { label: "max", values: field(["update", "logprobMismatchMax"]) },
     ]);
+    // Off-policy training (rllm train --async, --tis-cap): how many versions behind the trainer the batch's rollouts were
+    // sampled, and the trainer-to-sampler probability ratio of their tokens (with TIS, the share cut to the cap).
+    // A synchronous run's staleness is 0 throughout: no chart for it.
+    const isOffPolicy = [...field(["staleness", "max"]), ...field(["staleness", "droppedGroups"])].some((value) => typeof value === "number" && value !== 0);
+    if (isOffPolicy) {
+      chart(grid, "chart-staleness", "Staleness (policy versions behind the trainer)", steps, [
+        { label: "mean", values: field(["staleness", "mean"]) },
+        { label: "max", values: field(["staleness", "max"]) },
+        { label: "stale groups dropped", values: field(["staleness", "droppedGroups"]), dash: [6, 4] },
+      ]);
+    }
+    chart(grid, "chart-importance-ratio", "Importance ratio (trainer ÷ sampler)", steps, [
+      { label: "mean", values: field(["update", "importanceRatioMean"]) },
+      { label: "max", values: field(["update", "importanceRatioMax"]) },
+      { label: "clipped share", values: field(["update", "importanceRatioClippedShare"]), dash: [6, 4] },
+    ]);
     // An RL step writes its policy update's loss under `update`; an SFT step (rllm sft's metrics.jsonl) at the top level.
     const updateLoss = field(["update", "loss"]);
     const loss = field(["loss"]).map((value, index) => updateLoss[index] ?? value);

@@ -107,10 +107,26 @@ describe("local backend", () => {
     expect(served).toBeInstanceOf(TinyModel);
   });
 
-  it("refuses a loss it cannot compute, naming the ones it can", async () => {
-    const request = backend.submit(batch(1, { loss: LossConfigSchema.parse({ kind: "cispo" }) }));
+  it("refuses a loss's option given with another loss instead of ignoring it", async () => {
+    const request = backend.submit(batch(1, { loss: LossConfigSchema.parse({ kind: "cispo", dualClip: 3 }) }));
     await expect(request).rejects.toBeInstanceOf(UnsupportedRequestError);
-    await expect(request).rejects.toThrow(/cannot honour loss "cispo". Supported: importance_sampling, ppo, dro, cross_entropy/);
+    await expect(request).rejects.toThrow(/cannot honour option "dualClip" with loss "cispo". Supported: ppo/);
+  });
+
+  it("refuses geo_mean with an aggregation other than its own sequence mean", async () => {
+    const request = backend.submit(batch(1, { loss: LossConfigSchema.parse({ kind: "geo_mean" }), lossAggregation: "token-mean" }));
+    await expect(request).rejects.toThrow(/cannot honour lossAggregation with loss geo_mean "token-mean". Supported: seq-mean-token-mean/);
+  });
+
+  it("trains with truncated importance sampling and reports the trainer-to-sampler ratio", async () => {
+    const run = async (tisCap: number) => (await backend.status((await backend.submit(batch(0, { loss: LossConfigSchema.parse({ kind: "ppo", tisCap }) }))).stepId)).metrics;
+    // Every ratio is above a tiny cap and none above a huge one.
+    const tight = await run(1e-6);
+    const loose = await run(1e6);
+    expect(tight.importanceRatioClippedShare).toBe(1);
+    expect(loose.importanceRatioClippedShare).toBe(0);
+    expect(loose.importanceRatioMean).toBeGreaterThan(0);
+    expect(loose.importanceRatioMax).toBeGreaterThanOrEqual(loose.importanceRatioMean!);
   });
 
   it("refuses a sequence longer than the model's context instead of truncating it", async () => {

@@ -41,6 +41,7 @@ describe("judgeRollouts", () => {
       samplesPerPair: 3,
       concurrency: 2,
       random: createRng(5),
+      seed: 11,
       signal: new AbortController().signal,
       sessionPrefix: "test",
     });

@@ -112,7 +112,7 @@ describe("runTraining", () => {
     const lines = readFileSync(path.join(directory, "metrics.jsonl"), "utf8").trim().split("\n");
     expect(lines).toHaveLength(6);
     expect(existsSync(path.join(directory, "steps", "0001", "episodes.jsonl"))).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(directory, "state.json"), "utf8"))).toEqual({ step: 3, checkpoint: path.join("checkpoints", "step-0003") });
+    expect(JSON.parse(readFileSync(path.join(directory, "state.json"), "utf8"))).toEqual({ step: 3, checkpoint: path.join("checkpoints", "step-0003"), policyVersion: 3 });
 
     // Resume a longer run from the step-2 checkpoint: step 3 runs again, records after step 2 are replaced.
     writeFileSync(path.join(directory, "state.json"), JSON.stringify({ step: 2, checkpoint: path.join("checkpoints", "step-0002") }));

@@ -43,6 +43,31 @@ describe("normalizeAnswer", () => {
     expect(normalizeAnswer(input).unitWords).toBe(unitWords);
   });
 
+  it.each([
+    ["60 mph", "length·time^-1", "0.44704"],
+    ["60 miles per hour", "length·time^-1", "(1609.344)*(3600)^-1"],
+    ["100 km/hr", "length·time^-1", "(1000)*(3600)^-1"],
+    ["9.8 \\text{ m/s}^2", "length·time^-2", "(1)*(1)^-2"],
+    ["9.8 meters per second squared", "length·time^-2", "(1)*(1)^-2"],
+    ["12 cc", "length^3", "0.000001"],
+    ["2 \\text{ liters}", "length^3", "0.001"],
+    ["400 cents", "money", "0.01"],
+  ])("reads the physical unit of %s", (input, dimension, factor) => {
+    const { text, unit } = normalizeAnswer(input);
+    expect(unit?.dimension).toBe(dimension);
+    expect(unit?.factor).toBe(factor);
+    expect(text).toMatch(/^[\d.]+$/);
+  });
+
+  it.each([["5 x/y"], ["5 apples/s"], ["5 \\text{ apples per day}"]])("reads no physical unit in %s", (input) => {
+    expect(normalizeAnswer(input).unit).toBeUndefined();
+  });
+
+  it("keeps a dollar sign with no other unit, for amounts of money on the other side", () => {
+    expect(normalizeAnswer("\\$4").dollars).toBe(true);
+    expect(normalizeAnswer("\\$4 per hour").dollars).toBeUndefined();
+  });
+
   it("keeps the base of a subscripted literal", () => {
     expect(normalizeAnswer("204_{5}")).toEqual({ text: "204", percent: false, degrees: false, base: 5 });
   });

@@ -19,6 +19,8 @@ import {
   type TrainingBackend,
 } from "../../backend.js";
 import { UnsupportedRequestError } from "../../errors/unsupported-request-error.js";
+import { HttpError } from "../../../http/http-error.js";
+import { parsePinnedModelName } from "../pinned-model-name.js";
 import type { ChatRenderer } from "../../../llm/tinker/chat-renderer.js";
 import { fetchClientConfig, fetchSupportedModels, type ClientConfig } from "../../../llm/tinker/client-config.js";
 import { forwardBackwardStep, type TrainingTarget } from "./forward-backward-step.js";
@@ -77,6 +79,8 @@ export const TINKER_CAPABILITIES: BackendCapabilities = {
   checkpoints: true,
   referenceKl: false,
   entropySelection: false,
+  // A sampling session per version: an episode pinned to a version keeps its session while later versions train.
+  asyncRollouts: "pinned",
 };
 
 /** Creates the backend; nothing is sent until `open`. */
@@ -94,6 +98,16 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
   let version = 0;
   // The sampler path of the current weights, when saved; a step makes it stale.
   let currentSamplerPath: string | undefined;
+  // Earlier versions' samplers that async rollouts still use (retainVersions lets them go).
+  const heldSamplers = new Map<number, TinkerSampler>();
+  const samplerFor = (model: string | undefined): TinkerSampler => {
+    const current = opened().sampler;
+    const pinned = model === undefined ? undefined : parsePinnedModelName(model).version;
+    if (pinned === undefined || pinned === current.version) return current;
+    const held = heldSamplers.get(pinned);
+    if (!held) throw new HttpError(404, `Policy version ${pinned} is no longer served (held: ${[current.version, ...heldSamplers.keys()].join(", ")}).`, "invalid_request_error", "model");
+    return held;
+  };
 
   const opened = () => {
     if (!state) throw new Error("tinker backend: call open() first");
@@ -144,8 +158,9 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
         const info = InfoReplySchema.parse((await client.request("get_info", { json: { model_id: created.model_id, type: "get_info" } })).json);
         const renderer = await options.loadRenderer(info.model_data.tokenizer_id ?? baseModel);
         const sampler = await newSampler(session.id, baseModel);
-        // The endpoint reads the current sampler per request, so each publish() switches it to the new version.
-        const chat = await startChatServer({ renderer, sampler: () => opened().sampler, modelName: baseModel, maxContext: supported.maxContext });
+        // The endpoint picks the sampler per request: the current one (each publish() switches it), or a version still
+        // held that the request's model name pins.
+        const chat = await startChatServer({ renderer, sampler: (model) => samplerFor(model), modelName: baseModel, maxContext: supported.maxContext });
         state = { config, session, modelId: created.model_id, baseModel, renderer, sampler, chat };
       } catch (error) {
         session.close();
@@ -197,7 +212,10 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
     async publish(): Promise<PolicyRef> {
       version += 1;
       const samplerPath = await saveForSampler(`version-${String(version).padStart(6, "0")}`);
-      // A new sampling session per version: the SDK's rule after every save_weights_for_sampler.
+      // A new sampling session per version: the SDK's rule after every save_weights_for_sampler. The previous one stays
+      // for episodes pinned to it until retainVersions lets it go.
+      const previous = opened().sampler;
+      heldSamplers.set(previous.version, previous);
       opened().sampler = await newSampler(opened().session.id, samplerPath);
       currentSamplerPath = samplerPath;
       return policyRef();
@@ -229,9 +247,15 @@ export function createTinkerBackend(options: TinkerBackendOptions): TrainingBack
       const current = opened();
       await future("load_weights", { model_id: current.modelId, seq_id: nextSeqId(), path: parsed.data.statePath, optimizer: true, type: "load_weights" });
       version = parsed.data.policyVersion;
+      heldSamplers.clear();
       currentSamplerPath = await saveForSampler(`restored-${String(version).padStart(6, "0")}`);
       current.sampler = await newSampler(current.session.id, currentSamplerPath);
       return policyRef();
+    },
+
+    async retainVersions(versions: readonly number[]): Promise<void> {
+      const kept = new Set(versions);
+      for (const held of heldSamplers.keys()) if (!kept.has(held)) heldSamplers.delete(held);
     },
 
     async close(): Promise<void> {

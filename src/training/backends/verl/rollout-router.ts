@@ -17,6 +17,11 @@ export interface RolloutRouterOptions {
   pauseToleranceMs?: number;
   /** Wait between retries (default 1 s). */
   retryDelayMs?: number;
+  /**
+   * The policy version the servers hold now: a JSON reply without vLLM's weight_version gets it, so every rollout call
+   * is stamped with the version that answered it (verl syncs new weights into the same servers between updates).
+   */
+  version?: () => number;
   host?: string;
 }
 
@@ -77,7 +82,12 @@ export async function startRolloutRouter(options: RolloutRouterOptions): Promise
           lastFailure = `${server.origin} answered 503: ${(await readReplyText(reply)).slice(0, 200)}`;
         } else {
           server.served += 1;
-          response.writeHead(reply.statusCode ?? 502, { "content-type": reply.headers["content-type"] ?? "application/json" });
+          const contentType = reply.headers["content-type"] ?? "application/json";
+          response.writeHead(reply.statusCode ?? 502, { "content-type": contentType });
+          if (options.version && reply.statusCode === 200 && contentType.startsWith("application/json")) {
+            response.end(withWeightVersion(await readReplyText(reply), options.version()));
+            return;
+          }
           for await (const chunk of reply) response.write(chunk);
           response.end();
           return;
@@ -107,4 +117,15 @@ export async function startRolloutRouter(options: RolloutRouterOptions): Promise
       await server.close();
     },
   };
+}
+
+// The reply with `weight_version` added unless the server set one (text that is not a JSON object passes unchanged).
+function withWeightVersion(text: string, version: number): string {
+  try {
+    const reply = JSON.parse(text) as unknown;
+    if (typeof reply !== "object" || reply === null || Array.isArray(reply) || "weight_version" in reply) return text;
+    return JSON.stringify({ ...reply, weight_version: version });
+  } catch {
+    return text;
+  }
 }

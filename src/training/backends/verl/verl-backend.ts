@@ -21,7 +21,7 @@ import { UnsupportedRequestError } from "../../errors/unsupported-request-error.
 import { startRolloutRouter, type RolloutRouter } from "./rollout-router.js";
 import { isTerminal, RayJobsClient } from "./ray-jobs-client.js";
 import { toBridgeRows } from "./to-bridge-rows.js";
-import { assertMatchesActor } from "./verl-actor-settings.js";
+import { assertMatchesActor, VERL_LOSSES } from "./verl-actor-settings.js";
 import { startVerlBatchService, type VerlBatchService } from "./verl-batch-service.js";
 import { TrainMetricsSchema, type RegisterRequest, type WorkResult } from "./verl-bridge-protocol.js";
 
@@ -68,8 +68,8 @@ export class VerlTrainingBackend implements TrainingBackend {
   capabilities(): BackendCapabilities {
     return {
       name: this.name,
-      // verl's "vanilla" clipped surrogate; its other loss modes have no rllm-ts counterpart tested here.
-      losses: ["ppo"],
+      // verl's policy losses that the project also computes (vanilla is ppo), checked against each other.
+      losses: VERL_LOSSES,
       // Every agg_loss mode of verl 0.9 ("sum" is its token-sum).
       lossAggregations: LossAggregationSchema.options,
       merges: ["prefix", "per_call"],
@@ -80,6 +80,11 @@ export class VerlTrainingBackend implements TrainingBackend {
       checkpoints: true,
       referenceKl: true,
       entropySelection: false,
+      dualClip: true,
+      truncatedImportanceSampling: true,
+      // verl syncs the new weights into the same rollout servers, so an episode in flight across an update goes on
+      // with the new weights: partial rollouts are the only honest async mode.
+      asyncRollouts: "newest",
       // The actor's mini-batching and AdamW betas/epsilon are fixed when the job starts; only these values are honoured.
       fixedOptions: { substeps: 1, "optimizer.beta1": 0.9, "optimizer.beta2": 0.999, "optimizer.epsilon": 1e-8 },
     };
@@ -183,7 +188,7 @@ export class VerlTrainingBackend implements TrainingBackend {
     if (trainer !== this.trainer) {
       // One router URL for the whole run (the gateway keeps it), pointed at the current job's servers.
       if (this.router) this.router.setServers(trainer.serverAddresses);
-      else this.router = await startRolloutRouter({ serverAddresses: trainer.serverAddresses, pauseToleranceMs: this.options.pauseToleranceMs });
+      else this.router = await startRolloutRouter({ serverAddresses: trainer.serverAddresses, pauseToleranceMs: this.options.pauseToleranceMs, version: () => this.version });
       this.trainer = trainer;
       this.progress(`trainer registered: ${this.jobLabel(trainer)}, verl ${trainer.verlVersion ?? "unknown"}, model ${trainer.servedModel}, ${trainer.serverAddresses.length} rollout servers`);
     }

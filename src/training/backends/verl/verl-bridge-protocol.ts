@@ -21,6 +21,19 @@ export const TrainerSettingsSchema = z.object({
   weightDecay: z.number(),
   gradClip: z.number(),
   ppoEpochs: z.number().int(),
+  // Reported by bridges since the verl losses beyond vanilla and TIS: absent means verl's defaults (VERL_DEFAULTS).
+  /** actor.clip_ratio_c: vanilla's dual-clip bound. */
+  clipRatioC: z.number().optional(),
+  /** actor.policy_loss.clip_cov_ratio, clip_cov_lb, clip_cov_ub, kl_cov_ratio, ppo_kl_coef, dro_beta. */
+  clipCovRatio: z.number().optional(),
+  clipCovLb: z.number().optional(),
+  clipCovUb: z.number().optional(),
+  klCovRatio: z.number().optional(),
+  ppoKlCoef: z.number().optional(),
+  droBeta: z.number().nullish(),
+  /** algorithm.rollout_correction.rollout_is ("token", "sequence" or null: off) and rollout_is_threshold. */
+  rolloutIs: z.string().nullish(),
+  rolloutIsThreshold: z.union([z.number(), z.string()]).optional(),
 });
 export type TrainerSettings = z.infer<typeof TrainerSettingsSchema>;
 

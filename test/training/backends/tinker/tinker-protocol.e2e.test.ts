@@ -13,6 +13,7 @@ import { openTinkerPolicy } from "../../../../src/llm/tinker/open-tinker-policy.
 import { tinyChatRenderer } from "../../../../src/llm/tinker/tiny-chat-renderer.js";
 import { encodeForwardBackwardRequest } from "../../../../src/llm/tinker/tinker-proto.js";
 import { startLocalTinkerServer, type LocalTinkerServer } from "../../../../src/tinker-server/local-tinker-server.js";
+import { pinnedModelName } from "../../../../src/training/backends/pinned-model-name.js";
 import { parseFaultPlan, type FaultPlan } from "../../../../src/tinker-server/server-faults.js";
 
 const noWait = { initialMs: 0, maxMs: 0, maxRetries: 10 };
@@ -184,6 +185,33 @@ describe("training through the backend", () => {
       expect(choice.logprobs.content).toHaveLength(choice.token_ids.length);
       expect(choice.message.content).toBe(tinyChatRenderer.decode(choice.token_ids));
     }
+  });
+
+  it("keeps each version's sampling session for episodes pinned to it (async rollouts) until it is no longer retained", async () => {
+    const backend = createTinkerBackend({ client: client(), loadRenderer: async () => tinyChatRenderer, poll: instantPoll });
+    const start = await backend.open({ baseModel: "rllm/tiny" });
+    const ask = async (model: string) => {
+      const response = await fetch(`${start.openaiBaseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "What is 2+2?" }], logprobs: true, max_tokens: 6, seed: 5 }),
+      });
+      return { status: response.status, body: (await response.json()) as { weight_version?: number; choices?: { token_ids: number[]; logprobs: { content: { logprob: number }[] } }[] } };
+    };
+    const before = await ask("rllm/tiny");
+    await finished(backend, (await backend.submit({ ...batch(4), optimizer: OptimizerConfigSchema.parse({ learningRate: 0.05 }) })).stepId);
+    const published = await backend.publish();
+    const newest = await ask("rllm/tiny");
+    const pinned = await ask(pinnedModelName("rllm/tiny", 0));
+    expect([before.body.weight_version, newest.body.weight_version, pinned.body.weight_version]).toEqual([0, published.version, 0]);
+    // Version 0's session samples what it sampled before the update; the new weights give other logprobs.
+    expect(pinned.body.choices).toEqual(before.body.choices);
+    expect(newest.body.choices![0]!.logprobs.content[0]!.logprob).not.toBe(before.body.choices![0]!.logprobs.content[0]!.logprob);
+    await backend.retainVersions!([]);
+    const gone = await ask(pinnedModelName("rllm/tiny", 0));
+    expect(gone.status).toBe(404);
+    expect(JSON.stringify(gone.body)).toMatch(/Policy version 0 is no longer served/);
+    await backend.close();
   });
 
   it("resumes from the tinker:// paths recorded in a checkpoint directory", async () => {

@@ -47,6 +47,15 @@ describe("rollout router", () => {
     expect(await reply.json()).toEqual({ path: "/v1/chat/completions", body: { return_token_ids: true, logprobs: true } });
   });
 
+  it("stamps a JSON reply with the version the servers hold, unless the server stamped it itself", async () => {
+    const { address } = await startServer();
+    let version = 4;
+    router = await startRolloutRouter({ serverAddresses: [address], retryDelayMs: 10, version: () => version });
+    expect(((await (await post({ model: "m" })).json()) as { weight_version: number }).weight_version).toBe(4);
+    version = 5;
+    expect(((await (await post({ model: "m" })).json()) as { weight_version: number }).weight_version).toBe(5);
+  });
+
   it("retries while every server is paused (503), then answers from the first that wakes", async () => {
     const first = await startServer(3);
     const second = await startServer(3);

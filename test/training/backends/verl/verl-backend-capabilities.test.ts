@@ -23,7 +23,7 @@ describe("verl backend capabilities", () => {
   });
 
   it.each([
-    [{ loss: LossConfigSchema.parse({ kind: "importance_sampling" }) }, `cannot honour loss "importance_sampling". Supported: ppo.`],
+    [{ loss: LossConfigSchema.parse({ kind: "importance_sampling" }) }, `cannot honour loss "importance_sampling". Supported: ppo, gspo, cispo, clip_cov, kl_cov, geo_mean, dro.`],
     [{ loss: LossConfigSchema.parse({ kind: "ppo", minEntropy: 0.1 }) }, `cannot honour loss.minEntropy "0.1"`],
     [{ substeps: 4 }, `cannot honour substeps "4". Supported: 1.`],
     [{ optimizer: OptimizerConfigSchema.parse({ learningRate: 1e-6, beta2: 0.95 }) }, `cannot honour optimizer.beta2 "0.95". Supported: 0.999.`],

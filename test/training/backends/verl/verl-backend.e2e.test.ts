@@ -23,7 +23,7 @@ async function openWithTrainer(learningRate: number) {
       maxPromptLength: 50,
       maxResponseLength: 50,
       globalStep: 0,
-      settings: { lossMode: "vanilla", clipRatioLow: 0.2, clipRatioHigh: 0.28, lossAggMode: "token-mean", useKlLoss: false, klLossCoef: 0.001, learningRate, weightDecay: 0, gradClip: 1, ppoEpochs: 1 },
+      settings: { lossMode: "vanilla", clipRatioLow: 0.2, clipRatioHigh: 0.28, lossAggMode: "token-mean", useKlLoss: false, klLossCoef: 0.001, learningRate, weightDecay: 0, gradClip: 1, ppoEpochs: 1, clipRatioC: 1e9 },
     }),
   });
   const policy = await backend.open();

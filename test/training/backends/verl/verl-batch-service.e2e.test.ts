@@ -15,7 +15,7 @@ const registration = (instanceId: string, globalStep: number): RegisterRequest =
   maxPromptLength: 10,
   maxResponseLength: 10,
   globalStep,
-  settings: { lossMode: "vanilla", clipRatioLow: 0.2, clipRatioHigh: 0.2, lossAggMode: "token-mean", useKlLoss: false, klLossCoef: 0, learningRate: 1e-6, weightDecay: 0, gradClip: 1, ppoEpochs: 1 },
+  settings: { lossMode: "vanilla", clipRatioLow: 0.2, clipRatioHigh: 0.2, lossAggMode: "token-mean", useKlLoss: false, klLossCoef: 0, learningRate: 1e-6, weightDecay: 0, gradClip: 1, ppoEpochs: 1, clipRatioC: 1e9 },
 });
 const register = (instanceId: string, globalStep: number) =>
   fetch(`${service.url}/bridge/v1/register`, { method: "POST", headers, body: JSON.stringify(registration(instanceId, globalStep)) });

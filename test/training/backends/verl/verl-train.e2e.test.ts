@@ -38,6 +38,7 @@ const settings: TrainerSettings = {
   weightDecay: 0,
   gradClip: 1,
   ppoEpochs: 1,
+  clipRatioC: 1e9,
 };
 const token = "bridge-secret";
 let vllm: FakeArithVllm;
@@ -137,11 +138,29 @@ describe("rllm train --backend verl", () => {
     expect(trainer.globalStep).toBe(3);
   });
 
+  it("trains asynchronously only with partial rollouts, every step's groups stamped with the version the router saw", async () => {
+    const refused = await runCli(["train", "arith", "--backend", "verl", "--config", writeConfig("async.json", {}), "--out", path.join(directory, "async-refused"), "--async"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Backend "verl" cannot honour --async without --partial-rollouts (async.partialRollouts) "false"`);
+    const run = path.join(directory, "async");
+    const { cli, trainers } = await trainWithFakeTrainers(["--config", writeConfig("async.json", {}), "--out", run, "--async", "--partial-rollouts"]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(trainers[0]!.batches).toHaveLength(3);
+    const records = readFileSync(path.join(run, "metrics.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line)).filter((record) => record.kind === "train");
+    for (const record of records) {
+      expect(record.staleness.max).toBeLessThanOrEqual(1);
+      for (const group of record.groups) expect(group.versions[1]).toBeLessThanOrEqual(record.policyVersion);
+    }
+    // The fake vLLM sends no weight_version: the router stamped each reply with the version its servers held.
+    const episodes = readFileSync(path.join(run, "steps", "0002", "episodes.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    expect(episodes.every((episode) => episode.trajectories.every((trajectory: { steps: { info: { weightVersion?: number } }[] }) => trajectory.steps.every((step) => typeof step.info.weightVersion === "number")))).toBe(true);
+  });
+
   // The other refusals (substeps, optimizer betas and epsilon, sum aggregation) are unit tests of the capabilities.
   it("refuses a config key verl cannot honour before any work, naming the key and the backend", async () => {
-    const cli = await runCli(["train", "arith", "--backend", "verl", "--config", writeConfig("refused.json", { loss: { kind: "cispo" } }), "--out", path.join(directory, "refused")]);
+    const cli = await runCli(["train", "arith", "--backend", "verl", "--config", writeConfig("refused.json", { loss: { kind: "importance_sampling" } }), "--out", path.join(directory, "refused")]);
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toContain(`refused.json: Backend "verl" cannot honour loss "cispo". Supported: ppo.`);
+    expect(cli.stderr).toContain(`refused.json: Backend "verl" cannot honour loss "importance_sampling". Supported: ppo, gspo, cispo, clip_cov, kl_cov, geo_mean, dro.`);
   });
 });
 
