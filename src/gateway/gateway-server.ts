@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { ChatMessageSchema } from "../core/message.js";
 import type { Step } from "../core/step.js";
+import { decodePathSegment } from "../http/decode-path-segment.js";
 import { HttpError } from "../http/http-error.js";
 import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
@@ -73,7 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const pathname = new URL(request.url ?? "/", "http://gateway").pathname;
     const method = request.method ?? "GET";
     const sessionCall = SESSION_ROUTE.exec(pathname);
-    if (sessionCall) return proxy(request, response, decodeURIComponent(sessionCall[1]!), sessionCall[2]!);
+    if (sessionCall) return proxy(request, response, decodePathSegment(sessionCall[1]!, "the session id"), sessionCall[2]!);
     if (pathname.startsWith("/v1/")) return proxy(request, response, DEFAULT_SESSION, pathname.slice(4));
     if (pathname === "/sessions" && method === "POST") {
       const { session_id: requested } = parseRequest(CreateSessionSchema, (await readJsonBody(request, GATEWAY_MAX_BODY_BYTES)) ?? {});
@@ -84,7 +85,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (pathname === "/sessions" && method === "GET") return sendJson(response, 200, { sessions: store.sessionIds() });
     const resource = SESSION_RESOURCE.exec(pathname);
     if (resource) {
-      const id = decodeURIComponent(resource[1]!);
+      const id = decodePathSegment(resource[1]!, "the session id");
       if (method === "DELETE" && !resource[2]) {
         store.delete(id);
         return sendJson(response, 200, { deleted: id });

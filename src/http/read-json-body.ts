@@ -31,9 +31,34 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
   if (mediaType !== "application/json") {
     throw new HttpError(415, `Request body must be sent as application/json, not ${mediaType === "" ? "without a content type" : mediaType}`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new HttpError(400, "Malformed JSON in request body");
   }
+  if (nestingExceeds(text, maxNesting)) throw new HttpError(400, `Request body nested deeper than ${maxNesting} levels`);
+  return value;
+}
+
+// Far deeper than any request these servers take (a tool's JSON schema nests a few dozen levels). JSON.parse takes
+// any depth, but JSON.stringify and every walk of the value recurse: a field nested 200,000 deep in a body the gateway
+// passes on overflowed its stack, a 500 for the client's own error (issue #44).
+const maxNesting = 512;
+const [openBrace, closeBrace, openBracket, closeBracket, quote, backslash] = ["{", "}", "[", "]", '"', "\\"].map((character) => character.charCodeAt(0));
+
+/** Whether the arrays and objects of valid JSON `text` nest deeper than `limit` (one pass; strings skipped). */
+function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === quote) {
+      // Valid JSON: the string ends at the next quote that no backslash escapes.
+      for (index += 1; text.charCodeAt(index) !== quote; index += 1) if (text.charCodeAt(index) === backslash) index += 1;
+    } else if (code === openBrace || code === openBracket) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (code === closeBrace || code === closeBracket) depth -= 1;
+  }
+  return false;
 }

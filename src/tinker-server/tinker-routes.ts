@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { decodePathSegment } from "../http/decode-path-segment.js";
 import { HttpError } from "../http/http-error.js";
 import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
@@ -337,7 +338,7 @@ export const tinkerRoutes: Record<string, Route> = {
   // The SDK (0.38) asks for a sampler's base model when it opens a SamplingClient (sampling_client.py, _fetch_sampler).
   "samplers/": async (state, request, response) => {
     request.resume();
-    const id = decodeURIComponent(requestPath(request).slice("/api/v1/samplers/".length));
+    const id = decodePathSegment(requestPath(request).slice("/api/v1/samplers/".length), "the sampler id");
     const source = state.base.sampling.source(id);
     if (!source) throw new HttpError(404, `unknown sampler "${id}"`, "not_found_error", "sampler_id");
     sendJson(response, 200, { sampler_id: id, base_model: source.baseModel, model_path: source.modelPath });

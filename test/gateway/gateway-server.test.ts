@@ -98,6 +98,26 @@ describe("gateway", () => {
     expect(gateway.traces("bad")).toEqual([]);
   });
 
+  it("answers a session id that is not valid percent-encoding with a 400, not a 500 (issue #44)", async () => {
+    for (const path of ["/sessions/%ZZ/v1/models", "/sessions/%E0%A4%A/traces", "/sessions/%ZZ"]) {
+      const response = await fetch(`${gateway.url}${path}`, { method: path.endsWith("%ZZ") ? "DELETE" : "GET" });
+      expect(response.status, path).toBe(400);
+      expect((await response.json()).error.message).toMatch(/session id in the path is not valid percent-encoding/);
+    }
+  });
+
+  it("answers a body nested past 512 levels with a 400 (a field 100,000 deep overflowed its stack: a 500), recording nothing", async () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const response = await fetch(`${gateway.sessionUrl("deep")}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"messages":[{"role":"user","content":"a"}],"tools":${deep}}`,
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toMatch(/nested deeper than 512 levels/);
+    expect(gateway.traces("deep")).toEqual([]);
+  });
+
   it("answers 502 when the upstream is down", async () => {
     const orphan = await startGateway({ upstream: "http://127.0.0.1:9/v1" });
     const { status, json } = await chat(orphan.sessionUrl("x"), { messages: [{ role: "user", content: "a" }] });

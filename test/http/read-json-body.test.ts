@@ -48,6 +48,27 @@ describe("readJsonBody", () => {
     expect(chunked).toBe(413);
   });
 
+  it("refuses arrays and objects nested past 512 levels with a 400, counting no bracket inside a string (issue #44)", async () => {
+    server = http.createServer((request, response) => {
+      readJsonBody(request, 1_000_000).then(
+        (body) => sendJson(response, 200, { ok: body !== undefined }),
+        (error: unknown) => sendError(response, error),
+      );
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = (body: string) => fetch(url, { method: "POST", headers: json, body });
+    const nested = (depth: number, open = "[", close = "]") => `${open.repeat(depth)}${close.repeat(depth)}`;
+    expect((await post(nested(512))).status).toBe(200);
+    expect((await post(`{"a":${"[".repeat(510)}{}${"]".repeat(510)}}`)).status).toBe(200);
+    expect((await post(JSON.stringify({ text: `${"[{".repeat(2000)}\\"]` }))).status).toBe(200);
+    for (const body of [nested(513), `{"a":${nested(600)}}`, `[${'{"b":'.repeat(513)}1${"}".repeat(513)}]`]) {
+      const response = await post(body);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.message).toBe("Request body nested deeper than 512 levels");
+    }
+  });
+
   it("answers malformed JSON with a 400", async () => {
     const url = await echoServer();
     const response = await fetch(url, { method: "POST", headers: json, body: "{not json" });

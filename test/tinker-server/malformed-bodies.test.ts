@@ -65,3 +65,11 @@ describe("forward_backward on malformed bodies", () => {
     expect({ status: response.status, message: reply.error.message }).toEqual({ status: entry.status, message: expect.stringContaining(entry.reason) });
   });
 });
+
+describe("a sampler path that is not valid percent-encoding", () => {
+  it("is a 400 naming the sampler id, not a 500 (issue #44)", async () => {
+    const response = await fetch(`${server.url}/api/v1/samplers/%ZZ`, { headers: { "x-api-key": "tml-test" } });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/sampler id in the path is not valid percent-encoding/);
+  });
+});

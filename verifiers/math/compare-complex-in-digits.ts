@@ -1,8 +1,11 @@
 /**
  * Complex values in digits grown with their magnitudes (issue #44): floats agree on `6-5i` and `6.0000000000001-5i`,
- * on `ix` and `(1+10^{-13})ix`, and mathjs's 64-digit BigNumbers have no complex values, so such answers agreed. Here
- * a value is a pair of decimals (mathjs's decimal.js class), with the principal branches mathjs takes (`\sqrt{-4}` is
- * 2i, `(-8)^{1/3}` is 1+\sqrt{3}i), compared as compare-in-digits.ts compares real values.
+ * on `ix` and `(1+10^{-13})ix`, and mathjs's 64-digit BigNumbers have no complex values, so such answers agreed, as did
+ * `e^{-\pi/2}+10^{-14}` and `i^i`, a real value reached through complex ones. Here a value is a pair of decimals
+ * (mathjs's decimal.js class), with the principal branches mathjs takes (`\sqrt{-4}` is 2i, `(-8)^{1/3}` is
+ * 1+\sqrt{3}i, `\arccos 2` is 1.3169…i), compared as compare-in-digits.ts compares real values. Modelled for complex
+ * values: arithmetic, powers, sqrt, exp, log (any base), abs, sin, cos, tan, asin and acos; any other function only
+ * of real values, as evaluate-in-digits.ts computes it.
  */
 import type { BigNumber, MathNode } from "mathjs";
 import { bigMath, type CompiledExpression } from "./evaluate-expression.js";
@@ -12,7 +15,8 @@ import { applyInDigits, decimalWithDigits, symbolValue, type DecimalClass } from
 /** `equal` or `different` in the grown digits; undefined when they cannot be reached or a value is not modelled. */
 export type ComplexDigitsOutcome = "equal" | "different" | undefined;
 
-interface Complex {
+/** A complex value as a pair of decimals. */
+export interface Complex {
   re: BigNumber;
   im: BigNumber;
 }
@@ -54,6 +58,16 @@ export function compareComplexInDigits(left: CompiledExpression, right: Compiled
   };
   const isEqual = isClose(leftValue.value.re, rightValue.value.re) && isClose(leftValue.value.im, rightValue.value.im);
   return isEqual ? "equal" : "different";
+}
+
+/**
+ * The value of `compiled` at `scope` in `digits`-digit complex arithmetic, as the comparison computes it; undefined where
+ * it is not modelled. The tests hold it against mathjs's floats: a branch taken otherwise would make right answers differ.
+ */
+export function complexValueInDigits(compiled: CompiledExpression, scope: Record<string, number>, digits: number): Complex | undefined {
+  const node = bigNodeOf(compiled);
+  const decimal = (bigMath() as unknown as { BigNumber: DecimalClass }).BigNumber;
+  return node ? evaluate(node, scope, digits, decimal)?.value : undefined;
 }
 
 /** The value of `node` and the decimal exponents of the nonzero parts of every value met, or undefined. */
@@ -133,8 +147,26 @@ function applyComplex(name: string, args: Complex[], Decimal: DecimalClass): Com
       return exponential(a, Decimal);
     case "log":
       return logarithm(a, Decimal);
+    case "log/2":
+      return divide(logarithm(a, Decimal), logarithm(b!, Decimal));
+    case "log10":
+      return divide(logarithm(a, Decimal), { re: new Decimal(10).ln(), im: zero });
     case "abs":
       return { re: Decimal.hypot(a.re, a.im), im: zero };
+    case "sin":
+      return sine(a);
+    case "cos":
+      return cosine(a);
+    case "tan":
+      return a.im.isZero() ? { re: a.re.tan(), im: zero } : divide(sine(a), cosine(a));
+    case "asin":
+      return arcsine(a, Decimal);
+    case "acos": {
+      // mathjs's acos z = π/2 − asin z: acos 2 = 1.3169…i, acos(−2) = π − 1.3169…i.
+      if (a.im.isZero() && a.re.abs().lessThanOrEqualTo(1)) return { re: a.re.acos(), im: zero };
+      const sineAngle = arcsine(a, Decimal);
+      return { re: symbolValue("pi", {}, Decimal).div(2).minus(sineAngle.re), im: sineAngle.im.neg() };
+    }
     default:
       // Any other function only of real arguments, as evaluate-in-digits.ts computes it.
       if (args.some((argument) => !argument.im.isZero())) throw new NotModelled();
@@ -200,7 +232,31 @@ function logarithm(value: Complex, Decimal: DecimalClass): Complex {
   if (value.re.isZero() && value.im.isZero()) throw new NotModelled();
   if (value.im.isZero()) {
     const modulus = value.re.abs().ln();
-    return { re: modulus, im: value.re.isPositive() ? new Decimal(0) : Decimal.acos(-1) };
+    return { re: modulus, im: value.re.isPositive() ? new Decimal(0) : symbolValue("pi", {}, Decimal) };
   }
   return { re: Decimal.hypot(value.re, value.im).ln(), im: Decimal.atan2(value.im, value.re) };
+}
+
+/** sin(x + iy) = sin x cosh y + i cos x sinh y. */
+function sine(value: Complex): Complex {
+  if (value.im.isZero()) return { re: value.re.sin(), im: value.im };
+  return { re: value.re.sin().times(value.im.cosh()), im: value.re.cos().times(value.im.sinh()) };
+}
+
+/** cos(x + iy) = cos x cosh y − i sin x sinh y. */
+function cosine(value: Complex): Complex {
+  if (value.im.isZero()) return { re: value.re.cos(), im: value.im };
+  return { re: value.re.cos().times(value.im.cosh()), im: value.re.sin().times(value.im.sinh()).neg() };
+}
+
+/**
+ * mathjs's arcsine (complex.js's): real within [−1, 1], else −i·Log(iz + √(1 − z²)) with the principal root and
+ * logarithm, so that asin 2 = π/2 − i·ln(2 + √3) and asin(−2) = −π/2 + i·ln(2 + √3).
+ */
+function arcsine(value: Complex, Decimal: DecimalClass): Complex {
+  if (value.im.isZero() && value.re.abs().lessThanOrEqualTo(1)) return { re: value.re.asin(), im: new Decimal(0) };
+  const square = multiply(value, value);
+  const root = squareRoot({ re: new Decimal(1).minus(square.re), im: square.im.neg() }, Decimal);
+  const logarithmValue = logarithm({ re: root.re.minus(value.im), im: root.im.plus(value.re) }, Decimal);
+  return { re: logarithmValue.im, im: logarithmValue.re.neg() };
 }

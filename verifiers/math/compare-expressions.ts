@@ -98,9 +98,10 @@ function compareConstants(
       : { equal: false, reason: "different rationals" };
   }
   if (!exactNumbersEqual(a, b, left, right)) return { equal: false, reason: "different values" };
-  // Complex values have no 64-digit check: complex arithmetic in grown digits decides (`6.0000000000001-5i` is not
-  // `6-5i`); where it cannot run, the checks below do as before.
-  if (a.imaginary !== 0 || b.imaginary !== 0) {
+  // mathjs's 64 digits are real: where a value is complex, at the end (`6.0000000000001-5i` against `6-5i`) or on the
+  // way to a real one (`e^{-\pi/2}+10^{-14}` against `i^i`), complex arithmetic in grown digits decides; where it cannot
+  // run (a function of a complex value it does not model), the checks below do as before.
+  if (a.imaginary !== 0 || b.imaginary !== 0 || bigNumbersEqual(left, right) === undefined) {
     const outcome = compareComplexInDigits(left, right, noVariables);
     if (outcome === "equal") return { equal: true, reason: "equal in complex digits" };
     if (outcome === "different") return { equal: false, reason: "different values (complex digits)" };
@@ -126,13 +127,13 @@ function compareConstants(
   return { equal: true, reason: "numerically equal" };
 }
 
-/** Exact comparison: floats in their trusted range, 64-digit arithmetic outside it. */
+/** Exact comparison: floats in their trusted range, 64-digit (or complex) arithmetic outside it. */
 function exactNumbersEqual(a: ComplexValue, b: ComplexValue, left: CompiledExpression, right: CompiledExpression): boolean {
   const scale = Math.max(magnitude(a), magnitude(b));
   const isComplex = a.imaginary !== 0 || b.imaginary !== 0;
   // Both zero in floats may be underflow (1/2004! vs 1/2006!): 64-digit arithmetic decides. When it cannot (factorials
   // past 5000), the values are not shown equal: √2/(9900!+…) is not √3/4900!, though both underflow to 0.
-  if (scale === 0) return bigNumbersEqual(left, right) ?? false;
+  if (scale === 0) return equalInDigits(left, right);
   if (isComplex || (scale >= floatRange.low && scale <= floatRange.high && Number.isFinite(scale))) {
     if (isComplex && !Number.isFinite(scale)) return false;
     return distance(a, b) <= exactTolerance * scale;
@@ -141,7 +142,12 @@ function exactNumbersEqual(a: ComplexValue, b: ComplexValue, left: CompiledExpre
     // Genuine infinities (\infty) compare by sign; overflowed finite values go to 64-digit arithmetic below.
     if (/Infinity/.test(left.source) && /Infinity/.test(right.source)) return a.real === b.real;
   }
-  return bigNumbersEqual(left, right) ?? false;
+  return equalInDigits(left, right);
+}
+
+/** Equal in 64 digits, or, where a value on the way is complex (`10^{-20}i^i`), in complex digits; else not shown. */
+function equalInDigits(left: CompiledExpression, right: CompiledExpression): boolean {
+  return bigNumbersEqual(left, right) ?? compareComplexInDigits(left, right, noVariables) === "equal";
 }
 
 /**
@@ -197,8 +203,9 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
     }
     // Float agreement within the tolerance cannot tell a tiny added constant or coefficient (x^2 + 10^{-15},
     // 1.000000000001x^2, \sin(x + 10^{-13})) from nothing: 64-digit arithmetic at the same point decides, or digits
-    // grown with the magnitudes where a part is past what 64 digits see (x + 10^{-41}, x^2 + e^{-1000}). Where 64
-    // digits cannot evaluate (complex values), the float agreement stands; where grown digits cannot, nothing is shown.
+    // grown with the magnitudes where a part is past what 64 digits see (x + 10^{-41}, x^2 + e^{-1000}). Where neither
+    // 64 nor complex digits evaluate (gamma of a non-integer), the float agreement stands; where grown digits cannot,
+    // nothing is shown.
     // Three points in grown digits show what a tiny part changes at every point; past them, the floats' agreement stands.
     let outcome: DigitsOutcome = { kind: "vouched" };
     if (!floatsVouchFor(left, scope) || !floatsVouchFor(right, scope)) {
@@ -208,23 +215,26 @@ function compareBySampling(left: CompiledExpression, right: CompiledExpression, 
         continue;
       }
       outcome = compareInDigits(left, right, scope);
-      // Grown digits are real arithmetic: where both sides are complex (`10^{20}\sqrt{x}` at x < 0), complex arithmetic
-      // in grown digits decides, and where it cannot, the point decides nothing, as off a real domain. A real value
-      // that they cannot reach is not shown equal (below).
-      if (outcome.kind === "undecided" && !isReal(a) && !isReal(b)) {
+      // Grown digits are real arithmetic: where a value is complex (`10^{20}\sqrt{x}` at x < 0, or `\sqrt{x}^2`, real
+      // itself), complex arithmetic in grown digits decides. Where it cannot, a complex point decides nothing, as off a
+      // real domain, and a real value that neither reaches is not shown equal (below).
+      if (outcome.kind === "undecided") {
         const complex = compareComplexInDigits(left, right, scope);
         if (complex === "different") return { equal: false, reason: "differ at a sample point (complex digits)" };
         if (complex === "equal") agreeing += 1;
-        continue;
+        if (complex === "equal" || (!isReal(a) && !isReal(b))) continue;
       }
     }
     if (outcome.kind === "different") return { equal: false, reason: `differ at a sample point (${outcome.digits} digits)` };
     if (outcome.kind === "undecided") return { equal: false, reason: beyondDigits };
-    if (outcome.kind === "vouched" && !isReal(a)) {
-      // 64 digits have no complex values (`ix` against `(1+10^{-13})ix`): complex arithmetic in grown digits does.
-      if (compareComplexInDigits(left, right, scope) === "different") return { equal: false, reason: "differ at a sample point (complex digits)" };
-    } else if (outcome.kind === "vouched" && bigNumbersEqual(left, right, scope) === false) {
-      return { equal: false, reason: "differ at a sample point (64 digits)" };
+    // 64 digits have no complex values: where one is complex, at the end (`ix` against `(1+10^{-13})ix`) or on the way
+    // (`\sqrt{x}^2`), complex arithmetic in grown digits decides.
+    if (outcome.kind === "vouched") {
+      const inDigits = isReal(a) ? bigNumbersEqual(left, right, scope) : undefined;
+      if (inDigits === false) return { equal: false, reason: "differ at a sample point (64 digits)" };
+      if (inDigits === undefined && compareComplexInDigits(left, right, scope) === "different") {
+        return { equal: false, reason: "differ at a sample point (complex digits)" };
+      }
     }
     agreeing += 1;
   }

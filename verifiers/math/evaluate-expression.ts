@@ -13,9 +13,18 @@ const constants = new Set(["e", "i", "pi", "Infinity"]);
 const cacheLimit = 4096;
 const cache = new Map<string, CompiledExpression | null>();
 
+// mathjs's floor, ceil and round take a value within relTol (1e-12 by default) of an integer for that integer, to hide
+// float rounding; that made ⌊3.9999999999999⌋ 4. Float rounding is at most a few 1e-16 of a value, and 64 digits' far
+// below 1e-40: a literal past that distance from an integer is not one (issue #44).
+const floatTolerance = { relTol: 1e-15, absTol: 1e-15 };
+const bigTolerance = { relTol: 1e-40, absTol: 1e-60 };
+
 /** The float mathjs instance, loaded on first use. */
 export function floatMath(): MathJsInstance {
-  floatMathInstance ??= loadMathjsBundle();
+  if (!floatMathInstance) {
+    floatMathInstance = loadMathjsBundle();
+    floatMathInstance.config(floatTolerance);
+  }
   return floatMathInstance;
 }
 
@@ -23,7 +32,7 @@ export function floatMath(): MathJsInstance {
 export function bigMath(): MathJsInstance {
   if (!bigMathInstance) {
     bigMathInstance = loadMathjsBundle();
-    bigMathInstance.config({ number: "BigNumber", precision: 64 });
+    bigMathInstance.config({ number: "BigNumber", precision: 64, ...bigTolerance });
   }
   return bigMathInstance;
 }

@@ -34,6 +34,8 @@ const trailingUnit = new RegExp(`([\\d})]|\\\\pi)(?:\\s+(?:${unitWords.join("|")
 // Units glued to a number or a fraction: only multi-letter ones, so `2m` (2·m) and `5x` stay algebra.
 const gluedUnit = /(\d|\})(?:cm|mm|km|ft|inches|meters|units|degrees|sq)(?:\^\{?\d\}?)?$/i;
 const mathWords = /^(?:pi|sqrt|sin|cos|tan|sec|csc|cot|log|ln|exp|abs|inf|infty|infinity|and|or|mod|cdot|times|frac|to)$/i;
+// Words after a number that change its value, so never a unit to drop: `5 hundred` is not 5, nor `5 squared` (issue #44).
+const valueWords = /^(?:hundreds?|thousands?|millions?|billions?|trillions?|tenths|hundredths|thousandths|millionths|squared|cubed)$/i;
 const textCommands = /\\(?:text|textbf|textit|textrm|mathrm|mathbf|mathit|mathsf|mbox|hbox|operatorname|textnormal|boldsymbol|mathbb|mathcal)\s*\{/g;
 
 /** Normalises an extracted answer for comparison; never throws. */
@@ -156,7 +158,8 @@ function dropTrailingWords(text: string): string {
   // Words separated by mandatory spaces: no nested ambiguity, so no catastrophic backtracking on long input.
   const match = /^(.*[\d})])\s+([a-zA-Z]{2,}\.?(?:\s+[a-zA-Z]{2,}\.?)*)\s*$/.exec(text);
   if (!match) return text;
-  const isMath = match[2]!.split(/\s+/).some((word) => mathWords.test(word.replace(/\.$/, "")));
+  const words = match[2]!.split(/\s+/).map((word) => word.replace(/\.$/, ""));
+  const isMath = words.some((word) => mathWords.test(word)) || valueWords.test(words[0]!);
   return isMath ? text : match[1]!;
 }
 
@@ -188,7 +191,10 @@ const textAfterNumber = /([\d})])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*[a-zA-Z
  * `\text{}` are a unit or a remark (`5\text{ m/s}`, `12\text{ (rounded)}`).
  */
 function dropTextUnits(text: string): string {
-  return text.replace(knownTextUnit, "$1").replace(textAfterNumber, "$1");
+  return text.replace(knownTextUnit, "$1").replace(textAfterNumber, (removed, before: string) => {
+    const firstWord = /\{\s*([a-zA-Z]+)/.exec(removed)?.[1] ?? "";
+    return valueWords.test(firstWord) ? removed : before;
+  });
 }
 
 /** `\text{abc}` → ` abc ` (also \mathrm, \mbox, \operatorname...), braces matched. */

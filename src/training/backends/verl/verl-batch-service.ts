@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { isSameSecret } from "../../../http/check-api-key.js";
+import { decodePathSegment } from "../../../http/decode-path-segment.js";
 import { HttpError } from "../../../http/http-error.js";
 import { parseRequest } from "../../../http/parse-request.js";
 import { readJsonBody } from "../../../http/read-json-body.js";
@@ -149,7 +150,8 @@ export async function startVerlBatchService(options: BatchServiceOptions): Promi
     if (result && method === "POST") {
       const body = parseRequest(WorkResultSchema, await readJsonBody(request, MAX_BODY_BYTES));
       assertCurrent(body.instanceId);
-      const index = queue.findIndex((entry) => entry.item.id === decodeURIComponent(result[1]!) && entry.leasedTo === body.instanceId);
+      const itemId = decodePathSegment(result[1]!, "the work item id");
+      const index = queue.findIndex((entry) => entry.item.id === itemId && entry.leasedTo === body.instanceId);
       if (index < 0) throw new HttpError(404, `no work item "${result[1]}" is leased to trainer "${body.instanceId}"`);
       const [entry] = queue.splice(index, 1);
       knownGlobalStep = body.globalStep;

@@ -34,6 +34,18 @@ describe("verl batch service", () => {
     expect(reply.status).toBe(401);
   });
 
+  it("answers a result for a work item id that is not valid percent-encoding with a 400, not a 500 (issue #44)", async () => {
+    service = await startVerlBatchService({ host: "127.0.0.1", port: 0, token });
+    await register("a", 0);
+    const result = service.enqueue({ kind: "checkpoint" });
+    const item = (await (await poll("a")).json()) as { id: string };
+    const reply = await finish("%ZZ", "a", 0);
+    expect(reply.status).toBe(400);
+    expect(((await reply.json()) as { error: { message: string } }).error.message).toMatch(/work item id in the path is not valid percent-encoding/);
+    await finish(item.id, "a", 0);
+    expect((await result).state).toBe("done");
+  });
+
   it("holds a poll open until work arrives, and answers 204 when none came in time", async () => {
     service = await startVerlBatchService({ host: "127.0.0.1", port: 0, token });
     await register("a", 0);
