@@ -3,7 +3,7 @@ import { arithQuestion, arithSolutionText, parseArithExpression, solveArith, typ
 import { arithTasks } from "../../../benchmarks/arith/arith-tasks.js";
 import { applyChatTemplate } from "./chat-template.js";
 import { createRng } from "../../core/random.js";
-import type { SampledChoice } from "./sampler.js";
+import type { SampledChoice } from "../server/served-model.js";
 import type { TinyModel } from "./tiny-model.js";
 import { wrongSolution } from "./training-data.js";
 
