@@ -10,8 +10,9 @@ import { contentDigest, fileStates, sourceFiles, stampPath, writeStamp } from ".
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // Plain modules the compiled code loads beside itself, which tsc does not copy.
 const copied = ["src/core/worker-bootstrap.mjs", "benchmarks/finqa/sql-query-process.mjs"];
-// The viewer's browser code and stylesheet, which the report generator reads beside itself and inlines.
-const copiedFolders = ["src/view/client"];
+// The viewer's browser code and stylesheet, which the report generator reads beside itself and inlines; the local Tinker
+// server's Python worker, which it starts from beside itself.
+const copiedFolders = ["src/view/client", "src/tinker-server/torch-worker"];
 
 const files = sourceFiles(root);
 const digest = await contentDigest(root, files);
@@ -28,7 +29,8 @@ if (stamp?.contentDigest === digest) {
   const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
   for (const file of copied) copyFileSync(path.join(root, file), path.join(root, "dist", file));
-  for (const folder of copiedFolders) cpSync(path.join(root, folder), path.join(root, "dist", folder), { recursive: true });
+  // Python's bytecode caches stay behind (a run of the worker from the sources may have left some).
+  for (const folder of copiedFolders) cpSync(path.join(root, folder), path.join(root, "dist", folder), { recursive: true, filter: (source) => !source.includes("__pycache__") });
   // V8's code cache for the mathjs bundle, made after the grading threads' warm-up (verifiers/math/load-mathjs-bundle.ts).
   const dist = (file) => JSON.stringify(pathToFileURL(path.join(root, "dist", file)).href);
   const warmUp = `

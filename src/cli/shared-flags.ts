@@ -9,9 +9,15 @@ import { parseSandboxText, type SandboxSetting } from "../core/sandbox-setting.j
 /** Where model calls go: `--endpoint`, or `--base-url`, `--model`, `--api-key-env` (read by planEndpoint). */
 export const endpointFlags = {
   endpoint: z.string().optional().describe("a named endpoint of $RLLM_HOME/config.json: its base URL, model, key variable and prices").meta({ value: "name" }),
-  model: z.string().optional().describe("model name at the endpoint (required with --base-url)").meta({ value: "name" }),
+  model: z.string().optional().describe("model name at the endpoint (required with --base-url); without it, a pulled model (rllm models list) or tiny").meta({ value: "name" }),
   baseUrl: z.string().url().optional().describe("OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (vLLM, SGLang, OpenAI...)").meta({ value: "url" }),
   apiKeyEnv: z.string().optional().describe("environment variable holding the API key (default OPENAI_API_KEY)").meta({ value: "VAR" }),
+};
+
+/** A GGUF served here with llama.cpp: `--model-file`, `--threads` (a pulled model is named by `--model`). */
+export const localModelFlags = {
+  modelFile: z.string().optional().describe("serve this local GGUF with llama.cpp (no --base-url); rllm models pull fetches known ones by name").meta({ value: "path.gguf" }),
+  threads: z.coerce.number().int().positive().optional().describe("llama.cpp CPU threads (default: the cores the load average leaves free; or RLLM_LLAMA_THREADS)").meta({ value: "n" }),
 };
 
 /** Sampling parameters sent with every model call; unset ones are left to the server. */

@@ -40,6 +40,10 @@ export const EvalOptionsSchema = z
     model: z.string().min(1).optional(),
     /** The environment variable holding the API key (default OPENAI_API_KEY). */
     apiKeyEnv: z.string().min(1).optional(),
+    /** A local GGUF served here with llama.cpp (`model` may name a pulled one instead). */
+    modelFile: z.string().min(1).optional(),
+    /** llama.cpp's CPU threads for a GGUF served here. */
+    threads: z.number().int().positive().optional(),
     /** The model's price when no `prices` table names it (an eval set model's `prices`); else the endpoint's. */
     price: ModelPriceSchema.optional(),
     /** Your own rows instead of the benchmark's data. */

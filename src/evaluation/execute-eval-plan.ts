@@ -87,7 +87,9 @@ export async function executeEvalPlan(plan: EvalPlan, services: RunServices, hoo
         ? await openTinkerEndpoint(options, notify)
         : await openEndpoint(plan.endpoint);
   try {
-    if (endpoint.isEmbedded) notify(`no --base-url given: using the embedded tiny model (offline, served at ${endpoint.baseUrl})`);
+    if (endpoint.isEmbedded) {
+      notify(`no --base-url given: ${"modelFile" in plan.endpoint ? `serving ${endpoint.model} with llama.cpp` : "using the embedded tiny model"} (offline, served at ${endpoint.baseUrl})`);
+    }
     await warming;
     return await runOnEndpoint(plan, services, hooks, endpoint, price);
   } finally {

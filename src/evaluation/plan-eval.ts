@@ -75,7 +75,7 @@ export async function planEval(input: EvalOptionsInput, hooks: PlanEvalHooks = {
   const cookbook = configureCookbook(baseCookbook, cookbookOptions, endpoint, sandbox);
   // A scripted agent (terminal oracle, nop) calls no model: none is checked or started, and the run names the agent.
   const scriptedAgent = cookbook.scriptedAgent;
-  if (endpoint.isEmbedded && scriptedAgent === undefined) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
+  if (endpoint.isEmbedded && !("modelFile" in endpoint) && scriptedAgent === undefined) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
   const config = runConfig(options, benchmark, cookbook, endpoint, scriptedAgent, sandbox);
   const directory = options.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, options.resume);

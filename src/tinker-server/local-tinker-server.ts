@@ -1,39 +1,40 @@
 /**
  * The local Tinker server (`rllm serve --tinker`, a development tool): Tinker's HTTP, JSON and protobuf API backed by
- * the embedded tiny model, so the Tinker client runs and is tested offline. Full weights stand in for LoRA (get_info
- * says so). It enforces what the service does — the X-API-Key header, seq_id order per model, the chunk limits of
- * its client config, known models and paths — and injects faults on request (server-faults.ts).
+ * the embedded tiny model (full weights stand in for LoRA; get_info says so) or by a GGUF model (LoRA in a torch
+ * worker, sampling on llama.cpp), so the Tinker client and the official SDK run and are tested offline. It enforces
+ * what the service does — the X-API-Key header, seq_id order per model, the chunk limits of its client config, known
+ * models and paths — and injects faults on request (server-faults.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readCheckpoint } from "../models/tiny/checkpoint.js";
 import type { ModelWeights } from "../models/tiny/model-weights.js";
-import { SHIPPED_CHECKPOINT_DIRECTORY } from "../models/tiny/tiny-model.js";
-import { VOCABULARY } from "../models/tiny/tokenizer.js";
 import { isSameSecret } from "../http/check-api-key.js";
 import { HttpError } from "../http/http-error.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer } from "../http/start-http-server.js";
 import { FutureTable } from "./future-table.js";
 import { parseFaultPlan } from "./server-faults.js";
-import { TinySamplingSessions } from "./tiny-sampling-sessions.js";
+import { loadTinyBaseModel } from "./tiny-base-model.js";
+import { TinyTinkerLearner } from "./tiny-tinker-learner.js";
 import { tinkerRoutes } from "./tinker-routes.js";
 
 import type { LocalTinkerServerOptions, ServerState, ServerStats } from "./server-state.js";
 
-export { LOCAL_TINKER_MODEL, type LocalTinkerServerOptions, type ServerStats } from "./server-state.js";
+export type { LocalTinkerServerOptions, ServerStats } from "./server-state.js";
+export { LOCAL_TINKER_MODEL } from "./tiny-base-model.js";
 
 export interface LocalTinkerServer {
   url: string;
   stats: ServerStats;
-  /** A model's current weights (for comparing an update with another backend's). */
+  /** The base model's name (base_model in create_model). */
+  model: string;
+  /** A tiny model's current weights (for comparing an update with another backend's). */
   modelWeights(modelId: string): ModelWeights;
   close(): Promise<void>;
 }
 
 /** Starts the server; resolves once it listens. */
 export async function startLocalTinkerServer(options: LocalTinkerServerOptions = {}): Promise<LocalTinkerServer> {
-  const checkpointDirectory = options.checkpoint ?? SHIPPED_CHECKPOINT_DIRECTORY;
-  const checkpoint = await readCheckpoint(checkpointDirectory);
+  const base = options.base ?? (await loadTinyBaseModel(options.checkpoint));
   const faults = options.faults ?? parseFaultPlan(process.env.RLLM_TINKER_FAULTS);
   const stats: ServerStats = { heartbeats: 0, requests: 0, forwardBackwardOrder: new Map(), chunkSizes: [], forwardOnlyRequests: 0, samplingSources: [] };
   const futures = new FutureTable(faults, { longPollMs: options.longPollMs ?? 200, inlineLimitBytes: options.inlineLimitBytes ?? Number.POSITIVE_INFINITY });
@@ -41,16 +42,12 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
     options: { maxChunkDatums: 1024, maxChunkBytes: 5_000_000, parallelChunks: true, compress: false, ...options },
     faults,
     futures,
-    baseWeights: checkpoint.weights,
-    modelConfig: checkpoint.manifest.config,
-    contextLength: checkpoint.manifest.config.contextLength,
-    vocabularySize: VOCABULARY.length,
+    base,
     sessions: new Set(),
     models: new Map(),
     trainStates: new Map(),
     trainStateRanks: new Map(),
     samplerWeights: new Map(),
-    sampling: new TinySamplingSessions(checkpointDirectory),
     stats,
     startFuture(response, job, queued, promise) {
       const { requestId, lost } = futures.create();
@@ -65,14 +62,16 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
   return {
     url: server.origin,
     stats,
+    model: base.name,
     modelWeights(modelId) {
       const found = state.models.get(modelId);
-      if (!found) throw new Error(`local Tinker server: no model "${modelId}"`);
+      if (!(found?.learner instanceof TinyTinkerLearner)) throw new Error(`local Tinker server: no tiny model "${modelId}"`);
       return found.learner.weights();
     },
     async close() {
       await server.close();
-      for (const model of state.models.values()) model.learner.dispose();
+      for (const model of state.models.values()) await model.learner.dispose();
+      await base.close();
     },
   };
 }

@@ -1,23 +1,18 @@
 /** The local Tinker server's shared state: the options, the counters tests read, and what its routes work on. */
 import type { ServerResponse } from "node:http";
-import type { TinyModelConfig } from "../models/tiny/model-config.js";
-import type { ModelWeights } from "../models/tiny/model-weights.js";
-import type { LearnerState } from "../models/tiny/trainable-model.js";
 import type { DecodedForwardBackwardRequest } from "../llm/tinker/tinker-proto.js";
 import type { FutureResult, FutureTable } from "./future-table.js";
 import type { FaultPlan } from "./server-faults.js";
 import type { SequenceQueue } from "./sequence-queue.js";
-import type { TinySamplingSessions } from "./tiny-sampling-sessions.js";
-import type { TinyTinkerLearner } from "./tiny-tinker-learner.js";
-
-/** The base model name the server trains. */
-export const LOCAL_TINKER_MODEL = "rllm/tiny";
+import type { TinkerBaseModel, TinkerLearner } from "./tinker-base-model.js";
 
 export interface LocalTinkerServerOptions {
   port?: number;
   host?: string;
   /** The only key accepted; absent = any key of Tinker's form (tml-… or a JWT). */
   apiKey?: string;
+  /** The model to train and sample (a GGUF's, from loadGgufBaseModel); default: the tiny model of `checkpoint`. */
+  base?: TinkerBaseModel;
   /** Tiny-model checkpoint to train (default: the shipped one). */
   checkpoint?: string;
   maxChunkDatums?: number;
@@ -52,17 +47,16 @@ export interface ServerState {
   options: Required<Pick<LocalTinkerServerOptions, "maxChunkDatums" | "maxChunkBytes" | "parallelChunks" | "compress">> & LocalTinkerServerOptions;
   faults: FaultPlan;
   futures: FutureTable;
-  baseWeights: ModelWeights;
-  modelConfig: TinyModelConfig;
-  contextLength: number;
-  vocabularySize: number;
+  /** The model trained and sampled. */
+  base: TinkerBaseModel;
   sessions: Set<string>;
-  models: Map<string, { learner: TinyTinkerLearner; queue: SequenceQueue; rank: number }>;
-  trainStates: Map<string, LearnerState>;
+  models: Map<string, { learner: TinkerLearner; queue: SequenceQueue; rank: number }>;
+  /** Saved train states (save_weights), each the base model's own kind of value. */
+  trainStates: Map<string, unknown>;
   /** The LoRA rank each train state was saved with, for a model made from it. */
   trainStateRanks: Map<string, number>;
-  samplerWeights: Map<string, ModelWeights>;
-  sampling: TinySamplingSessions;
+  /** Saved sampler weights (save_weights_for_sampler), each the base model's own kind of value. */
+  samplerWeights: Map<string, unknown>;
   stats: ServerStats;
   /** Runs `job` as a future: answers its id (and `promise`'s fields) now; a lost future's job never runs. */
   startFuture(response: ServerResponse, job: () => Promise<FutureResult>, queue?: { queue: SequenceQueue; seqId: number }, promise?: Record<string, unknown>): void;

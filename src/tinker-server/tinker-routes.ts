@@ -11,13 +11,11 @@ import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath } from "../http/start-http-server.js";
 import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, encodeSampleResponse, type DecodedForwardBackwardRequest } from "../llm/tinker/tinker-proto.js";
-import { TINY_TOKENIZER_ID } from "../llm/tinker/tiny-chat-renderer.js";
 import { decompressZstdBody } from "./decompress-zstd-body.js";
 import { FutureFailure } from "./future-table.js";
 import { decodeJsonForwardBackward, JsonForwardBackwardSchema, JsonForwardSchema } from "./json-forward-backward.js";
-import { LOCAL_TINKER_MODEL, type ServerState } from "./server-state.js";
+import type { ServerState } from "./server-state.js";
 import { SequenceQueue } from "./sequence-queue.js";
-import { TinyTinkerLearner } from "./tiny-tinker-learner.js";
 
 type Route = (state: ServerState, request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
@@ -81,11 +79,20 @@ function runForwardBackward(state: ServerState, decoded: DecodedForwardBackwardR
       const order = state.stats.forwardBackwardOrder.get(decoded.modelId) ?? [];
       order.push(decoded.seqId);
       state.stats.forwardBackwardOrder.set(decoded.modelId, order);
-      const output = target.learner.forwardBackward(decoded, state.vocabularySize, state.contextLength);
+      const output = await target.learner.forwardBackward(decoded);
       return { proto: encodeForwardBackwardOutput(output), json: { loss_fn_output_type: output.lossFnOutputType, loss_fn_outputs: output.outputs.map((entry) => Object.fromEntries(Object.entries(entry).map(([name, data]) => [name, { data, dtype: "float32" }]))), metrics: output.metrics } };
     },
     slot,
   );
+}
+
+// tinker's LoraConfig: which parts get adapters (unembed is not trained here: see docs/tinker.md).
+const LoraConfigSchema = z
+  .object({ rank: z.number().int().positive(), seed: z.number().int().nullish(), train_attn: z.boolean().default(true), train_mlp: z.boolean().default(true) })
+  .passthrough();
+
+function checkBaseModel(state: ServerState, name: string): void {
+  if (name !== state.base.name) throw new HttpError(400, `unknown base model "${name}"; supported: ${state.base.name}`, "invalid_request_error", "base_model");
 }
 
 const AdamSchema = z.object({
@@ -121,7 +128,7 @@ const SampleSchema = z.object({
 /** Routes by path below /api/v1/. */
 export const tinkerRoutes: Record<string, Route> = {
   get_server_capabilities: async (state, _request, response) => {
-    sendJson(response, 200, { supported_models: [{ model_name: LOCAL_TINKER_MODEL, max_context_length: state.contextLength }] });
+    sendJson(response, 200, { supported_models: [{ model_name: state.base.name, max_context_length: state.base.contextLength }] });
   },
 
   "client/config": async (state, request, response) => {
@@ -151,14 +158,14 @@ export const tinkerRoutes: Record<string, Route> = {
   },
 
   create_model: async (state, request, response) => {
-    const body = await json(request, z.object({ session_id: z.string(), model_seq_id: z.number().int(), base_model: z.string(), lora_config: z.object({ rank: z.number().int().positive() }).passthrough() }));
+    const body = await json(request, z.object({ session_id: z.string(), model_seq_id: z.number().int(), base_model: z.string(), lora_config: LoraConfigSchema }));
     if (!state.sessions.has(body.session_id)) throw new HttpError(404, `unknown session "${body.session_id}"`, "not_found_error", "session_id");
-    if (body.base_model !== LOCAL_TINKER_MODEL) {
-      throw new HttpError(400, `unknown base model "${body.base_model}"; supported: ${LOCAL_TINKER_MODEL}`, "invalid_request_error", "base_model");
-    }
+    checkBaseModel(state, body.base_model);
     const modelId = `${body.session_id}:train:${body.model_seq_id}`;
+    const lora = body.lora_config;
     state.startFuture(response, async () => {
-      state.models.set(modelId, { learner: await TinyTinkerLearner.create(state.modelConfig, state.baseWeights), queue: new SequenceQueue(), rank: body.lora_config.rank });
+      const learner = await state.base.createLearner({ rank: lora.rank, seed: lora.seed ?? 0, trainAttention: lora.train_attn, trainMlp: lora.train_mlp });
+      state.models.set(modelId, { learner, queue: new SequenceQueue(), rank: lora.rank });
       return { json: { model_id: modelId } };
     });
   },
@@ -168,10 +175,10 @@ export const tinkerRoutes: Record<string, Route> = {
     const found = model(state, body.model_id);
     sendJson(response, 200, {
       model_id: body.model_id,
-      model_data: { arch: "rllm-tiny-transformer", model_name: LOCAL_TINKER_MODEL, tokenizer_id: TINY_TOKENIZER_ID },
-      is_lora: false,
+      model_data: { arch: state.base.info.arch, model_name: state.base.name, tokenizer_id: state.base.info.tokenizerId },
+      is_lora: state.base.info.isLora,
       lora_rank: found.rank,
-      note: "local Tinker server: full weights stand in for LoRA; the rank is recorded, not applied",
+      note: state.base.info.note,
     });
   },
 
@@ -204,7 +211,7 @@ export const tinkerRoutes: Record<string, Route> = {
   optim_step: async (state, request, response) => {
     const body = await json(request, z.object({ model_id: z.string(), seq_id: z.number().int(), adam_params: AdamSchema }));
     const target = model(state, body.model_id);
-    state.startFuture(response, async () => ({ json: { metrics: target.learner.optimStep(body.adam_params) } }), queued(state, body.model_id, body.seq_id));
+    state.startFuture(response, async () => ({ json: { metrics: await target.learner.optimStep(body.adam_params) } }), queued(state, body.model_id, body.seq_id));
   },
 
   save_weights: async (state, request, response) => {
@@ -213,7 +220,7 @@ export const tinkerRoutes: Record<string, Route> = {
     // tinker 0.38's SaveWeightsRequest.path is optional; the service then names the checkpoint itself.
     const path = `tinker://${body.model_id}/weights/${body.path ?? `state-${body.seq_id}`}`;
     state.startFuture(response, async () => {
-      state.trainStates.set(path, target.learner.state());
+      state.trainStates.set(path, await target.learner.saveState(path));
       state.trainStateRanks.set(path, target.rank);
       return { json: { path } };
     }, queued(state, body.model_id, body.seq_id));
@@ -226,12 +233,12 @@ export const tinkerRoutes: Record<string, Route> = {
     if (!body.path) {
       // Without a name (save_weights_and_get_sampling_client), the service answers a sampling session on the weights.
       const sessionId = body.model_id.slice(0, body.model_id.indexOf(":train:"));
-      state.startFuture(response, async () => ({ json: { sampling_session_id: state.sampling.create(sessionId, target.learner.weights(), { baseModel: LOCAL_TINKER_MODEL, modelPath: null }) } }), slot);
+      state.startFuture(response, async () => ({ json: { sampling_session_id: state.base.sampling.create(sessionId, await target.learner.samplerWeights(), { baseModel: state.base.name, modelPath: null }) } }), slot);
       return;
     }
     const path = `tinker://${body.model_id}/sampler_weights/${body.path}`;
     state.startFuture(response, async () => {
-      state.samplerWeights.set(path, target.learner.weights());
+      state.samplerWeights.set(path, await target.learner.samplerWeights());
       return { json: { path } };
     }, slot);
   },
@@ -252,12 +259,13 @@ export const tinkerRoutes: Record<string, Route> = {
       // create_training_client_from_state: a new model made from the checkpoint, without create_model.
       if (body.session_id == null || body.model_seq_id == null) throw new HttpError(400, "load_weights needs model_id and seq_id, or session_id and model_seq_id", "invalid_request_error", "model_id");
       if (!state.sessions.has(body.session_id)) throw new HttpError(404, `unknown session "${body.session_id}"`, "not_found_error", "session_id");
-      if (body.base_model != null && body.base_model !== LOCAL_TINKER_MODEL) throw new HttpError(400, `unknown base model "${body.base_model}"; supported: ${LOCAL_TINKER_MODEL}`, "invalid_request_error", "base_model");
+      if (body.base_model != null) checkBaseModel(state, body.base_model);
       const modelId = `${body.session_id}:train:${body.model_seq_id}`;
+      const rank = state.trainStateRanks.get(body.path) ?? 32;
       state.startFuture(response, async () => {
-        const learner = await TinyTinkerLearner.create(state.modelConfig, state.baseWeights);
-        learner.load(saved, body.optimizer);
-        state.models.set(modelId, { learner, queue: new SequenceQueue(), rank: state.trainStateRanks.get(body.path) ?? 32 });
+        const learner = await state.base.createLearner({ rank, seed: 0, trainAttention: true, trainMlp: true });
+        await learner.loadState(saved, body.optimizer);
+        state.models.set(modelId, { learner, queue: new SequenceQueue(), rank });
         return { json: { path: body.path, model_id: modelId } };
       });
       return;
@@ -265,7 +273,7 @@ export const tinkerRoutes: Record<string, Route> = {
     const target = model(state, body.model_id);
     const modelId = body.model_id;
     state.startFuture(response, async () => {
-      target.learner.load(saved, body.optimizer);
+      await target.learner.loadState(saved, body.optimizer);
       return { json: { path: body.path, model_id: modelId } };
     }, queued(state, modelId, body.seq_id ?? -1));
   },
@@ -273,22 +281,22 @@ export const tinkerRoutes: Record<string, Route> = {
   create_sampling_session: async (state, request, response) => {
     const body = await json(request, z.object({ session_id: z.string(), sampling_session_seq_id: z.number().int(), base_model: z.string().nullish(), model_path: z.string().nullish() }));
     if (!state.sessions.has(body.session_id)) throw new HttpError(404, `unknown session "${body.session_id}"`, "not_found_error", "session_id");
-    let weights = state.baseWeights;
+    let weights = state.base.baseSamplerWeights;
     if (body.model_path) {
       const found = state.samplerWeights.get(body.model_path);
-      if (!found) throw new HttpError(404, `unknown sampler path "${body.model_path}"`, "not_found_error", "model_path");
+      if (found === undefined) throw new HttpError(404, `unknown sampler path "${body.model_path}"`, "not_found_error", "model_path");
       weights = found;
-    } else if (body.base_model !== LOCAL_TINKER_MODEL) {
-      throw new HttpError(400, `unknown base model "${body.base_model}"; supported: ${LOCAL_TINKER_MODEL}`, "invalid_request_error", "base_model");
+    } else {
+      checkBaseModel(state, body.base_model ?? "");
     }
     state.stats.samplingSources.push(body.model_path ?? body.base_model ?? "");
-    const source = { baseModel: LOCAL_TINKER_MODEL, modelPath: body.model_path ?? null };
-    sendJson(response, 200, { sampling_session_id: state.sampling.create(body.session_id, weights, source) });
+    const source = { baseModel: state.base.name, modelPath: body.model_path ?? null };
+    sendJson(response, 200, { sampling_session_id: state.base.sampling.create(body.session_id, weights, source) });
   },
 
   asample: async (state, request, response) => {
     const body = await json(request, SampleSchema);
-    if (!state.sampling.has(body.sampling_session_id)) throw new HttpError(404, `unknown sampling session "${body.sampling_session_id}"`, "not_found_error", "sampling_session_id");
+    if (!state.base.sampling.has(body.sampling_session_id)) throw new HttpError(404, `unknown sampling session "${body.sampling_session_id}"`, "not_found_error", "sampling_session_id");
     const prompt = body.prompt.chunks.flatMap((chunk) => chunk.tokens);
     const stop = body.sampling_params.stop;
     const stopList: (string | number)[] = stop == null ? [] : typeof stop === "string" ? [stop] : stop;
@@ -301,19 +309,19 @@ export const tinkerRoutes: Record<string, Route> = {
       throw new HttpError(400, `prompt_logprobs_last_n needs prompt_logprobs and must be between 1 and ${prompt.length - 1}`, "invalid_request_error", "prompt_logprobs_last_n");
     }
     state.startFuture(response, async () => {
-      if (prompt.length === 0 || prompt.length >= state.contextLength) throw new FutureFailure(`prompt of ${prompt.length} tokens; the context is ${state.contextLength}`, "user");
-      if (prompt.some((token) => token < 0 || token >= state.vocabularySize)) throw new FutureFailure(`a prompt token is outside the vocabulary (${state.vocabularySize})`, "user");
-      const sequences = await state.sampling.sample(body.sampling_session_id, {
+      if (prompt.length === 0 || prompt.length >= state.base.contextLength) throw new FutureFailure(`prompt of ${prompt.length} tokens; the context is ${state.base.contextLength}`, "user");
+      if (prompt.some((token) => token < 0 || token >= state.base.vocabularySize)) throw new FutureFailure(`a prompt token is outside the vocabulary (${state.base.vocabularySize})`, "user");
+      const sequences = await state.base.sampling.sample(body.sampling_session_id, {
         promptTokenIds: prompt,
         numSamples: body.num_samples,
-        maxTokens: body.sampling_params.max_tokens ?? state.contextLength,
+        maxTokens: body.sampling_params.max_tokens ?? state.base.contextLength,
         temperature: body.sampling_params.temperature,
         topP: body.sampling_params.top_p,
         ...(body.sampling_params.seed != null ? { seed: body.sampling_params.seed } : {}),
         stopTokenIds: stopList.filter((entry): entry is number => typeof entry === "number"),
         stopStrings: stopList.filter((entry): entry is string => typeof entry === "string"),
       });
-      const promptLogprobs = body.prompt_logprobs === true ? await state.sampling.promptLogprobs(body.sampling_session_id, prompt, lastN) : undefined;
+      const promptLogprobs = body.prompt_logprobs === true ? await state.base.sampling.promptLogprobs(body.sampling_session_id, prompt, lastN) : undefined;
       return {
         proto: encodeSampleResponse(sequences, promptLogprobs),
         json: {
@@ -331,7 +339,7 @@ export const tinkerRoutes: Record<string, Route> = {
   "samplers/": async (state, request, response) => {
     request.resume();
     const id = decodePathSegment(requestPath(request).slice("/api/v1/samplers/".length), "the sampler id");
-    const source = state.sampling.source(id);
+    const source = state.base.sampling.source(id);
     if (!source) throw new HttpError(404, `unknown sampler "${id}"`, "not_found_error", "sampler_id");
     sendJson(response, 200, { sampler_id: id, base_model: source.baseModel, model_path: source.modelPath });
   },
@@ -380,7 +388,7 @@ export const tinkerRoutes: Record<string, Route> = {
     const target = model(state, body.model_id);
     state.startFuture(response, async () => {
       state.models.delete(body.model_id);
-      target.learner.dispose();
+      await target.learner.dispose();
       return { json: { model_id: body.model_id } };
     });
   },

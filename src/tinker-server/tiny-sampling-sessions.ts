@@ -3,31 +3,14 @@ import type { ModelWeights } from "../models/tiny/model-weights.js";
 import { TinyModel } from "../models/tiny/tiny-model.js";
 import { tokenText } from "../models/tiny/tokenizer.js";
 import type { SampledSequence } from "../llm/tinker/tinker-proto.js";
-
-/** asample's parameters as the server reads them. */
-export interface TinySampleRequest {
-  promptTokenIds: number[];
-  numSamples: number;
-  maxTokens: number;
-  temperature: number;
-  topP: number;
-  seed?: number;
-  stopTokenIds: number[];
-  /** Stop strings, matched on the decoded sample (control tokens kept): the sequence ends with the token completing one. */
-  stopStrings: string[];
-}
-
-/** Where a session's weights came from: what `GET /api/v1/samplers/{id}` answers (tinker's GetSamplerResponse). */
-export interface SamplerSource {
-  baseModel: string;
-  modelPath: string | null;
-}
+import { stopIndex } from "./stop-index.js";
+import type { SampleRequest, SamplerSource, SamplingSessions } from "./tinker-base-model.js";
 
 // Engines kept at once; a session whose engine was dropped rebuilds it from its weights on the next sample.
 const CACHED_ENGINES = 4;
 
 /** Sessions by id, each on the weights it was created with. */
-export class TinySamplingSessions {
+export class TinySamplingSessions implements SamplingSessions {
   private readonly weightsBySession = new Map<string, ModelWeights>();
   private readonly sources = new Map<string, SamplerSource>();
   private readonly engines = new Map<ModelWeights, TinyModel>();
@@ -36,9 +19,9 @@ export class TinySamplingSessions {
   constructor(private readonly checkpointDirectory: string | undefined) {}
 
   /** A new session on `weights`. */
-  create(sessionId: string, weights: ModelWeights, source: SamplerSource): string {
+  create(sessionId: string, weights: unknown, source: SamplerSource): string {
     const id = `${sessionId}:sample:${this.count++}`;
-    this.weightsBySession.set(id, weights);
+    this.weightsBySession.set(id, weights as ModelWeights);
     this.sources.set(id, source);
     return id;
   }
@@ -53,7 +36,7 @@ export class TinySamplingSessions {
   }
 
   /** Samples `numSamples` continuations; a stop token other than the model's end token cuts the sequence there. */
-  async sample(id: string, request: TinySampleRequest): Promise<SampledSequence[]> {
+  async sample(id: string, request: SampleRequest): Promise<SampledSequence[]> {
     const model = await this.engine(this.weightsBySession.get(id)!);
     const choices = await model.generate(request.promptTokenIds, {
       n: request.numSamples,
@@ -65,7 +48,7 @@ export class TinySamplingSessions {
       ...(request.seed !== undefined ? { seed: request.seed } : {}),
     });
     return choices.map((choice) => {
-      const cut = stopIndex(choice.tokenIds, request.stopTokenIds, request.stopStrings);
+      const cut = stopIndex(choice.tokenIds, request.stopTokenIds, request.stopStrings, tokenText);
       const end = cut === -1 ? choice.tokenIds.length : cut + 1;
       return {
         tokens: choice.tokenIds.slice(0, end),
@@ -92,15 +75,4 @@ export class TinySamplingSessions {
     if (this.engines.size > CACHED_ENGINES) this.engines.delete(this.engines.keys().next().value!);
     return model;
   }
-}
-
-// The index of the first token that is a stop token or completes a stop string; -1 when none does.
-function stopIndex(tokens: readonly number[], stopTokenIds: readonly number[], stopStrings: readonly string[]): number {
-  let text = "";
-  for (let index = 0; index < tokens.length; index++) {
-    if (stopTokenIds.includes(tokens[index]!)) return index;
-    text += tokenText(tokens[index]!);
-    if (stopStrings.some((stop) => text.includes(stop))) return index;
-  }
-  return -1;
 }

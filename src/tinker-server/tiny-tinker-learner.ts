@@ -12,16 +12,7 @@ import { LossKindSchema, TINKER_LOSS_FUNCTIONS, type LossConfig } from "../train
 import { policyLoss } from "../training/backends/policy-loss.js";
 import type { DecodedForwardBackwardRequest, ForwardBackwardResult } from "../llm/tinker/tinker-proto.js";
 import { FutureFailure } from "./future-table.js";
-
-/** optim_step's Adam parameters as the wire carries them (grad_clip_norm 0 = no clipping). */
-export interface AdamParameters {
-  learning_rate: number;
-  beta1: number;
-  beta2: number;
-  eps: number;
-  weight_decay: number;
-  grad_clip_norm: number;
-}
+import type { AdamParameters, TinkerLearner } from "./tinker-base-model.js";
 
 // Same bound as the local backend: the wasm heap cannot hold a whole large batch's attention at once.
 const MICRO_BATCH_POSITIONS = 8192;
@@ -34,18 +25,23 @@ interface Row {
 }
 
 /** A trainable tiny model with pending gradients. */
-export class TinyTinkerLearner {
+export class TinyTinkerLearner implements TinkerLearner {
   private pending = new Map<string, tf.Tensor>();
 
-  private constructor(private readonly learner: TrainableModel) {}
+  private constructor(
+    private readonly learner: TrainableModel,
+    private readonly vocabularySize: number,
+  ) {}
 
   /** A learner starting from `weights`. */
-  static async create(config: TinyModelConfig, weights: ModelWeights): Promise<TinyTinkerLearner> {
-    return new TinyTinkerLearner(await TrainableModel.fromWeights(config, weights));
+  static async create(config: TinyModelConfig, weights: ModelWeights, vocabularySize: number): Promise<TinyTinkerLearner> {
+    return new TinyTinkerLearner(await TrainableModel.fromWeights(config, weights), vocabularySize);
   }
 
   /** Runs one forward_backward (or forward only); answers per-datum learner logprobs and the summed loss. */
-  forwardBackward(request: DecodedForwardBackwardRequest, vocabularySize: number, contextLength: number): ForwardBackwardResult {
+  async forwardBackward(request: DecodedForwardBackwardRequest): Promise<ForwardBackwardResult> {
+    const vocabularySize = this.vocabularySize;
+    const contextLength = this.learner.config.contextLength;
     const kind = LossKindSchema.safeParse(request.lossFn);
     // Tinker's own loss functions only, though the local backend computes more (verl's): the emulator answers as Tinker does.
     if (!kind.success || !TINKER_LOSS_FUNCTIONS.includes(kind.data)) {
@@ -88,7 +84,7 @@ export class TinyTinkerLearner {
   }
 
   /** Applies the pending gradients; answers their global norm. */
-  optimStep(adam: AdamParameters): Record<string, number> {
+  async optimStep(adam: AdamParameters): Promise<Record<string, number>> {
     if (this.pending.size === 0) throw new FutureFailure("optim_step with no forward_backward since the last step", "user");
     const gradients = this.pending;
     this.pending = new Map();
@@ -104,22 +100,27 @@ export class TinyTinkerLearner {
   }
 
   /** Weights and optimizer state (save_weights). */
-  state(): LearnerState {
+  async saveState(): Promise<LearnerState> {
     return this.learner.state();
   }
 
-  /** The current weights (save_weights_for_sampler). */
+  /** The current weights (save_weights_for_sampler, and tests comparing an update with another backend's). */
   weights(): ModelWeights {
     return this.learner.weights();
   }
 
-  /** Puts back saved weights, and the optimizer state when asked (load_weights). */
-  load(state: LearnerState, withOptimizer: boolean): void {
-    const current = this.learner.state();
-    this.learner.restoreState(withOptimizer ? state : { ...current, weights: state.weights });
+  async samplerWeights(): Promise<ModelWeights> {
+    return this.learner.weights();
   }
 
-  dispose(): void {
+  /** Puts back saved weights, and the optimizer state when asked (load_weights). */
+  async loadState(state: unknown, withOptimizer: boolean): Promise<void> {
+    const saved = state as LearnerState;
+    const current = this.learner.state();
+    this.learner.restoreState(withOptimizer ? saved : { ...current, weights: saved.weights });
+  }
+
+  async dispose(): Promise<void> {
     tf.dispose([...this.pending.values()]);
     this.learner.dispose();
   }

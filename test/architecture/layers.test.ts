@@ -31,6 +31,8 @@ import {
  *   engine computes a run's summary.json with them.
  * - `src/engine` sits below `cookbooks`: the engine runs any cookbook through the Cookbook contract in core and
  *   imports none, while cookbooks build their flows on its `singleTurnFlow`.
+ * - `src/models/llama-cpp` (GGUF models on node-llama-cpp behind the model server) sits beside the tiny model, the
+ *   other model the server runs; it needs core and the model server.
  * - `src/models/tiny` sits beside the engine, above benchmarks: the embedded model is trained and measured on the
  *   arith benchmark's problems. It may not import the engine, cookbooks or anything above.
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
@@ -42,6 +44,10 @@ import {
  *   behind SandboxFusion's HTTP API with the shared server helpers, and needs nothing else.
  * - `src/runs` (the run folder: its paths, the append-only JSONL files and their readers) sits beside `src/llm`: it
  *   needs only core, and the engine, training and the viewer all write or read run folders through it.
+ * - `src/models/catalog` (models pullable by name and the local store under $RLLM_HOME/models) sits beside
+ *   `src/datasets`, its counterpart for data: it needs only core.
+ * - `src/models/server` (the OpenAI-compatible server in front of any served model) sits beside the gateway: it
+ *   needs core and the shared HTTP helpers, and the models it serves (tiny, llama.cpp) sit above it.
  * - `src/gateway` (the recording proxy behind `rllm gateway` and training's rollouts) sits beside benchmarks: it
  *   needs core, llm and the shared HTTP helpers, and nothing of training.
  * - `src/datasets/curation` (scored episodes → SFT rows) sits beside the engine, above the rest of `src/datasets`:
@@ -68,6 +74,7 @@ const layers: LayerTable = [
     { name: "llm", paths: ["src/llm"] },
     { name: "datasets", paths: ["src/datasets"] },
     { name: "runs", paths: ["src/runs"] },
+    { name: "model catalog", paths: ["src/models/catalog"] },
     { name: "sandbox", paths: ["src/sandbox"] },
   ],
   [
@@ -78,12 +85,14 @@ const layers: LayerTable = [
     { name: "benchmarks", paths: ["benchmarks"] },
     { name: "verifiers", paths: ["verifiers"] },
     { name: "gateway", paths: ["src/gateway"] },
+    { name: "model server", paths: ["src/models/server"] },
     { name: "sandbox service", paths: ["src/sandbox-service"] },
   ],
   [{ name: "metrics", paths: ["src/metrics"] }],
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },
+    { name: "llama.cpp", paths: ["src/models/llama-cpp"] },
     { name: "curation", paths: ["src/datasets/curation"] },
   ],
   [

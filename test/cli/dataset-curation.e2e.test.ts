@@ -102,6 +102,23 @@ describe("rllm dataset register and remove", () => {
     expect(fromCsv.stderr).toContain(`${csv}:3: field "messages"`);
   });
 
+  it("adds a new split to a registered dataset, and refuses to replace a split without --force", async () => {
+    const question = (a: number) => ({ id: `q${a}`, question: `What is ${a}+1? Show each step, then give the final answer as \\boxed{n}.`, ground_truth: String(a + 1) });
+    const train = path.join(directory, "split-train.json");
+    const test = path.join(directory, "split-test.json");
+    writeFileSync(train, JSON.stringify([question(1), question(2)]));
+    writeFileSync(test, JSON.stringify([question(3)]));
+    expect((await cli(["dataset", "register", "twosplits", "--file", train, "--split", "train", "--benchmark", "arith"])).code).toBe(0);
+    expect((await cli(["dataset", "register", "twosplits", "--file", test, "--split", "test", "--benchmark", "arith"])).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(home, "datasets", "twosplits", "manifest.json"), "utf8"));
+    expect(manifest.splits).toEqual({ train: { rows: 2 }, test: { rows: 1 } });
+    expect(jsonLines(path.join(home, "datasets", "twosplits", "train.jsonl")).map((row) => row.id)).toEqual(["q1", "q2"]);
+    const again = await cli(["dataset", "register", "twosplits", "--file", test, "--split", "test", "--benchmark", "arith"]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("registered with split test");
+    expect((await cli(["dataset", "remove", "twosplits"])).code).toBe(0);
+  });
+
   it("makes rows a benchmark rllm eval runs by name, and removes it", async () => {
     const rows = path.join(directory, "good.json");
     writeFileSync(rows, JSON.stringify([{ id: "a", question: "What is 2+3? Show each step, then give the final answer as \\boxed{n}.", ground_truth: "5" }]));

@@ -35,7 +35,7 @@ export const RegisterFlagsSchema = z.object({
   file: z.string().describe("rows: .jsonl, .json (an array), .csv (with a header) or .parquet").meta({ value: "rows-file" }),
   split: z.string().default("train").describe("split the rows become").meta({ value: "name" }),
   benchmark: z.string().optional().describe("built-in benchmark whose cookbook runs the rows in rllm eval (default: qa)").meta({ value: "name" }),
-  force: z.boolean().default(false).describe("replace an existing dataset of the same name"),
+  force: z.boolean().default(false).describe("replace an existing dataset of the same name (a new --split joins a registered dataset without it)"),
 });
 /** `rllm dataset register`'s parsed flags. */
 export type RegisterFlags = z.infer<typeof RegisterFlagsSchema>;

@@ -6,7 +6,7 @@ import path from "node:path";
 import { duplicateIdChecker, QaRowSchema, rowProblemsError } from "../../core/dataset.js";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
 import { rllmHome } from "../../core/rllm-home.js";
-import { localDatasetNames, readLocalDataset, removeLocalDataset, writeLocalDataset } from "../../datasets/local-dataset.js";
+import { localDatasetNames, localSplitPath, readLocalDataset, removeLocalDataset, writeLocalDataset } from "../../datasets/local-dataset.js";
 import { readRowFile } from "../../datasets/read-row-file.js";
 import { SftRowSchema } from "../../datasets/sft-row.js";
 import { readPullManifest } from "../../datasets/dataset-cache.js";
@@ -94,7 +94,12 @@ export async function registerDataset(flags: RegisterFlags, [name]: [string]): P
   if (benchmarks.has(name)) throw new InputError(`${name}: that is a built-in benchmark; choose another name`);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new InputError(`${name}: a dataset name has letters, digits, '.', '_' and '-' only`);
   if (flags.benchmark !== undefined && !benchmarks.has(flags.benchmark)) throw new InputError(`--benchmark ${flags.benchmark}: not a built-in benchmark (${benchmarks.names().join(", ")})`);
-  if (!flags.force && readLocalDataset(home, name)) throw new InputError(`${name}: a dataset of that name exists (rllm dataset remove ${name}, or --force to replace it)`);
+  const existing = flags.force ? undefined : readLocalDataset(home, name);
+  // A new split joins a registered dataset (train, then test); anything else would replace rows, which takes --force.
+  if (existing && (existing.kind !== "registered" || flags.split in existing.splits || existing.benchmark !== flags.benchmark)) {
+    const why = existing.kind !== "registered" ? "curated" : flags.split in existing.splits ? `registered with split ${flags.split}` : `registered for benchmark ${existing.benchmark ?? "qa"}`;
+    throw new InputError(`${name}: a dataset of that name exists, ${why} (rllm dataset remove ${name}, or --force to replace it)`);
+  }
   const located = await readRowFile(flags.file);
   if (located.length === 0) throw new InputError(`${flags.file}: no rows`);
   const rows: { id: string }[] = [];
@@ -118,6 +123,8 @@ export async function registerDataset(flags: RegisterFlags, [name]: [string]): P
     }
   }
   if (problems.length > 0) throw rowProblemsError(flags.file, problems);
+  const kept: Record<string, unknown[]> = {};
+  for (const split of Object.keys(existing?.splits ?? {})) kept[split] = (await readRowFile(localSplitPath(home, name, split))).map((row) => row.value);
   const directory = writeLocalDataset(
     home,
     {
@@ -126,13 +133,13 @@ export async function registerDataset(flags: RegisterFlags, [name]: [string]): P
       createdAt: new Date().toISOString(),
       ...(flags.benchmark ? { benchmark: flags.benchmark } : {}),
       command: ["rllm", ...process.argv.slice(2)],
-      splits: { [flags.split]: { rows: rows.length } },
+      splits: { ...existing?.splits, [flags.split]: { rows: rows.length } },
       sourceFile: path.resolve(flags.file),
       rows: [],
     },
-    { [flags.split]: rows },
+    { ...kept, [flags.split]: rows },
   );
-  console.log(`registered ${name}: ${rows.length} rows as split ${flags.split} in ${directory}`);
+  console.log(`registered ${name}: ${rows.length} rows as split ${flags.split} in ${directory}${existing ? ` (beside ${Object.keys(existing.splits).join(", ")})` : ""}`);
 }
 
 /** `rllm dataset remove <name>`: deletes a registered or curated dataset. */

@@ -1,13 +1,14 @@
 /** `rllm eval`'s flag schema, apart from the command so that its action (eval.ts, eval-set.ts) imports the type without the command. */
 import { z } from "zod";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
-import { commaList, concurrencyFlag, endpointFlags, outFlag, samplingFlags, sandboxFlags, seedFlag } from "../shared-flags.js";
+import { commaList, concurrencyFlag, endpointFlags, localModelFlags, outFlag, samplingFlags, sandboxFlags, seedFlag } from "../shared-flags.js";
 
 /** `rllm eval`'s flags. */
 export const EvalFlagsSchema = z.object({
   backend: z.enum(["openai", "tinker"]).default("openai").describe("openai: an OpenAI-compatible --base-url (or the embedded model); tinker: --model is a Tinker base model or tinker:// sampler path, --base-url the Tinker service").meta({ value: "name" }),
   tokenizer: z.string().optional().describe("--backend tinker: a directory with tokenizer.json and tokenizer_config.json").meta({ value: "dir" }),
   ...endpointFlags,
+  ...localModelFlags,
   data: z.string().optional().describe("your own rows {id, question, ground_truth, ...} instead of the benchmark's data").meta({ value: "file.jsonl" }),
   split: z.string().default("test").describe("dataset split to evaluate").meta({ value: "name" }),
   cookbook: z.string().optional().describe("agent flow + evaluator: a built-in name or a module path (default: the benchmark's)").meta({ value: "name|path" }),

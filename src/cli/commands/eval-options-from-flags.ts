@@ -15,6 +15,8 @@ export function evalOptionsFromFlags(flags: EvalFlags, benchmark: string): EvalO
     baseUrl: flags.baseUrl,
     model: flags.model,
     apiKeyEnv: flags.apiKeyEnv,
+    modelFile: flags.modelFile,
+    threads: flags.threads,
     data: flags.data,
     split: flags.split,
     cookbook: flags.cookbook,

@@ -42,6 +42,10 @@ export const commands = createRegistry<CommandDefinition, CommandEntry>("command
     summary: "serve an OpenAI-compatible endpoint: the embedded tiny model, or reranking in front of another",
     load: async () => (await import("./serve-command.js")).serveCommand,
   },
+  models: {
+    summary: "pull real language models (GGUF, served by llama.cpp) by name and list them",
+    load: async () => (await import("./models-command.js")).modelsCommand,
+  },
   gateway: {
     summary: "record every chat call of an agent through an OpenAI-compatible proxy",
     load: async () => (await import("./gateway-command.js")).gatewayCommand,

@@ -8,7 +8,8 @@ export const rerankCommand = defineCommand({
   description:
     "Rerank candidates produced elsewhere: rows {id, problem, candidates: [text | {text, isCorrect?, answer?}], maxCalls?} → one line per row\n" +
     "and method {id, method, chosenIndex, scores, judgeCalls[, isCorrect]}. With isCorrect labels, prints pass@1, pass@N and rerank@1.\n" +
-    "The judge is the model at --base-url (the embedded tiny model without it). --method majority votes on each candidate's answer,\n" +
+    "The judge is the model at --base-url; without it a pulled --model or a --model-file served here by llama.cpp, else the embedded tiny\n" +
+    "model. --method majority votes on each candidate's answer,\n" +
     "else on the final answer the math normaliser extracts from its text (code candidates need an answer); it starts no judge.",
   arguments: noArguments,
   flags: RerankFlagsSchema,

@@ -1,7 +1,7 @@
 /** `rllm rerank`: the flag schema and its type, read by both the definition (rerank-command.ts) and the action. */
 import { z } from "zod";
 import { SelectionMethodSchema, SlotPolicySchema } from "../../tournament/selection-methods.js";
-import { commaList, concurrencyFlag, endpointFlags, samplingFlags, seedFlag } from "../shared-flags.js";
+import { commaList, concurrencyFlag, endpointFlags, localModelFlags, samplingFlags, seedFlag } from "../shared-flags.js";
 
 /** `rllm rerank`'s flags. */
 export const RerankFlagsSchema = z.object({
@@ -22,6 +22,7 @@ export const RerankFlagsSchema = z.object({
   temperature: samplingFlags.temperature.describe("judge sampling temperature"),
   maxTokens: samplingFlags.maxTokens.describe("judge completion token limit"),
   ...endpointFlags,
+  ...localModelFlags,
 });
 /** `rllm rerank`'s parsed flags. */
 export type RerankFlags = z.infer<typeof RerankFlagsSchema>;

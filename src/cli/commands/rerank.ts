@@ -32,7 +32,10 @@ export async function rerankAction(flags: RerankFlags): Promise<void> {
   // One request before any judging: a dead endpoint fails here, naming the URL, instead of after the retries.
   if (plan && !plan.isEmbedded) await assertEndpointAnswers(plan);
   const endpoint = plan ? await openEndpoint(plan) : undefined;
-  if (endpoint?.isEmbedded) console.error(`rllm: no --base-url given: judging with the embedded tiny model (${endpoint.baseUrl})`);
+  if (plan?.isEmbedded && endpoint) {
+    const judgeModel = "modelFile" in plan ? `${endpoint.model} on llama.cpp` : "the embedded tiny model";
+    console.error(`rllm: no --base-url given: judging with ${judgeModel} (${endpoint.baseUrl})`);
+  }
   try {
     const judge = endpoint
       ? createLlmJudge({

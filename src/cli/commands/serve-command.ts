@@ -7,7 +7,8 @@ export const serveCommand = defineCommand({
   name: "serve",
   description:
     "Serve an OpenAI-compatible /v1/chat/completions. With --model tiny: the embedded tiny model (also /v1/completions,\n" +
-    "/tokenize, /detokenize, vLLM's return_token_ids). With --rerank: sample -n candidates from --upstream, run the tournament\n" +
+    "/tokenize, /detokenize, vLLM's return_token_ids). With --model <pulled name> or --model-file <path.gguf>: a real model on\n" +
+    "llama.cpp, same routes (rllm models pull smollm2-135m first). With --rerank: sample -n candidates from --upstream, run the tournament\n" +
     "with the same model as judge, answer with the winner (scores in the `rerank` field and the x-rllm-rerank header).\n" +
     "With --tinker (a development tool): a local Tinker server on the tiny model, for `rllm train --backend tinker --base-url`.",
   arguments: noArguments,

@@ -1,7 +1,8 @@
 /**
  * A ChatRenderer from a Hugging Face model's own files: `tokenizer.json` through @huggingface/tokenizers and the
  * `chat_template` of `tokenizer_config.json` through @huggingface/jinja. The files come from a directory (--tokenizer),
- * the local Hugging Face cache, or the hub (HF_ENDPOINT selects a mirror).
+ * a model pulled into $RLLM_HOME/models (the local Tinker server's torch worker writes them beside the GGUF), the
+ * local Hugging Face cache, or the hub (HF_ENDPOINT selects a mirror).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -11,6 +12,8 @@ import { Tokenizer } from "@huggingface/tokenizers";
 import { z } from "zod";
 import { InputError } from "../../core/errors/input-error.js";
 import { messageText, type ChatMessage, type ToolDefinition } from "../../core/message.js";
+import { rllmHome } from "../../core/rllm-home.js";
+import { modelDirectory, pulledModels } from "../../models/catalog/model-store.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 
 const TokenizerConfigSchema = z
@@ -65,9 +68,9 @@ export function createHfChatRenderer(id: string, tokenizerJson: unknown, tokeniz
   };
 }
 
-/** Loads the renderer of `tokenizerId` from `directory`, else the Hugging Face cache, else the hub. */
+/** Loads the renderer of `tokenizerId` from `directory`, else the model store, else the Hugging Face cache, else the hub. */
 export async function loadHfChatRenderer(tokenizerId: string, directory?: string): Promise<HfChatRenderer> {
-  const files = directory ? readDirectory(directory) : (readHubCache(tokenizerId) ?? (await fetchFromHub(tokenizerId)));
+  const files = directory ? readDirectory(directory) : (readModelStore(tokenizerId) ?? readHubCache(tokenizerId) ?? (await fetchFromHub(tokenizerId)));
   return createHfChatRenderer(tokenizerId, files.tokenizer, files.config);
 }
 
@@ -79,6 +82,15 @@ function readDirectory(directory: string): { tokenizer: unknown; config: unknown
     return JSON.parse(readFileSync(file, "utf8")) as unknown;
   };
   return { tokenizer: read("tokenizer.json"), config: read("tokenizer_config.json") };
+}
+
+// A pulled model whose tokenizer files were written beside its GGUF: `tokenizerId` is the Hugging Face id it was made
+// from (get_info's tokenizer_id), or its own name (a local Tinker server's base model, sampled without a training model).
+function readModelStore(tokenizerId: string): { tokenizer: unknown; config: unknown } | undefined {
+  const home = rllmHome();
+  const model = pulledModels(home).find((manifest) => manifest.huggingFaceId === tokenizerId || manifest.name === tokenizerId);
+  const directory = model && path.join(modelDirectory(home, model.name), "tokenizer");
+  return directory && existsSync(path.join(directory, "tokenizer.json")) ? readDirectory(directory) : undefined;
 }
 
 // The hub cache layout: $HF_HOME/hub/models--<org>--<name>/snapshots/<revision>/<file>.

@@ -2,7 +2,7 @@
 import { arithQuestion, arithSolutionText, arithTasks, parseArithExpression, solveArith, type ArithProblem } from "../../../benchmarks/arith/index.js";
 import { applyChatTemplate } from "./chat-template.js";
 import { createRng } from "../../core/random.js";
-import type { SampledChoice } from "./sampler.js";
+import type { SampledChoice } from "../server/served-model.js";
 import type { TinyModel } from "./tiny-model.js";
 import { wrongSolution } from "./training-data.js";
 

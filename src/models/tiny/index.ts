@@ -2,7 +2,8 @@
 
 // Loading, sampling, publishing new weights.
 export { loadTinyModel, TinyModel, SHIPPED_CHECKPOINT_DIRECTORY, type GenerateOptions } from "./tiny-model.js";
-export type { SampledChoice, SampleOptions } from "./sampler.js";
+export type { SampleOptions } from "./sampler.js";
+export type { SampledChoice } from "../server/served-model.js";
 // The learner (tfjs on wasm) and the losses a trainer steps on.
 export { TrainableModel, supervisedLoss, type TokenLoss, type StepResult } from "./trainable-model.js";
 export type { AdamOptions } from "./adam.js";

@@ -1,6 +1,9 @@
 /** Sampling from the tiny model: temperature, nucleus (top_p), stop strings, max tokens, seeded randomness, logprobs. */
 import type { InferenceEngine, KvCache } from "./inference-engine.js";
 import type { Rng } from "../../core/random.js";
+import { firstStop } from "../server/first-stop.js";
+import { pickSortedToken } from "../server/pick-sorted-token.js";
+import type { SampledChoice, TokenAlternative } from "../server/served-model.js";
 import { sharedStepScheduler } from "./step-scheduler.js";
 import { decodeTokens, END_ID, isSpecialToken } from "./tokenizer.js";
 
@@ -12,21 +15,6 @@ export interface SampleOptions {
   stop: string[];
   /** How many alternatives to report per position (0 for none). */
   topLogprobs: number;
-}
-
-/** One alternative token at a position. */
-export interface TokenAlternative {
-  id: number;
-  logprob: number;
-}
-
-/** A sampled continuation. `logprobs` are the model's raw log-probabilities (temperature 1, before top_p), as vLLM reports by default. */
-export interface SampledChoice {
-  tokenIds: number[];
-  text: string;
-  finishReason: "stop" | "length";
-  logprobs: number[];
-  topLogprobs: TokenAlternative[][];
 }
 
 /** Called after each sampled token with the text that is final so far (never part of a stop string). */
@@ -76,14 +64,6 @@ export async function sampleChoice(
   return choice;
 }
 
-function firstStop(text: string, stops: readonly string[]): number | undefined {
-  let first: number | undefined;
-  for (const stop of stops) {
-    const at = text.indexOf(stop);
-    if (at >= 0 && (first === undefined || at < first)) first = at;
-  }
-  return first;
-}
 
 /** Log-softmax of logits, in float64. */
 export function logSoftmax(logits: Float32Array): Float64Array {
@@ -97,27 +77,8 @@ export function logSoftmax(logits: Float32Array): Float64Array {
 
 function pickToken(logprobs: Float64Array, options: SampleOptions, random: Rng): number {
   if (options.temperature === 0) return argmax(logprobs);
-  // Tokens by descending probability at the requested temperature, cut to the smallest set with mass ≥ top_p.
-  const scaled = Array.from(logprobs, (logprob, id) => ({ id, weight: Math.exp(logprob / options.temperature) }));
-  scaled.sort((a, b) => b.weight - a.weight || a.id - b.id);
-  const total = scaled.reduce((sum, entry) => sum + entry.weight, 0);
-  const kept: typeof scaled = [];
-  let mass = 0;
-  for (const entry of scaled) {
-    kept.push(entry);
-    mass += entry.weight / total;
-    if (mass >= options.topP) break;
-  }
-  const keptTotal = kept.reduce((sum, entry) => sum + entry.weight, 0);
-  let threshold = random() * keptTotal;
-  for (const entry of kept) {
-    threshold -= entry.weight;
-    if (threshold <= 0) return entry.id;
-  }
-  // Rounding can leave a sliver of threshold after the last kept token; that token takes it.
-  const last = kept.at(-1);
-  if (!last) throw new Error("Cannot sample from an empty vocabulary");
-  return last.id;
+  const sorted = Array.from(logprobs, (logprob, id) => ({ id, logprob })).sort((a, b) => b.logprob - a.logprob || a.id - b.id);
+  return pickSortedToken(sorted, options.temperature, options.topP, random);
 }
 
 function argmax(values: Float64Array): number {

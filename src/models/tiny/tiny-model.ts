@@ -6,7 +6,8 @@ import type { TinyModelConfig } from "./model-config.js";
 import type { ModelWeights } from "./model-weights.js";
 import { createRng } from "../../core/random.js";
 import { sharedStepScheduler } from "./step-scheduler.js";
-import { logSoftmax, sampleChoice, type OnText, type SampledChoice, type SampleOptions } from "./sampler.js";
+import type { SampledChoice } from "../server/served-model.js";
+import { logSoftmax, sampleChoice, type OnText, type SampleOptions } from "./sampler.js";
 import { TrainableModel } from "./trainable-model.js";
 
 /** Where the shipped checkpoint lives inside the package. */

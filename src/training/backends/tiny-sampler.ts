@@ -5,7 +5,7 @@
 import type { Worker } from "node:worker_threads";
 import { startTsWorker } from "../../core/worker.js";
 import type { ModelWeights } from "../../models/tiny/model-weights.js";
-import { TINY_MODEL_NAME } from "../../models/tiny/completion-handlers.js";
+import { TINY_MODEL_NAME } from "../../models/tiny/server.js";
 import type { PolicySampler } from "./policy-sampler.js";
 import type { SamplerWorkerData, SamplerWorkerReply, SamplerWorkerRequest } from "./versioned-sampler-worker.js";
 

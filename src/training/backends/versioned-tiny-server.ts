@@ -9,9 +9,9 @@ import { parseRequest } from "../../http/parse-request.js";
 import { readJsonBody } from "../../http/read-json-body.js";
 import { sendJson } from "../../http/send-json.js";
 import { requestPath, startHttpServer } from "../../http/start-http-server.js";
-import { chatCompletion, textCompletion, TINY_MODEL_NAME } from "../../models/tiny/completion-handlers.js";
-import { ChatCompletionRequestSchema, CompletionRequestSchema } from "../../models/tiny/server-schemas.js";
-import { TINY_SERVER_MAX_BODY_BYTES } from "../../models/tiny/server.js";
+import { chatCompletion, textCompletion } from "../../models/server/completion-handlers.js";
+import { ChatCompletionRequestSchema, CompletionRequestSchema } from "../../models/server/server-schemas.js";
+import { servedTinyModel, TINY_MODEL_NAME, TINY_SERVER_MAX_BODY_BYTES } from "../../models/tiny/server.js";
 import type { TinyModel } from "../../models/tiny/tiny-model.js";
 import { parsePinnedModelName } from "./pinned-model-name.js";
 
@@ -53,12 +53,12 @@ export async function startVersionedTinyServer(version: number, model: TinyModel
       const parsed = parseRequest(ChatCompletionRequestSchema, body);
       const served = resolve(parsed.model ?? undefined, parsed.stream);
       version = served.version;
-      reply = await chatCompletion(served.model, { ...parsed, model: TINY_MODEL_NAME });
+      reply = await chatCompletion(servedTinyModel(served.model), { ...parsed, model: TINY_MODEL_NAME });
     } else {
       const parsed = parseRequest(CompletionRequestSchema, body);
       const served = resolve(parsed.model ?? undefined, parsed.stream);
       version = served.version;
-      reply = await textCompletion(served.model, { ...parsed, model: TINY_MODEL_NAME });
+      reply = await textCompletion(servedTinyModel(served.model), { ...parsed, model: TINY_MODEL_NAME });
     }
     sendJson(response, 200, { ...(reply as Record<string, unknown>), weight_version: version });
   };

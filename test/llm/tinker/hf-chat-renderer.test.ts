@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ChatMessageSchema, ToolDefinitionSchema } from "../../../src/core/message.js";
 import { packagePath } from "../../../src/core/package-root.js";
 import { loadHfChatRenderer, type HfChatRenderer } from "../../../src/llm/tinker/hf-chat-renderer.js";
@@ -38,5 +39,28 @@ describe("the Qwen3 tokenizer and chat template", () => {
   it("decodes completion ids without the special tokens", () => {
     const ids = renderer.encode("The answer is 42.<|im_end|>");
     expect(renderer.decode(ids)).toBe("The answer is 42.");
+  });
+});
+
+describe("the tokenizer of a pulled model", () => {
+  let home: string;
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it("is read from beside the model's GGUF in $RLLM_HOME/models, by the Hugging Face id the model was made from or by its name", async () => {
+    home = mkdtempSync(path.join(tmpdir(), "rllm-store-tokenizer-"));
+    const directory = path.join(home, "models", "qwen3-test");
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(path.join(directory, "model.gguf"), "GGUF");
+    const manifest = { name: "qwen3-test", file: "model.gguf", bytes: 4, sha256: "0".repeat(64), licence: "Apache-2.0", source: "a test", requirement: "none", wheelSha256: "", huggingFaceId: "Qwen/Qwen3-Test", pulledAt: "2026-12-06T00:00:00Z" };
+    writeFileSync(path.join(directory, "model.json"), JSON.stringify(manifest));
+    cpSync(QWEN3, path.join(directory, "tokenizer"), { recursive: true });
+    vi.stubEnv("RLLM_HOME", home);
+    const stored = await loadHfChatRenderer("Qwen/Qwen3-Test");
+    expect(stored.encode("Hello world")).toEqual([9707, 1879]);
+    // A local Tinker server's base model is sampled by its catalogue name.
+    expect((await loadHfChatRenderer("qwen3-test")).encode("Hello world")).toEqual([9707, 1879]);
   });
 });

@@ -1,4 +1,4 @@
-/** Request bodies the tiny model's OpenAI-compatible server accepts (unknown fields are ignored, as vLLM does). */
+/** Request bodies the OpenAI-compatible model server accepts (unknown fields are ignored, as vLLM does). */
 import { z } from "zod";
 import { ChatMessageSchema } from "../../core/message.js";
 

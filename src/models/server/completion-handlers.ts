@@ -1,35 +1,29 @@
-/** Chat and text completions on the tiny model: request → sampled choices → OpenAI-shaped response bodies or stream chunks. */
+/** Chat and text completions on a served model: request → sampled choices → OpenAI-shaped response bodies or stream chunks. */
 import { randomUUID } from "node:crypto";
-import { applyChatTemplate } from "./chat-template.js";
 import { HttpError } from "../../http/http-error.js";
-import type { SampledChoice, TokenAlternative } from "./sampler.js";
+import type { SampledChoice, ServedModel, TokenAlternative } from "./served-model.js";
 import type { ChatCompletionRequest, CompletionRequest } from "./server-schemas.js";
-import type { TinyModel } from "./tiny-model.js";
-import { encodeText, tokenText, VOCABULARY } from "./tokenizer.js";
-
-/** The model name the server answers to. */
-export const TINY_MODEL_NAME = "tiny";
 
 /** Writes one server-sent event; the stream handlers call it per chunk. */
 export type SendEvent = (data: unknown) => void;
 
 type Common = Pick<ChatCompletionRequest, "model" | "n" | "temperature" | "top_p" | "max_tokens" | "max_completion_tokens" | "stop" | "seed">;
 
-function checkModel(model: string | undefined): void {
-  if (model !== undefined && model !== TINY_MODEL_NAME) {
-    throw new HttpError(404, `The model \`${model}\` does not exist. This server serves \`${TINY_MODEL_NAME}\`.`, "invalid_request_error", "model");
+function checkModel(model: ServedModel, requested: string | undefined): void {
+  if (requested !== undefined && requested !== model.name) {
+    throw new HttpError(404, `The model \`${requested}\` does not exist. This server serves \`${model.name}\`.`, "invalid_request_error", "model");
   }
 }
 
-async function sample(model: TinyModel, promptIds: number[], request: Common, topLogprobs: number, onText?: (choice: number, text: string) => void): Promise<SampledChoice[]> {
-  checkModel(request.model);
+async function sample(model: ServedModel, promptIds: number[], request: Common, logprobs: { wanted: boolean; top: number }, onText?: (choice: number, text: string) => void): Promise<SampledChoice[]> {
+  checkModel(model, request.model);
   for (const id of promptIds) {
-    if (id >= VOCABULARY.length) throw new HttpError(400, `Token id ${id} is outside the vocabulary (size ${VOCABULARY.length})`, "invalid_request_error", "prompt");
+    if (id >= model.vocabularySize) throw new HttpError(400, `Token id ${id} is outside the vocabulary (size ${model.vocabularySize})`, "invalid_request_error", "prompt");
   }
-  if (promptIds.length >= model.config.contextLength) {
+  if (promptIds.length >= model.contextLength) {
     throw new HttpError(
       400,
-      `This model's maximum context length is ${model.config.contextLength} tokens. However, your prompt is ${promptIds.length} tokens.`,
+      `This model's maximum context length is ${model.contextLength} tokens. However, your prompt is ${promptIds.length} tokens.`,
       "invalid_request_error",
       "messages",
     );
@@ -41,10 +35,11 @@ async function sample(model: TinyModel, promptIds: number[], request: Common, to
       n: request.n,
       temperature: request.temperature,
       topP: request.top_p,
-      maxTokens: request.max_completion_tokens ?? request.max_tokens ?? model.config.contextLength,
+      maxTokens: Math.min(request.max_completion_tokens ?? request.max_tokens ?? model.contextLength, model.contextLength - promptIds.length),
       stop: stop.filter((text) => text.length > 0),
       seed: request.seed ?? undefined,
-      topLogprobs,
+      logprobs: logprobs.wanted,
+      topLogprobs: logprobs.top,
     },
     onText,
   );
@@ -55,30 +50,30 @@ function usage(promptIds: number[], choices: SampledChoice[]) {
   return { prompt_tokens: promptIds.length, completion_tokens: completion, total_tokens: promptIds.length + completion };
 }
 
-function alternative(entry: TokenAlternative) {
-  const token = tokenText(entry.id);
+function alternative(model: ServedModel, entry: TokenAlternative) {
+  const token = model.tokenText(entry.id);
   return { token, logprob: entry.logprob, bytes: [...Buffer.from(token)] };
 }
 
-function chatLogprobs(choice: SampledChoice) {
-  // The sampler pushes one logprob with every token id, so the two arrays have the same length.
+function chatLogprobs(model: ServedModel, choice: SampledChoice) {
+  // Asked for logprobs, a model pushes one with every token id, so the two arrays have the same length.
   return {
     content: choice.tokenIds.map((id, index) => ({
-      ...alternative({ id, logprob: choice.logprobs[index]! }),
-      top_logprobs: (choice.topLogprobs[index] ?? []).map(alternative),
+      ...alternative(model, { id, logprob: choice.logprobs[index]! }),
+      top_logprobs: (choice.topLogprobs[index] ?? []).map((entry) => alternative(model, entry)),
     })),
   };
 }
 
 /** POST /v1/chat/completions; streams through `send` when the request asks for it, else returns the body. */
-export async function chatCompletion(model: TinyModel, request: ChatCompletionRequest, send?: SendEvent): Promise<unknown> {
-  const promptIds = applyChatTemplate(request.messages);
+export async function chatCompletion(model: ServedModel, request: ChatCompletionRequest, send?: SendEvent): Promise<unknown> {
+  const promptIds = model.applyChatTemplate(request.messages);
   const wantsLogprobs = request.logprobs === true;
   const topLogprobs = wantsLogprobs ? (request.top_logprobs ?? 0) : 0;
   if (!wantsLogprobs && (request.top_logprobs ?? 0) > 0) throw new HttpError(400, "top_logprobs requires logprobs: true", "invalid_request_error", "top_logprobs");
   const id = `chatcmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
-  const header = { id, object: "chat.completion.chunk", created, model: TINY_MODEL_NAME };
+  const header = { id, object: "chat.completion.chunk", created, model: model.name };
   const emitted = new Map<number, number>();
   const onText = send
     ? (index: number, text: string) => {
@@ -88,12 +83,12 @@ export async function chatCompletion(model: TinyModel, request: ChatCompletionRe
         if (text.length > done) send({ ...header, choices: [{ index, delta: { content: text.slice(done) }, finish_reason: null, logprobs: null }] });
       }
     : undefined;
-  const choices = await sample(model, promptIds, request, topLogprobs, onText);
+  const choices = await sample(model, promptIds, request, { wanted: wantsLogprobs, top: topLogprobs }, onText);
   if (send) {
     choices.forEach((choice, index) => {
       send({
         ...header,
-        choices: [{ index, delta: {}, finish_reason: choice.finishReason, logprobs: wantsLogprobs ? chatLogprobs(choice) : null, ...(request.return_token_ids ? { token_ids: choice.tokenIds } : {}) }],
+        choices: [{ index, delta: {}, finish_reason: choice.finishReason, logprobs: wantsLogprobs ? chatLogprobs(model, choice) : null, ...(request.return_token_ids ? { token_ids: choice.tokenIds } : {}) }],
         ...(request.return_token_ids && index === 0 ? { prompt_token_ids: promptIds } : {}),
       });
     });
@@ -104,12 +99,12 @@ export async function chatCompletion(model: TinyModel, request: ChatCompletionRe
     id,
     object: "chat.completion",
     created,
-    model: TINY_MODEL_NAME,
+    model: model.name,
     choices: choices.map((choice, index) => ({
       index,
       message: { role: "assistant", content: choice.text },
       finish_reason: choice.finishReason,
-      logprobs: wantsLogprobs ? chatLogprobs(choice) : null,
+      logprobs: wantsLogprobs ? chatLogprobs(model, choice) : null,
       ...(request.return_token_ids ? { token_ids: choice.tokenIds } : {}),
     })),
     usage: usage(promptIds, choices),
@@ -118,14 +113,14 @@ export async function chatCompletion(model: TinyModel, request: ChatCompletionRe
 }
 
 /** POST /v1/completions: a text or token-id prompt, continued as is (no chat template). */
-export async function textCompletion(model: TinyModel, request: CompletionRequest, send?: SendEvent): Promise<unknown> {
+export async function textCompletion(model: ServedModel, request: CompletionRequest, send?: SendEvent): Promise<unknown> {
   const prompt = Array.isArray(request.prompt) && request.prompt.length === 1 && typeof request.prompt[0] !== "number" ? request.prompt[0] : request.prompt;
-  const promptIds = typeof prompt === "string" ? encodeText(prompt) : (prompt as number[]);
+  const promptIds = typeof prompt === "string" ? model.encodeText(prompt) : (prompt as number[]);
   if (promptIds.length === 0) throw new HttpError(400, "The prompt is empty", "invalid_request_error", "prompt");
   const wantsLogprobs = request.logprobs != null;
   const id = `cmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
-  const header = { id, object: "text_completion", created, model: TINY_MODEL_NAME };
+  const header = { id, object: "text_completion", created, model: model.name };
   const emitted = new Map<number, number>();
   const onText = send
     ? (index: number, text: string) => {
@@ -134,7 +129,8 @@ export async function textCompletion(model: TinyModel, request: CompletionReques
         emitted.set(index, Math.max(done, text.length));
       }
     : undefined;
-  const choices = await sample(model, promptIds, request, wantsLogprobs ? request.logprobs! : 0, onText);
+  const choices = await sample(model, promptIds, request, { wanted: wantsLogprobs, top: wantsLogprobs ? request.logprobs! : 0 }, onText);
+  const tokenText = (id: number) => model.tokenText(id);
   const legacyLogprobs = (choice: SampledChoice) =>
     wantsLogprobs
       ? {
@@ -156,5 +152,5 @@ export async function textCompletion(model: TinyModel, request: CompletionReques
     if (request.stream_options?.include_usage) send({ ...header, choices: [], usage: usage(promptIds, choices) });
     return undefined;
   }
-  return { id, object: "text_completion", created, model: TINY_MODEL_NAME, choices: choices.map((choice, index) => finalChoice(choice, index, choice.text)), usage: usage(promptIds, choices) };
+  return { id, object: "text_completion", created, model: model.name, choices: choices.map((choice, index) => finalChoice(choice, index, choice.text)), usage: usage(promptIds, choices) };
 }
