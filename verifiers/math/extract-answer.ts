@@ -192,7 +192,7 @@ function lastGlmBox(text: string): string | undefined {
 function finalAnswerPhrase(text: string): { value: string; index: number } | undefined {
   const matches = [...text.matchAll(/final answer is[:\s]*(?:\$([^$\n]+)\$|([^$\n]+?))(?=\.?\s*I hope it is correct|\.?\s*$)/gim)];
   const last = matches[matches.length - 1];
-  const value = (last?.[1] ?? last?.[2])?.trim();
+  const value = unwrapPhrase(last?.[1] ?? last?.[2] ?? "");
   return last && value ? { value, index: last.index } : undefined;
 }
 
@@ -207,10 +207,27 @@ function answerPhrase(text: string): string | undefined {
   for (const pattern of patterns) {
     const matches = [...text.matchAll(pattern)];
     if (matches.length === 0) continue;
-    const value = matches[matches.length - 1]![1]!.trim().replace(/[.。]\s*$/, "").trim();
+    const value = unwrapPhrase(matches[matches.length - 1]![1]!);
     if (value !== "") return value;
   }
   return undefined;
+}
+
+// Marks around an answer phrase's value that are prose, never math: quotes and markdown emphasis. Models write
+// `"The answer is 6."` and `**The answer is 6.**`; read as part of the value (`6."`, `6.**`) they zeroed a right answer.
+const closingMarks = /(?:\*+|_+|`+|["\u201d]|(?<=[.\u3002])['\u2019])\s*$/;
+const openingMarks = /^\s*(?:\*+|_+|`+|["\u201c'\u2018])/;
+const closingPeriod = /[.\u3002]\s*$/;
+
+/** An answer phrase's value without the sentence's period and the quotes or emphasis around it. */
+function unwrapPhrase(raw: string): string {
+  let value = raw.trim();
+  for (let pass = 0; pass < 4; pass += 1) {
+    const unwrapped = value.replace(closingMarks, "").replace(closingPeriod, "").replace(openingMarks, "").trim();
+    if (unwrapped === value) break;
+    value = unwrapped;
+  }
+  return value;
 }
 
 /**
