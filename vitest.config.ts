@@ -15,6 +15,8 @@ const endToEnd = [
   "test/tournament/eval-rerank.test.ts",
   "test/tournament/rerank-end-to-end.test.ts",
   "test/verifiers/code/{code-dev-agreement,code-grade-verifier,sandbox-hostile}.test.ts",
+  // They grade code rows and code cookbooks' replies (deepcoder's, evalplus's), in real sandboxes.
+  "test/contracts/{grade-verifiers,integrity,cookbooks}.contract.test.ts",
   "test/verifiers/finqa/finqa-grade-verifier.test.ts",
   "test/benchmarks/deepcoder/deepcoder-benchmark.test.ts",
   "test/models/tiny/server.test.ts",

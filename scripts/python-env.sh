@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 locks="$root/integrations/python"
 cache="${RLLM_PYTHON_ENVS:-$HOME/.cache/rllm-ts/python}"
 # The environments that npm run test:sdk uses; the bench-only ones are built by their bench scripts.
-test_envs=(ml parity)
+test_envs=(ml parity sandbox)
 
 find_python312() {
   local candidate
@@ -43,6 +43,9 @@ build_env() {
       "$env/bin/python" -m pip install --quiet --disable-pip-version-check --no-input --upgrade pip==25.3 >&2
       PIP_NO_INPUT=1 "$env/bin/python" -m pip install --quiet --disable-pip-version-check -r "$lock" >&2
       [ ! -x "$post" ] || "$post" "$env/bin/python" >&2
+      # The lock it was built from, beside it: rllm finds the sandbox environment of its lock file without hashing
+      # (src/sandbox/local/resolve-python.ts).
+      cp "$lock" "$env/lock.txt"
       touch "$env/.complete"
     fi
     exec 9>&-

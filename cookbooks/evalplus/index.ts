@@ -5,8 +5,8 @@
  */
 import { InfraError, type Cookbook } from "rllm-ts/core";
 import { singleTurnFlow } from "rllm-ts/flows";
+import { codePool } from "rllm-ts/verifiers/code";
 import { evaluateCodeEpisode } from "../deepcoder/evaluate-code-episode.js";
-import { sharedCodeGrader } from "../deepcoder/shared-code-grader.js";
 import { evalplusPrompt } from "./evalplus-prompt.js";
 import { requireNumpy } from "./require-numpy.js";
 
@@ -20,13 +20,18 @@ function needsNumpy(tests: unknown): boolean {
 
 export const evalplusCookbook: Cookbook = {
   name: "evalplus",
-  description: "EvalPlus's prompt for HumanEval(+)/MBPP+; the last code block runs in the sandbox against the benchmark's check() or assertion, reward 1 only if all pass.",
+  description: "EvalPlus's prompt for HumanEval(+)/MBPP+; the last code block runs in the run's sandbox against the benchmark's check() or assertion, reward 1 only if all pass.",
+  // Its answers are programs: --rerank judges them with the code rubric.
+  judgeKind: "code",
+  // The run opens the sandbox's program slots as it starts.
+  pools: [codePool],
   flow: singleTurnFlow((task) => [{ role: "user", content: evalplusPrompt(typeof task.instruction === "string" ? task.instruction : "") }]),
-  async evaluate(task, episode) {
-    const grader = await sharedCodeGrader(evalplusTimeoutSeconds);
+  async evaluate(task, episode, context) {
+    const pool = await context.pool(codePool);
+    const grader = pool.grader({ timeoutSeconds: evalplusTimeoutSeconds });
     if (needsNumpy(task.metadata.tests)) {
       try {
-        await requireNumpy(grader);
+        await requireNumpy(pool);
       } catch (error) {
         throw error instanceof InfraError ? new InfraError(`task ${task.id}: ${error.message}`) : error;
       }

@@ -1,7 +1,7 @@
 /** The FinQA ReAct agent: up to 20 turns of tool calls over the company's tables, ending when the model answers without tools. */
 import { episodeId, EpisodeSchema, InputError, type AgentFlow, type ChatMessage, type ChatRequest, type Episode, type Step, type Task, type TerminationReason, type ToolCall } from "rllm-ts/core";
 import { stepFromChat } from "rllm-ts/llm";
-import { TableSourceSchema } from "rllm-ts/benchmarks/finqa";
+import { companyTablesPool, TableSourceSchema } from "rllm-ts/benchmarks/finqa";
 import { extractFinalAnswer } from "rllm-ts/verifiers/finqa";
 import { finqaToolDefinitions, runFinqaTool, type ToolResult } from "./finqa-tools.js";
 import { finqaSystemPrompt } from "./system-prompt.js";
@@ -51,8 +51,9 @@ export function createFinqaFlow(maxTurns: number = finqaMaxTurns): AgentFlow {
         break;
       }
       // One call at a time, in order, so that an abort of the episode stops the calls not yet run.
+      const tables = await context.pool(companyTablesPool);
       const results: { call: ToolCall; result: ToolResult }[] = [];
-      for (const call of choice.toolCalls) results.push({ call, result: await runFinqaTool(call, source.data, context.signal) });
+      for (const call of choice.toolCalls) results.push({ call, result: await runFinqaTool(call, tables, source.data, context.signal) });
       for (const { call, result } of results) {
         toolCalls++;
         if (result.isError) toolErrors++;

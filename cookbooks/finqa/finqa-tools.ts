@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { ToolCall, ToolDefinition } from "rllm-ts/core";
-import { openCompanyTables, QueryRefusedError, type StoredTable, type TableSource, type TableStore } from "rllm-ts/benchmarks/finqa";
+import { QueryRefusedError, type CompanyTables, type StoredTable, type TableSource, type TableStore } from "rllm-ts/benchmarks/finqa";
 import { calculate } from "./calculator.js";
 import { capToolOutput } from "./cap-tool-output.js";
 
@@ -81,11 +81,11 @@ export interface ToolResult {
 }
 
 /**
- * Runs one tool call against `source`. Bad JSON, bad arguments, unknown tools, refused queries, SQL
- * errors and queries stopped at their time limit come back as text for the model; only an abort of
- * `signal` (the episode's) rejects, with the signal's reason.
+ * Runs one tool call against `source`'s tables among the run's `tables`. Bad JSON, bad arguments, unknown tools,
+ * refused queries, SQL errors and queries stopped at their time limit come back as text for the model; only an abort
+ * of `signal` (the episode's) rejects, with the signal's reason.
  */
-export async function runFinqaTool(call: ToolCall, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
+export async function runFinqaTool(call: ToolCall, tables: CompanyTables, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
   const name = call.function.name;
   if (!Object.hasOwn(tools, name)) {
     return failure(`unknown tool "${name}"; available tools: ${Object.keys(tools).join(", ")}`);
@@ -102,7 +102,7 @@ export async function runFinqaTool(call: ToolCall, source: TableSource, signal?:
     return failure(`bad arguments for ${name}: ${problems}`);
   }
   try {
-    return await dispatch({ name, args: parsed.data } as ParsedToolCall, source, signal);
+    return await dispatch({ name, args: parsed.data } as ParsedToolCall, tables, source, signal);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     // Unknown companies and unreadable table files are data problems the model can route around.
@@ -110,12 +110,12 @@ export async function runFinqaTool(call: ToolCall, source: TableSource, signal?:
   }
 }
 
-async function dispatch(call: ParsedToolCall, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
+async function dispatch(call: ParsedToolCall, tables: CompanyTables, source: TableSource, signal?: AbortSignal): Promise<ToolResult> {
   if (call.name === "calculator") {
     const value = calculate(call.args.expression);
     return value instanceof Error ? failure(value.message) : { content: String(value), isError: false };
   }
-  const store = openCompanyTables(source, call.args.company_name);
+  const store = tables.open(source, call.args.company_name);
   if (call.name === "get_table_names") return { content: JSON.stringify(store.tableNames()), isError: false };
   const table = store.findTable(call.args.table_name);
   if (!table) return failure(`no table "${call.args.table_name}" for ${store.company}; tables: ${store.tableNames().join(", ")}`);

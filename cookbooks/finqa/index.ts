@@ -1,6 +1,7 @@
 /** The `finqa` cookbook: the table-querying ReAct agent and its evaluator (deterministic grading + table-access bonus). */
 import { z } from "zod";
 import { episodeAnswer, type Cookbook } from "rllm-ts/core";
+import { companyTablesPool } from "rllm-ts/benchmarks/finqa";
 import { finqaComparableAnswer } from "rllm-ts/verifiers/finqa";
 import { createFinqaEvaluator, type FinqaEvaluatorOptions } from "./finqa-evaluator.js";
 import { createFinqaFlow, finqaMaxTurns } from "./finqa-flow.js";
@@ -27,6 +28,8 @@ export function createFinqaCookbook(options: FinqaCookbookOptions = {}): Cookboo
     flow: createFinqaFlow(options.maxTurns),
     evaluate: createFinqaEvaluator(options),
     extractAnswer: (_task, episode) => finqaComparableAnswer(episodeAnswer(episode)),
+    // Its tools query the company tables in the run's query processes, started as the run starts.
+    pools: [companyTablesPool],
     optionsSchema: FinqaOptionsSchema,
     configure(given: z.infer<typeof FinqaOptionsSchema>, context) {
       return createFinqaCookbook({

@@ -5,10 +5,9 @@
  * terminus-2 (JSON protocol), llm-in-sandbox (execute_bash, str_replace_editor, submit).
  */
 import { z } from "zod";
-import { InputError, type AgentFlow, type Cookbook, type Task } from "rllm-ts/core";
+import { InputError, type AgentFlow, type Cookbook, type FlowContext, type Task } from "rllm-ts/core";
 import { environmentFlow, scoreEnvironmentEpisode, type EnvironmentAgent } from "rllm-ts/flows";
 import { terminalTaskOf } from "rllm-ts/benchmarks/harbor";
-import { createBwrapSandbox, createDockerSandbox, type Sandbox, type SandboxSpec } from "rllm-ts/verifiers/terminal";
 import { createBashToolAgent } from "./agents/bash-tool-agent.js";
 import { createSandboxToolAgent } from "./agents/sandbox-tool-agent.js";
 import { createTerminusAgent } from "./agents/terminus-agent.js";
@@ -18,43 +17,46 @@ import { createTerminalEnvironment, type TerminalAction, type TerminalEnvironmen
 export const TerminalAgentNameSchema = z.enum(["oracle", "nop", "bash", "terminus-2", "llm-in-sandbox"]);
 export type TerminalAgentName = z.infer<typeof TerminalAgentNameSchema>;
 
-/** `rllm eval <folder> --agent bash --allow-network --set backend=docker --set maxTurns=30`. */
+/** `rllm eval <folder> --agent bash --allow-network --sandbox docker --set image=NAME --set maxTurns=30`. */
 const TerminalOptionsSchema = z
   .object({
     agent: TerminalAgentNameSchema.default("bash"),
-    backend: z.enum(["bwrap", "docker"]).default("bwrap"),
     allowNetwork: z.boolean().default(false),
     maxTurns: z.number().int().positive().default(50),
-    /** docker: run every task in this image instead of its own docker_image or Dockerfile (`--set image=NAME`). */
+    /** --sandbox docker: run every task in this image instead of its own docker_image or Dockerfile (`--set image=NAME`). */
     image: z.string().min(1).optional(),
   })
   .strict();
 /** The terminal cookbook's options. */
 export type TerminalOptions = z.infer<typeof TerminalOptionsSchema>;
 
-/** The sandbox factory of a backend; `image` replaces every task's own image on docker. */
-export function sandboxFactory(backend: TerminalOptions["backend"], image?: string): (spec: Partial<SandboxSpec>) => Sandbox {
-  if (backend === "bwrap") return createBwrapSandbox;
-  return image === undefined ? createDockerSandbox : (spec) => createDockerSandbox({ ...spec, image, buildContext: undefined });
-}
-
-/** A terminal cookbook for `options`. */
+/** A terminal cookbook for `options`; each episode's environment comes from the run's sandbox (--sandbox local or docker). */
 export function createTerminalCookbook(given: Partial<TerminalOptions> = {}): Cookbook {
   const options = TerminalOptionsSchema.parse(given);
-  if (options.image !== undefined && options.backend !== "docker") throw new InputError(`--set image=${options.image} needs the docker backend: add --set backend=docker`);
-  const environmentOptions: TerminalEnvironmentOptions = { createSandbox: sandboxFactory(options.backend, options.image), allowNetwork: options.allowNetwork };
+  const environmentOptions = (context: FlowContext): TerminalEnvironmentOptions => {
+    if (options.image !== undefined && context.sandbox.setting.provider !== "docker") throw imageNeedsDocker(options.image);
+    return { sandbox: context.sandbox, allowNetwork: options.allowNetwork, ...(options.image !== undefined ? { image: options.image } : {}) };
+  };
   return {
     name: "terminal",
-    description: `Terminal tasks (Harbor / Terminal-Bench folders) in a ${options.backend} sandbox, agent ${options.agent}, graded by the task's tests; --agent oracle|nop|bash|terminus-2|llm-in-sandbox.`,
+    description: `Terminal tasks (Harbor / Terminal-Bench folders) in the run's sandbox (--sandbox local or docker), agent ${options.agent}, graded by the task's tests; --agent oracle|nop|bash|terminus-2|llm-in-sandbox.`,
     flow: terminalFlow(options, environmentOptions),
     evaluate: (_task, episode) => scoreEnvironmentEpisode(episode),
     optionsSchema: TerminalOptionsSchema,
-    configure: (configured: Partial<TerminalOptions>) => createTerminalCookbook({ ...options, ...configured }),
+    configure(configured: Partial<TerminalOptions>, context) {
+      // Refused while the run is planned, before any task starts.
+      if (configured.image !== undefined && context.sandbox.provider !== "docker") throw imageNeedsDocker(configured.image);
+      return createTerminalCookbook({ ...options, ...configured });
+    },
     ...(options.agent === "oracle" || options.agent === "nop" ? { scriptedAgent: options.agent } : {}),
   };
 }
 
-function terminalFlow(options: TerminalOptions, environmentOptions: TerminalEnvironmentOptions): AgentFlow {
+function imageNeedsDocker(image: string): InputError {
+  return new InputError(`--set image=${image} needs the docker sandbox: add --sandbox docker`);
+}
+
+function terminalFlow(options: TerminalOptions, environmentOptions: (context: FlowContext) => TerminalEnvironmentOptions): AgentFlow {
   if (options.agent === "oracle" || options.agent === "nop") return scriptedTerminalFlow(options.agent, environmentOptions);
   const createAgent = (task: Task): EnvironmentAgent<string, TerminalAction> => {
     if (options.agent === "terminus-2") return createTerminusAgent(terminalTaskOf(task).workdir);
@@ -62,7 +64,7 @@ function terminalFlow(options: TerminalOptions, environmentOptions: TerminalEnvi
     return createBashToolAgent();
   };
   return environmentFlow({
-    createEnvironment: () => createTerminalEnvironment(environmentOptions),
+    createEnvironment: (_task, context) => createTerminalEnvironment(environmentOptions(context)),
     createAgent,
     maxTurns: () => options.maxTurns,
     timeLimitMs: (task) => {
@@ -72,5 +74,5 @@ function terminalFlow(options: TerminalOptions, environmentOptions: TerminalEnvi
   });
 }
 
-/** The default terminal cookbook: the bash-tool agent on bwrap, no network, 50 turns. */
+/** The default terminal cookbook: the bash-tool agent, no network, 50 turns, in the run's sandbox. */
 export const terminalCookbook = createTerminalCookbook();

@@ -6,7 +6,7 @@
  * still running after its duration keeps running: the next turn sees its output. Without tmux each keystroke line
  * runs as one plain command to its end, and tmux key names (C-c, Escape) are skipped with a note.
  */
-import type { ExecResult, Sandbox } from "rllm-ts/verifiers/terminal";
+import type { ExecResult, SandboxEnvironment } from "rllm-ts/verifiers/terminal";
 import { formatExecResult } from "./format-exec-result.js";
 
 /** One command of a Terminus-2 reply. */
@@ -35,13 +35,13 @@ const startTmux =
   `new-session -d -s ${session} -x 160 -y ${rows} -c "$PWD" "env PS1='agent@sandbox:\\\\w\\\\$ ' bash --noprofile --norc"`;
 
 /** Opens the episode's terminal in `sandbox`: tmux when the sandbox has it, else plain commands. */
-export async function openKeystrokeTerminal(sandbox: Pick<Sandbox, "exec">): Promise<KeystrokeTerminal> {
+export async function openKeystrokeTerminal(sandbox: Pick<SandboxEnvironment, "exec">): Promise<KeystrokeTerminal> {
   const started = await sandbox.exec(startTmux);
   if (started.exitCode === 0) return tmuxTerminal(sandbox);
   return plainTerminal(sandbox);
 }
 
-function tmuxTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
+function tmuxTerminal(sandbox: Pick<SandboxEnvironment, "exec">): KeystrokeTerminal {
   let previous = "";
   // The visible rows: the history's last rows, or (when the history was too long to arrive whole) a capture of the screen alone.
   const screen = async (history: ExecResult): Promise<string> => {
@@ -89,7 +89,7 @@ function pieces(text: string): string[] {
   return current === "" ? result : [...result, current];
 }
 
-function plainTerminal(sandbox: Pick<Sandbox, "exec">): KeystrokeTerminal {
+function plainTerminal(sandbox: Pick<SandboxEnvironment, "exec">): KeystrokeTerminal {
   return {
     kind: "plain",
     async send(commands) {

@@ -1,12 +1,12 @@
 /** The agents that call no model: `oracle` runs the task's solution script, `nop` leaves the sandbox untouched; both are then graded. */
-import type { AgentFlow, EnvironmentOutcome } from "rllm-ts/core";
+import type { AgentFlow, EnvironmentOutcome, FlowContext } from "rllm-ts/core";
 import { environmentEpisode } from "rllm-ts/flows";
 import { createTerminalEnvironment, type TerminalEnvironmentOptions } from "./terminal-environment.js";
 
 /** The flow of a scripted agent. */
-export function scriptedTerminalFlow(agent: "oracle" | "nop", options: TerminalEnvironmentOptions): AgentFlow {
+export function scriptedTerminalFlow(agent: "oracle" | "nop", options: (context: FlowContext) => TerminalEnvironmentOptions): AgentFlow {
   return async (task, context) => {
-    const environment = createTerminalEnvironment(options);
+    const environment = createTerminalEnvironment(options(context));
     let outcome: EnvironmentOutcome;
     let solutionInfo: Record<string, unknown> = {};
     try {

@@ -5,9 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Environment, EnvironmentOutcome, EnvironmentStep, Task } from "rllm-ts/core";
+import type { Environment, EnvironmentOutcome, EnvironmentStep, Sandbox, Task } from "rllm-ts/core";
 import { terminalTaskOf, type TerminalTask } from "rllm-ts/benchmarks/harbor";
-import { verifyTerminalTask, type Sandbox, type SandboxSpec } from "rllm-ts/verifiers/terminal";
+import { verifyTerminalTask, type SandboxEnvironment } from "rllm-ts/verifiers/terminal";
 import { formatExecResult } from "./format-exec-result.js";
 import { openKeystrokeTerminal, type KeystrokeTerminal, type Keystrokes } from "./keystroke-terminal.js";
 
@@ -17,9 +17,12 @@ export type TerminalAction =
   | { kind: "keystrokes"; commands: Keystrokes[] }
   | { kind: "solution" };
 
-/** How the environment opens sandboxes. */
+/** Where the environment opens its sandbox. */
 export interface TerminalEnvironmentOptions {
-  createSandbox(spec: Partial<SandboxSpec>): Sandbox;
+  /** The run's sandbox: a bubblewrap environment (local) or a container (docker) per episode. */
+  sandbox: Pick<Sandbox, "openEnvironment">;
+  /** docker: this image for every task instead of the task's own image or Dockerfile. */
+  image?: string;
   /** The user's --allow-network: network only where the task also allows it. */
   allowNetwork: boolean;
   /** Per-command limit for agent commands that give none. */
@@ -31,7 +34,7 @@ const setupTimeoutMs = 300_000;
 
 /** The environment of one terminal episode. */
 export function createTerminalEnvironment(options: TerminalEnvironmentOptions): Environment<string, TerminalAction> {
-  let sandbox: Sandbox | undefined;
+  let sandbox: SandboxEnvironment | undefined;
   let terminal: TerminalTask | undefined;
   let keystrokeTerminal: KeystrokeTerminal | undefined;
   let isGrading = false;
@@ -39,7 +42,7 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
   let agentActed = false;
   // The agent's commands go through this gate: a step cut off by the agent's time limit may still be running (a
   // keystroke batch's next command), and none of its commands may start once grading has begun.
-  const agentExec: Pick<Sandbox, "exec"> = {
+  const agentExec: Pick<SandboxEnvironment, "exec"> = {
     exec(command, execOptions) {
       if (isGrading) return Promise.reject(new Error("the agent's time is over: its sandbox is being graded"));
       agentActed = true;
@@ -47,7 +50,7 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
     },
   };
   // One action in the episode's sandbox (the caller has checked that reset ran).
-  const runAction = async (current: Sandbox, terminalTask: TerminalTask, action: TerminalAction): Promise<EnvironmentStep<string>> => {
+  const runAction = async (current: SandboxEnvironment, terminalTask: TerminalTask, action: TerminalAction): Promise<EnvironmentStep<string>> => {
     if (action.kind === "solution") {
       if (!terminalTask.solutionScript) throw new Error(`task ${terminalTask.taskDir}: no solution script for the oracle`);
       const script = path.join(terminalTask.taskDir, terminalTask.solutionScript);
@@ -71,7 +74,7 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
     async reset(task: Task) {
       terminal = terminalTaskOf(task);
       agentActed = false;
-      sandbox = options.createSandbox({
+      sandbox = await options.sandbox.openEnvironment({
         workdir: terminal.workdir,
         allowNetwork: options.allowNetwork && terminal.allowInternet,
         ...(terminal.cpus ? { cpus: terminal.cpus } : {}),
@@ -81,6 +84,7 @@ export function createTerminalEnvironment(options: TerminalEnvironmentOptions): 
         ...(terminal.image ? { image: terminal.image } : {}),
         ...(terminal.hasDockerfile ? { buildContext: terminal.format === "harbor" ? path.join(terminal.taskDir, "environment") : terminal.taskDir } : {}),
         ...(terminal.buildTimeoutSec ? { buildTimeoutMs: terminal.buildTimeoutSec * 1000 } : {}),
+        ...(options.image !== undefined ? { image: options.image, buildContext: undefined } : {}),
       });
       const files = path.join(terminal.taskDir, "environment", "files");
       if (existsSync(files)) await sandbox.upload(files, terminal.workdir);

@@ -14,8 +14,13 @@ import { parseFlags } from "./parse-flags.js";
  */
 export type ArgumentsSchema = z.ZodTuple<z.ZodType[], null>;
 
-/** Runs a command with its parsed flags and its parsed positional arguments. */
-export type CommandAction<Flags, Args> = (flags: Flags, args: Args, command: Command) => Promise<void> | void;
+/** Runs a command with its parsed flags, its parsed positional arguments, and the work its `start` began. */
+export type CommandAction<Flags, Args, Started = undefined> = (flags: Flags, args: Args, command: Command, started: Started) => Promise<void> | void;
+
+/** Work a command's `start` began for its action, which owns it (and closes it). */
+export interface StartedWork {
+  close(): Promise<void>;
+}
 
 /** One subcommand as `addCommand` sees it: help text, schemas, and either a `run` or subcommands. */
 export interface CommandDefinition {
@@ -33,15 +38,21 @@ export interface CommandDefinition {
 }
 
 /** A runnable command as written in a `<name>-command.ts` file. */
-export interface CommandSpec<Flags extends z.ZodObject, Args extends ArgumentsSchema> {
+export interface CommandSpec<Flags extends z.ZodObject, Args extends ArgumentsSchema, Started extends StartedWork | undefined = undefined> {
   name: string;
   description: string;
   /** `noArguments` for a command that takes none. */
   arguments: Args;
   /** `noFlags` for a command that takes none. */
   flags: Flags;
+  /**
+   * Slow work the action will need, begun as soon as the flags and arguments have parsed, before the action module
+   * loads (`rllm grade`'s pool: its grading threads or sandbox slots start while the action's modules load). What it
+   * returns is the action's last argument; it is closed here only when the action cannot be loaded.
+   */
+  start?: (flags: z.infer<Flags>) => Started;
   /** Loads the action module; called only when the command runs, never for help. */
-  loadAction: () => Promise<CommandAction<z.infer<Flags>, z.infer<Args>>>;
+  loadAction: () => Promise<CommandAction<z.infer<Flags>, z.infer<Args>, Started>>;
 }
 
 /** The flags of a command that has none. */
@@ -50,16 +61,26 @@ export const noFlags = z.object({});
 export const noArguments = z.tuple([]);
 
 /** A runnable command: its action is typed by the two schemas, and `run` parses with them before the action loads. */
-export function defineCommand<Flags extends z.ZodObject, Args extends ArgumentsSchema>(spec: CommandSpec<Flags, Args>): CommandDefinition {
-  const { loadAction, ...definition } = spec;
+export function defineCommand<Flags extends z.ZodObject, Args extends ArgumentsSchema, Started extends StartedWork | undefined = undefined>(
+  spec: CommandSpec<Flags, Args, Started>,
+): CommandDefinition {
+  const { loadAction, start, ...definition } = spec;
   return {
     ...definition,
     run: async (rawFlags, rawArguments, command) => {
       // Both are checked before the action module loads, so a usage error costs no heavy import.
       const flags = parseFlags(spec.flags, rawFlags, command);
       const args = parseArguments(spec.arguments, rawArguments);
-      const action = await loadAction();
-      await action(flags, args, command);
+      // `Started` is `undefined` exactly when the spec has no `start` (its default), so this is the action's type.
+      const started = start?.(flags) as Started;
+      let action: CommandAction<z.infer<Flags>, z.infer<Args>, Started>;
+      try {
+        action = await loadAction();
+      } catch (error) {
+        await started?.close();
+        throw error;
+      }
+      await action(flags, args, command, started);
     },
   };
 }

@@ -22,9 +22,6 @@ const program = new Command("rllm")
 // `rllm eval ...` (and `rllm help eval`) loads only eval's definition. Anything else (the command list, a typo) loads no
 // command module: each command is listed by its summary, which is all the list and commander's suggestions need.
 const requested = process.argv[2] === "help" ? process.argv[3] : process.argv[2];
-// Grading's slow start (math's thread, code's sandbox slots) begins now, beside the CLI's own (start-grading-early.ts).
-const isGrade = process.argv[2] === "grade";
-if (isGrade) await (await import("./start-grading-early.js")).startGradingEarly(process.argv);
 for (const name of commands.names()) {
   // Imported here: building options from schemas needs zod, which the command list does not.
   if (name === requested) (await import("./add-command.js")).addCommand(program, await commands.load(name));
@@ -35,8 +32,6 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = exitCodeFor(error);
-} finally {
-  if (isGrade) await (await import("./start-grading-early.js")).stopGradingEarly();
 }
 
 /** 0 success, 1 a run that failed, 2 bad usage; prints a one-line reason. */

@@ -3,6 +3,8 @@
  * spreads a piece into its own schema, and may give a field its own wording with `.describe()` or its own `.default()`.
  */
 import { z } from "zod";
+import { InputError } from "../core/errors/input-error.js";
+import { parseSandboxText, type SandboxSetting } from "../core/sandbox-setting.js";
 
 /** Where model calls go: `--endpoint`, or `--base-url`, `--model`, `--api-key-env` (read by planEndpoint). */
 export const endpointFlags = {
@@ -48,4 +50,40 @@ export function commaList<Item extends z.ZodType>(item: Item) {
     for (const issue of parsed.error.issues) context.addIssue({ code: "custom", message: `"${text}": ${issue.message}` });
     return z.NEVER;
   });
+}
+
+/**
+ * Where untrusted code runs: `--sandbox local|docker|URL[,URL…]` and the local sandbox's interpreter, `--python`.
+ * Neither given, the run uses config.json's `sandbox`, else local.
+ */
+export const sandboxFlags = {
+  sandbox: z
+    .string()
+    .transform((text, context) => {
+      const parsed = parseSandboxText(text);
+      if ("error" in parsed) {
+        context.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.setting;
+    })
+    .optional()
+    .describe("where untrusted code runs: local (bubblewrap, seccomp, cgroups), docker, or SandboxFusion services (rllm sandbox serve) as URL[,URL…]; default: config.json's sandbox, else local")
+    .meta({ value: "local|docker|url" }),
+  python: z
+    .string()
+    .optional()
+    .describe("local sandbox: the Python interpreter programs run with (default: $RLLM_PYTHON, the pinned sandbox environment, else python3 on PATH)")
+    .meta({ value: "path" }),
+};
+
+/** The sandbox the flags name, `--python` and `--unsafe-no-sandbox` folded in; undefined when they name none. */
+export function sandboxSettingFromFlags(flags: { sandbox?: SandboxSetting; python?: string; unsafeNoSandbox?: boolean }): SandboxSetting | undefined {
+  const { python, unsafeNoSandbox } = flags;
+  if (python === undefined && !unsafeNoSandbox) return flags.sandbox;
+  const setting = flags.sandbox ?? { provider: "local" };
+  if (setting.provider !== "local") {
+    throw new InputError(`${python !== undefined ? "--python" : "--unsafe-no-sandbox"} applies to the local sandbox only, not to --sandbox ${setting.provider === "remote" ? setting.urls.join(",") : setting.provider}`);
+  }
+  return { ...setting, ...(python !== undefined ? { python } : {}), ...(unsafeNoSandbox ? { unsafeNoSandbox } : {}) };
 }

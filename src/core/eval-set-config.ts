@@ -1,6 +1,7 @@
 /** An eval set file (JSON or YAML): models × benchmarks, run as one resumable job with one run folder per cell. */
 import { z } from "zod";
 import { ModelPriceSchema } from "./price-table.js";
+import { SandboxSettingInputSchema } from "./sandbox-setting.js";
 
 const SamplingSchema = z
   .object({
@@ -63,6 +64,8 @@ export const EvalSetConfigSchema = z
     rpm: z.number().positive().optional(),
     tpm: z.number().positive().optional(),
     timeoutSeconds: z.number().positive().default(600),
+    /** Where every cell's untrusted code runs: `local`, `docker` or `URL[,URL…]` (`--sandbox` overrides; default: config.json's, else local). */
+    sandbox: SandboxSettingInputSchema.optional(),
   })
   .strict();
 export type EvalSetConfig = z.infer<typeof EvalSetConfigSchema>;

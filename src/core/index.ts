@@ -15,12 +15,57 @@ export { taskTarget } from "./task-target.js";
 export { ChatMessageSchema, messageText, type ChatMessage, type ContentBlock, type ToolCall, type ToolDefinition } from "./message.js";
 
 // Plugin contracts.
-export type { AgentFlow, Evaluator, Cookbook, CookbookContext, FlowContext } from "./cookbook.js";
+export type { AgentFlow, Evaluator, EvaluatorContext, Cookbook, CookbookContext, FlowContext, JudgeKind } from "./cookbook.js";
+export type { PoolDefinition, PoolOpenContext, RunResources } from "./run-resources.js";
 export type { Benchmark, BenchmarkCatalogEntry, LoadTasksOptions, HubDatasetSource } from "./benchmark.js";
 export type { Environment, EnvironmentStep, EnvironmentOutcome } from "./environment.js";
-export { SandboxSpecSchema, type Sandbox, type SandboxSpec, type SandboxRole, type ExecOptions, type ExecResult } from "./sandbox-environment.js";
+// The sandbox contract (implemented by rllm-ts/sandbox)
+export { SandboxRecordSchema, PythonRecordSchema, type Sandbox, type SandboxRecord, type PythonRecord } from "./sandbox.js";
+export {
+  SandboxSettingSchema,
+  SandboxSettingInputSchema,
+  defaultSandboxSetting,
+  defaultSandboxApiKeyEnv,
+  parseSandboxText,
+  parseSandboxSetting,
+  formatSandboxSetting,
+  serviceUrls,
+  withConfiguredKeys,
+  SandboxServiceSchema,
+  type SandboxService,
+  type SandboxSetting,
+  type SandboxSettingInput,
+} from "./sandbox-setting.js";
+export { SandboxSpecSchema, type SandboxEnvironment, type SandboxSpec, type SandboxRole, type ExecOptions, type ExecResult } from "./sandbox-environment.js";
+export type {
+  ProgramSandbox,
+  ProgramSandboxOptions,
+  LocalPrograms,
+  RemotePrograms,
+  ProgramJob,
+  ProgramMode,
+  RunBudget,
+  ProcessOutcome,
+  PooledRunResult,
+} from "./program-sandbox.js";
+export { SandboxLimitsSchema, type SandboxLimits } from "./sandbox-limits.js";
+export {
+  RunCodeRequestSchema,
+  RunCodeResponseSchema,
+  CommandRunResultSchema,
+  outputExceededNote,
+  sandboxFusionCapturedBytes,
+  limitHeaders,
+  runCodeUrl,
+  supportedLanguages,
+  type HostLimits,
+  type RunCodeRequest,
+  type RunCodeResponse,
+  type ParsedRunCodeRequest,
+  type CommandRunResult,
+} from "./sandbox-fusion-protocol.js";
 export type { LlmClient, ChatRequest, ChatResponse, ChatChoice, SamplingParams } from "./llm-client.js";
-export { createRegistry, type Registry } from "./registry.js";
+export { createRegistry, type Registry, type RegistryEntry } from "./registry.js";
 
 // Errors: the class of a failure decides whether it is scored, retried or reported to the user.
 export { InfraError } from "./errors/infra-error.js";
@@ -28,6 +73,7 @@ export { ModelError } from "./errors/model-error.js";
 export { InputError, describeIssues } from "./errors/input-error.js";
 export { EndpointConfigurationError } from "./errors/endpoint-configuration-error.js";
 export { UnknownNameError } from "./errors/unknown-name-error.js";
+export { AllHostsFailedError } from "./errors/all-hosts-failed-error.js";
 
 // Reading rows and options a user gives.
 export { RowIdSchema, loadQaTasks, readJsonlRows, readUniqueJsonlRows, assertUniqueIds } from "./dataset.js";
@@ -40,7 +86,7 @@ export { createRng, randomInt, randomIntBetween, type Rng } from "./random.js";
 // Where things are: files shipped in the package, the download cache, the user's endpoints and services.
 export { packagePath } from "./package-root.js";
 export { rllmHome } from "./rllm-home.js";
-export { readUserConfig, type SandboxServices, type UserConfig } from "./user-config.js";
+export { readUserConfig, configuredSandbox, type UserConfig } from "./user-config.js";
 
 // Worker threads on a TypeScript module, from the sources or the build alike.
 export { startTsWorker } from "./worker.js";

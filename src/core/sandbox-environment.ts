@@ -1,4 +1,4 @@
-/** The terminal Sandbox contract every backend (bwrap, docker) implements: run commands, move files, close. */
+/** The environment half of the sandbox contract: one isolated world per episode (a terminal task's), from the local provider (bubblewrap) or docker: run commands, move files, close. */
 import { z } from "zod";
 
 /** Who runs a command: the agent (no access to /logs/verifier) or the verifier (the only one that can write the reward). */
@@ -51,8 +51,9 @@ export const SandboxSpecSchema = z.object({
 export type SandboxSpec = z.infer<typeof SandboxSpecSchema>;
 
 /** A per-episode sandbox. Everything it started is gone after `close`. */
-export interface Sandbox {
-  readonly backend: "bwrap" | "docker";
+export interface SandboxEnvironment {
+  /** The provider that made it. */
+  readonly provider: "local" | "docker";
   readonly spec: SandboxSpec;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** Copies a host file or folder to `sandboxPath` (created with its parents). */

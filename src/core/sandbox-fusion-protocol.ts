@@ -4,6 +4,12 @@
  */
 import { z } from "zod";
 
+/** A service's `/run_code` URL, whether given as the service's root or as that URL (verl's form). */
+export function runCodeUrl(base: string): string {
+  const trimmed = base.replace(/\/+$/, "");
+  return trimmed.endsWith("/run_code") ? trimmed : `${trimmed}/run_code`;
+}
+
 /** The languages this project's sandbox runs; SandboxFusion knows many more, which `rllm sandbox serve` refuses by name. */
 export const supportedLanguages = ["python"] as const;
 

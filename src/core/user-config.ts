@@ -1,10 +1,11 @@
-/** $RLLM_HOME/config.json: named endpoints (base URL, model, the name of the variable holding the key, prices). Never a secret. */
+/** $RLLM_HOME/config.json: named endpoints (base URL, model, the name of the variable holding the key, prices) and the default sandbox. Never a secret. */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { InputError, describeIssues } from "./errors/input-error.js";
 import { parseJsonFile } from "./parse-json-file.js";
 import { ModelPriceSchema } from "./price-table.js";
+import { defaultSandboxSetting, SandboxSettingInputSchema, withConfiguredKeys, type SandboxSetting } from "./sandbox-setting.js";
 
 /** One named endpoint; the key is given only as the name of the environment variable that holds it. */
 export const NamedEndpointSchema = z
@@ -18,26 +19,11 @@ export const NamedEndpointSchema = z
   .strict();
 export type NamedEndpoint = z.infer<typeof NamedEndpointSchema>;
 
-/**
- * One sandbox service: its URL, or its URL with the environment variable holding the API key that belongs to it alone
- * (services of different owners each get their own key, and no key reaches a service it is not for).
- */
-export const SandboxServiceSchema = z.union([z.string().url(), z.object({ url: z.string().url(), apiKeyEnv: z.string().min(1) }).strict()]);
-
-/** SandboxFusion-compatible services the code verifier sends programs to (`rllm sandbox serve`, or SandboxFusion). */
-export const SandboxServicesSchema = z
-  .object({
-    urls: z.array(SandboxServiceSchema).min(1),
-    /** Environment variable holding the key of every service without a key of its own (default RLLM_SANDBOX_API_KEY). */
-    apiKeyEnv: z.string().min(1).optional(),
-  })
-  .strict();
-export type SandboxServices = z.infer<typeof SandboxServicesSchema>;
-
 export const UserConfigSchema = z
   .object({
     endpoints: z.record(z.string(), NamedEndpointSchema).default({}),
-    sandbox: SandboxServicesSchema.optional(),
+    /** The sandbox runs use when `--sandbox` names none: `local`, `docker`, `URL[,URL…]`, or the setting as an object. */
+    sandbox: SandboxSettingInputSchema.optional(),
   })
   .strict();
 export type UserConfig = z.infer<typeof UserConfigSchema>;
@@ -54,6 +40,15 @@ export function readUserConfig(home: string): UserConfig {
   const parsed = UserConfigSchema.safeParse(parseJsonFile(file));
   if (!parsed.success) throw new InputError(describeIssues(file, undefined, parsed.error));
   return parsed.data;
+}
+
+/**
+ * The sandbox a run uses: `given` (its --sandbox), else the user config's, else the local one. Services `given` that
+ * config.json lists with a key variable of their own keep it (withConfiguredKeys).
+ */
+export function configuredSandbox(home: string, given?: SandboxSetting): SandboxSetting {
+  if (given?.provider === "remote") return withConfiguredKeys(given, readUserConfig(home).sandbox);
+  return given ?? readUserConfig(home).sandbox ?? defaultSandboxSetting;
 }
 
 /** The endpoint called `name`, or an input error listing the names there are. */

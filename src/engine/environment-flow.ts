@@ -31,7 +31,8 @@ export interface EnvironmentAgent<Observation, Action> {
 
 /** How to build one episode's environment and agent, and its limits. */
 export interface EnvironmentFlowOptions<Observation, Action> {
-  createEnvironment(task: Task): Environment<Observation, Action>;
+  /** The episode's environment; `context` lends the run's sandbox and pools (a terminal task's sandbox comes from it). */
+  createEnvironment(task: Task, context: FlowContext): Environment<Observation, Action>;
   createAgent(task: Task): EnvironmentAgent<Observation, Action>;
   /** Model calls per episode. */
   maxTurns(task: Task): number;
@@ -45,7 +46,7 @@ class AgentTimeLimitError extends Error {}
 /** The flow that runs `options`' environment and agent until done, stop, the turn limit or the time limit. */
 export function environmentFlow<Observation, Action>(options: EnvironmentFlowOptions<Observation, Action>): AgentFlow {
   return async (task, context) => {
-    const environment = options.createEnvironment(task);
+    const environment = options.createEnvironment(task, context);
     const agent = options.createAgent(task);
     const limit = agentTimeLimit(options.timeLimitMs?.(task), context.signal);
     const steps: Step[] = [];

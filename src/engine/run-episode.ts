@@ -3,7 +3,8 @@ import { setMaxListeners } from "node:events";
 import { EpisodeSchema, episodeId, type Episode } from "../core/episode.js";
 import { ScoreSchema, scored, unscored } from "../core/score.js";
 import { taskTarget } from "../core/task-target.js";
-import type { Cookbook } from "../core/cookbook.js";
+import type { Cookbook, EvaluatorContext } from "../core/cookbook.js";
+import type { RunResources } from "../core/run-resources.js";
 import type { Task } from "../core/task.js";
 import type { Trajectory } from "../core/trajectory.js";
 import { InfraError } from "../core/errors/infra-error.js";
@@ -21,6 +22,8 @@ export interface EpisodeRunOptions {
   timeoutMs: number;
   /** The run's cancellation (Ctrl-C); an aborted episode is not recorded, so --resume runs it again. */
   runSignal: AbortSignal;
+  /** The run's sandbox and pools, lent to the flow and the evaluator. */
+  resources: RunResources;
 }
 
 /** Thrown when the run itself was cancelled while this episode ran. */
@@ -40,7 +43,7 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
   let episode: Episode | undefined;
   try {
     // Raced against the limit, so a flow that ignores its signal still ends on time.
-    const produced = await limit.race(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal }));
+    const produced = await limit.race(options.cookbook.flow(task, { client: options.client, sampling, attempt, signal, ...lent(options.resources) }));
     episode = toEpisode(produced, task.id, attempt);
     const target = taskTarget(task);
     if (target !== undefined) episode.target = target;
@@ -60,7 +63,9 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
     limit.release();
   }
   const flowEnded = performance.now();
-  if (episode.errorClass !== "infra_error") await scoreEpisode(task, episode, options.cookbook);
+  if (episode.errorClass !== "infra_error") {
+    await scoreEpisode(task, episode, options.cookbook, { ...lent(options.resources), signal: options.runSignal });
+  }
   const ended = performance.now();
   episode.usage = sumUsage(episode);
   episode.timings = { ...episode.timings, flowMs: flowEnded - started, evaluateMs: ended - flowEnded, totalMs: ended - started };
@@ -72,9 +77,9 @@ export async function runEpisode(task: Task, attempt: number, options: EpisodeRu
  * score's value, unless the episode is unscored (then they stay null and training leaves them out). A model
  * error or a timeout is a wrong answer whatever the evaluator said.
  */
-async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook): Promise<void> {
+async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook, context: EvaluatorContext): Promise<void> {
   try {
-    const score = ScoreSchema.parse(await cookbook.evaluate(task, episode));
+    const score = ScoreSchema.parse(await cookbook.evaluate(task, episode, context));
     // The engine's own time limit (which records an error) makes a wrong answer; a flow that stopped its agent at the
     // task's time limit without error (a terminal task) has had its partial work graded, and that grade stands.
     const isUsable = episode.errorClass === null && !(episode.terminationReason === "timeout" && episode.error !== null);
@@ -87,6 +92,11 @@ async function scoreEpisode(task: Task, episode: Episode, cookbook: Cookbook): P
   } catch (error) {
     recordFailure(episode, error, "evaluator");
   }
+}
+
+/** The run's sandbox and pools as a flow or an evaluator gets them. */
+function lent(resources: RunResources): RunResources {
+  return { sandbox: resources.sandbox, pool: (definition) => resources.pool(definition) };
 }
 
 /** InfraError → excluded from scores; ModelError → scored as wrong; anything else is a crash of our own code, kept out of scores. */

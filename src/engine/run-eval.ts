@@ -1,6 +1,7 @@
 /** The eval loop: runs every missing (task, attempt) pair with bounded concurrency, appends each episode as it ends, summarises. */
 import pLimit from "p-limit";
 import type { Cookbook } from "../core/cookbook.js";
+import type { RunResources } from "../core/run-resources.js";
 import type { Episode } from "../core/episode.js";
 import type { Task } from "../core/task.js";
 import type { LlmClient, SamplingParams } from "../core/llm-client.js";
@@ -11,6 +12,7 @@ import { openEpisodeLog, readEpisodes } from "../runs/episode-log.js";
 import { writeJsonAtomically, type RunPaths } from "../runs/run-directory.js";
 import { EpisodeCancelledError, runEpisode } from "./run-episode.js";
 import { CostBudget } from "./cost-budget.js";
+import { openRunResources } from "../sandbox/run-resources.js";
 import type { SlotLane } from "./episode-slots.js";
 
 export interface EvalRunOptions {
@@ -26,6 +28,12 @@ export interface EvalRunOptions {
   paths: RunPaths;
   /** Aborted by Ctrl-C: in-flight episodes are dropped (and rerun by --resume), finished ones are kept. */
   signal: AbortSignal;
+  /**
+   * The run's sandbox and pools, lent to every flow and evaluator, opened and closed by the caller (`rllm eval` opens
+   * the sandbox --sandbox names and records it). Absent, the run opens a local sandbox's resources of its own (no
+   * process starts until a flow or evaluator asks for a pool) and closes them when it ends.
+   */
+  resources?: RunResources;
   onEpisodeEnd?: (event: EpisodeEndEvent) => void;
   /**
    * Called once, before any episode runs, with the episodes a resumed run keeps (those earlier invocations recorded,
@@ -87,6 +95,16 @@ export interface EvalRunResult {
 
 /** Runs the eval; pairs already in episodes.jsonl (other than infra failures, which are retried) are skipped. */
 export async function runEval(options: EvalRunOptions): Promise<EvalRunResult> {
+  if (options.resources) return runEvalOn({ ...options, resources: options.resources });
+  const resources = openRunResources();
+  try {
+    return await runEvalOn({ ...options, resources });
+  } finally {
+    await resources.close();
+  }
+}
+
+async function runEvalOn(options: EvalRunOptions & { resources: RunResources }): Promise<EvalRunResult> {
   // Open first: opening cuts a torn tail, so the episodes read are the lines the new ones are appended after.
   const log = openEpisodeLog(options.paths.episodes);
   let recorded: Map<string, Episode>;

@@ -7,6 +7,7 @@ import type { ChatMessage } from "../core/message.js";
 import type { Task } from "../core/task.js";
 import { InputError } from "../core/errors/input-error.js";
 import type { LlmClient } from "../core/llm-client.js";
+import type { RunResources } from "../core/run-resources.js";
 
 // Enough prompts to tell a benchmark the model cannot read from one odd task, few enough to stay instant.
 const probedTasks = 8;
@@ -15,6 +16,15 @@ const replyRoom = 16;
 
 /** Thrown by the probe client to stop a flow at its first model call. */
 class ProbeStop extends Error {}
+
+// Planning starts nothing: a flow that asks for its sandbox or a pool before its first model call stops there.
+const refuse = async (): Promise<never> => {
+  throw new ProbeStop();
+};
+const planningResources: RunResources = {
+  sandbox: { setting: { provider: "local" }, record: () => ({ provider: "local" }), openEnvironment: refuse, openPrograms: refuse },
+  pool: refuse,
+};
 
 /** The messages of the first model call `cookbook` makes for `task`, or undefined when its flow stops before one. */
 async function firstPrompt(cookbook: Cookbook, task: Task): Promise<ChatMessage[] | undefined> {
@@ -28,7 +38,7 @@ async function firstPrompt(cookbook: Cookbook, task: Task): Promise<ChatMessage[
   };
   const controller = new AbortController();
   try {
-    await cookbook.flow(task, { client: probe, sampling: {}, attempt: 0, signal: controller.signal });
+    await cookbook.flow(task, { client: probe, sampling: {}, attempt: 0, signal: controller.signal, ...planningResources });
   } catch {
     // ProbeStop, or a flow that failed before calling the model: either way `messages` says what was sent.
   } finally {

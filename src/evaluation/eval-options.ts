@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Benchmark } from "../core/benchmark.js";
 import type { Cookbook } from "../core/cookbook.js";
 import { ModelPriceSchema } from "../core/price-table.js";
+import { SandboxSettingInputSchema } from "../core/sandbox-setting.js";
 import { SelectionMethodSchema } from "../tournament/selection-methods.js";
 
 /** Sampling parameters sent with every model call; unset ones are left to the server. */
@@ -69,6 +70,8 @@ export const EvalOptionsSchema = z
       .object({ methods: z.array(SelectionMethodSchema).min(1), budget: z.number().positive().default(2) })
       .strict()
       .optional(),
+    /** Where untrusted code runs: `local`, `docker`, `URL[,URL…]` or a setting (default: config.json's `sandbox`, else local). */
+    sandbox: SandboxSettingInputSchema.optional(),
     /** The run directory (default runs/<benchmark>-<timestamp>); `resume` finishes the run there. */
     out: z.string().optional(),
     resume: z.boolean().default(false),

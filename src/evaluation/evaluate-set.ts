@@ -9,6 +9,9 @@ import { z } from "zod";
 import { describeIssues, InputError } from "../core/errors/input-error.js";
 import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { parseJsonFile } from "../core/parse-json-file.js";
+import { rllmHome } from "../core/rllm-home.js";
+import { parseSandboxSetting, type SandboxSetting } from "../core/sandbox-setting.js";
+import { configuredSandbox } from "../core/user-config.js";
 import {
   EvalSetConfigSchema,
   benchmarkLabel,
@@ -32,7 +35,7 @@ import { setComparisonRow } from "./set-comparison-row.js";
 import { SelectionMethodSchema, type SelectionMethod } from "../tournament/selection-methods.js";
 
 /** What the set's cells share that the config file does not say (`rllm eval --config`'s other flags). */
-export type EvalSetOptions = Pick<EvalOptionsInput, "backend" | "tokenizer" | "maxRetries" | "retryBudget" | "cache" | "cacheTtl" | "rpm" | "tpm" | "prices" | "maxCost"> & {
+export type EvalSetOptions = Pick<EvalOptionsInput, "backend" | "tokenizer" | "maxRetries" | "retryBudget" | "cache" | "cacheTtl" | "rpm" | "tpm" | "prices" | "maxCost" | "sandbox"> & {
   /** The file the config came from: errors name it, and its folder resolves the benchmarks' relative `data` paths. */
   file?: string;
   /** The set folder (default runs/set-<timestamp>); `resume` finishes the set there. */
@@ -84,7 +87,10 @@ export async function evaluateSet(input: z.input<typeof EvalSetConfigSchema>, op
   openSetDirectory(directory, config, options.resume ?? false);
   const configFolder = options.file === undefined ? process.cwd() : path.dirname(path.resolve(options.file));
 
-  const services = await openRunServices({ cache: options.cache, cacheTtl: options.cacheTtl, rpm: config.rpm ?? options.rpm, tpm: config.tpm ?? options.tpm, prices: options.prices });
+  // One sandbox for every cell: the flag's, else the set's `sandbox:`, else config.json's, else local.
+  const given = options.sandbox === undefined ? undefined : parseSandboxSetting(options.sandbox, "--sandbox");
+  const sandbox = configuredSandbox(rllmHome(), given ?? config.sandbox);
+  const services = await openRunServices({ cache: options.cache, cacheTtl: options.cacheTtl, rpm: config.rpm ?? options.rpm, tpm: config.tpm ?? options.tpm, prices: options.prices, sandbox });
   const slots = new EpisodeSlots(config.concurrency, cells.length);
   const costBudget = new CostBudget(options.maxCost);
   const isPriced = options.prices !== undefined || config.models.some((model) => model.prices !== undefined || model.endpoint !== undefined);
@@ -103,7 +109,7 @@ export async function evaluateSet(input: z.input<typeof EvalSetConfigSchema>, op
       cells.map(async (cell) => {
         let tookLane = false;
         try {
-          const plan = await planEval(cellOptions(config, cell, options, path.join(directory, cell.label), configFolder), { warn: (message) => notify(`warning: ${message}`) });
+          const plan = await planEval(cellOptions(config, cell, options, path.join(directory, cell.label), configFolder, sandbox), { warn: (message) => notify(`warning: ${message}`) });
           const outcome = await executeEvalPlan(plan, services, {
             signal,
             costBudget,
@@ -124,7 +130,7 @@ export async function evaluateSet(input: z.input<typeof EvalSetConfigSchema>, op
       }),
     );
   } finally {
-    services.close();
+    await services.close();
   }
   const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
   if (failed) throw failed.reason;
@@ -192,7 +198,7 @@ function openSetDirectory(directory: string, config: EvalSetConfig, resume: bool
 }
 
 /** One cell's options: the set's shared settings, the model's endpoint and sampling, the benchmark's settings. */
-function cellOptions(config: EvalSetConfig, cell: Cell, options: EvalSetOptions, out: string, configFolder: string): EvalOptionsInput {
+function cellOptions(config: EvalSetConfig, cell: Cell, options: EvalSetOptions, out: string, configFolder: string, sandbox: SandboxSetting): EvalOptionsInput {
   const { model, benchmark } = cell;
   return {
     benchmark: benchmark.benchmark,
@@ -221,6 +227,7 @@ function cellOptions(config: EvalSetConfig, cell: Cell, options: EvalSetOptions,
     seed: config.seed,
     concurrency: config.concurrency,
     timeoutSeconds: config.timeoutSeconds,
+    sandbox,
     out,
     // A cell a killed set had started resumes; one it never reached starts.
     resume: existsSync(runPaths(out).config),

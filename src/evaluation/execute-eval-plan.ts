@@ -66,6 +66,14 @@ export interface EvalOutcome {
 export async function executeEvalPlan(plan: EvalPlan, services: RunServices, hooks: EvalExecutionHooks = {}): Promise<EvalOutcome> {
   const { options } = plan;
   const notify = hooks.notify ?? (() => {});
+  const opened = services.resources.sandbox.setting;
+  if (JSON.stringify(opened) !== JSON.stringify(plan.sandbox)) {
+    throw new Error(`the run was planned for sandbox ${JSON.stringify(plan.sandbox)} but its services opened ${JSON.stringify(opened)}`);
+  }
+  // The cookbook's pools start now (a grading thread warming up, the sandbox slots probed) beside the pre-flight and
+  // the endpoint's start; one that cannot open (no bubblewrap, a provider that cannot run programs) ends the run below.
+  const warming = services.resources.warm(plan.cookbook.pools ?? []);
+  warming.catch(() => undefined);
   const price = services.priceFor(plan.endpoint.model, plan.configuredPrice);
   if (options.maxCost !== undefined && !price) throw new InputError(usageMessage`${optionName("maxCost")} needs prices for model "${plan.endpoint.model}"`);
   // One request before the run: a dead endpoint fails here in a second, naming the URL, instead of after the retries.
@@ -82,6 +90,7 @@ export async function executeEvalPlan(plan: EvalPlan, services: RunServices, hoo
     if (endpoint.isEmbedded) {
       notify(`no --base-url given: ${"modelFile" in plan.endpoint ? `serving ${endpoint.model} with llama.cpp` : "using the embedded tiny model"} (offline, served at ${endpoint.baseUrl})`);
     }
+    await warming;
     return await runOnEndpoint(plan, services, hooks, endpoint, price);
   } finally {
     await endpoint.close();
@@ -91,7 +100,8 @@ export async function executeEvalPlan(plan: EvalPlan, services: RunServices, hoo
 /** Runs the episodes against the open endpoint through the pipeline, reranking and watching for an endpoint gone down. */
 async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalExecutionHooks, endpoint: Endpoint, price: ModelPrice | undefined): Promise<EvalOutcome> {
   const { options, tasks, cookbook } = plan;
-  const paths = openRunDirectory(plan.directory, plan.config, options.resume);
+  // What the machine gave the run (its interpreter and packages, its pools) is recorded beside the config, not compared.
+  const paths = openRunDirectory(plan.directory, plan.config, options.resume, { resources: services.resources.record() });
   const progress: EvalProgress = { done: 0, total: tasks.length * options.attempts, skipped: 0, correct: 0, scored: 0, infraErrors: 0, modelErrors: 0, retries: 0 };
   const limiter = services.limiterFor(endpoint.baseUrl);
   const { client, cacheCounters } = buildModelCallPipeline({
@@ -123,7 +133,7 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
           budget: options.rerank.budget,
           client,
           sampling,
-          judgeKind: cookbookJudgeKind(cookbook.name),
+          judgeKind: cookbookJudgeKind(cookbook),
           seed: options.seed,
           file: paths.tournaments,
           signal,
@@ -152,6 +162,7 @@ async function runOnEndpoint(plan: EvalPlan, services: RunServices, hooks: EvalE
       timeoutMs: options.timeoutSeconds * 1000,
       paths,
       signal,
+      resources: services.resources,
       ...(price ? { price } : {}),
       ...(options.maxCost !== undefined ? { maxCost: options.maxCost } : {}),
       ...(hooks.costBudget ? { costBudget: hooks.costBudget } : {}),

@@ -13,6 +13,8 @@ import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { issuePath } from "../core/eval-set-config.js";
 import type { ModelPrice } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
+import type { SandboxSetting } from "../core/sandbox-setting.js";
+import { configuredSandbox } from "../core/user-config.js";
 import type { Task } from "../core/task.js";
 import { checkRunDirectory } from "../runs/run-directory.js";
 import { assertEmbeddedModelCanRun } from "./check-embedded-model.js";
@@ -36,6 +38,8 @@ export interface EvalPlan {
   endpoint: EndpointPlan;
   /** The agent of a cookbook that calls no model (terminal oracle, nop): no endpoint is checked or opened. */
   scriptedAgent?: string;
+  /** Where the run's untrusted code runs: the option's, else config.json's, else local. */
+  sandbox: SandboxSetting;
   /** The price to use unless the `prices` table names the model: the option's, else the named endpoint's. */
   configuredPrice?: ModelPrice;
   /** What the run folder's config.json holds; `resume` refuses a folder whose config differs. */
@@ -67,11 +71,12 @@ export async function planEval(input: EvalOptionsInput, hooks: PlanEvalHooks = {
   if (options.limit !== undefined) tasks = tasks.slice(0, options.limit);
   if (options.backend !== "tinker" && options.tokenizer) throw new InputError(usageMessage`${optionName("tokenizer")}: backend "${options.backend}" cannot honour it (only tinker)`);
   const endpoint = options.backend === "tinker" ? await planTinkerEndpoint(options) : planEndpoint(options);
-  const cookbook = configureCookbook(baseCookbook, cookbookOptions, endpoint);
+  const sandbox = configuredSandbox(rllmHome(), options.sandbox);
+  const cookbook = configureCookbook(baseCookbook, cookbookOptions, endpoint, sandbox);
   // A scripted agent (terminal oracle, nop) calls no model: none is checked or started, and the run names the agent.
   const scriptedAgent = cookbook.scriptedAgent;
   if (endpoint.isEmbedded && !("modelFile" in endpoint) && scriptedAgent === undefined) await assertEmbeddedModelCanRun(benchmark.name, cookbook, tasks);
-  const config = runConfig(options, benchmark, cookbook, endpoint, scriptedAgent);
+  const config = runConfig(options, benchmark, cookbook, endpoint, scriptedAgent, sandbox);
   const directory = options.out ?? path.join("runs", `${path.basename(benchmark.name)}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   checkRunDirectory(directory, config, options.resume);
   const configuredPrice = options.price ?? (endpoint.isEmbedded ? undefined : endpoint.price);
@@ -81,6 +86,7 @@ export async function planEval(input: EvalOptionsInput, hooks: PlanEvalHooks = {
     tasks,
     cookbook,
     endpoint,
+    sandbox,
     ...(scriptedAgent !== undefined ? { scriptedAgent } : {}),
     ...(configuredPrice ? { configuredPrice } : {}),
     config,
@@ -89,7 +95,14 @@ export async function planEval(input: EvalOptionsInput, hooks: PlanEvalHooks = {
 }
 
 /** config.json: what makes two invocations the same run, so that `resume` can refuse a different one. */
-function runConfig(options: EvalOptions, benchmark: Benchmark, cookbook: Cookbook, endpoint: EndpointPlan, scriptedAgent: string | undefined): Record<string, unknown> {
+function runConfig(
+  options: EvalOptions,
+  benchmark: Benchmark,
+  cookbook: Cookbook,
+  endpoint: EndpointPlan,
+  scriptedAgent: string | undefined,
+  sandbox: SandboxSetting,
+): Record<string, unknown> {
   return {
     benchmark: benchmark.name,
     cookbook: cookbook.name,
@@ -105,6 +118,7 @@ function runConfig(options: EvalOptions, benchmark: Benchmark, cookbook: Cookboo
     seed: options.seed,
     sampling: { temperature: options.sampling.temperature, topP: options.sampling.topP, maxTokens: options.sampling.maxTokens },
     timeoutSeconds: options.timeoutSeconds,
+    sandbox,
     ...(options.rerank ? { rerank: { methods: options.rerank.methods, budget: options.rerank.budget } } : {}),
   };
 }

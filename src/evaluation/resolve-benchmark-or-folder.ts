@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Benchmark } from "../core/benchmark.js";
 import { InputError } from "../core/errors/input-error.js";
 import { hasBenchmark, resolveBenchmark } from "../../benchmarks/resolve-benchmark.js";
-import { createTerminalBenchmark } from "../../benchmarks/harbor/terminal-benchmark.js";
+import { createTerminalBenchmark } from "../../benchmarks/harbor/index.js";
 
 const harborPrefix = "harbor:";
 

@@ -1,10 +1,16 @@
-/** What every run of one `rllm eval` invocation shares: the response cache, a rate limiter per endpoint, and the price table. */
+/**
+ * What every run of one `rllm eval` invocation shares: the response cache, a rate limiter per endpoint, the price
+ * table, and the sandbox with the pools opened on it (a grading thread pool, a code grader's slots), which close with
+ * the services.
+ */
 import path from "node:path";
 import { InputError, describeIssues } from "../core/errors/input-error.js";
 import { optionName } from "../core/errors/option-name.js";
 import { parseJsonFile } from "../core/parse-json-file.js";
 import { PriceTableSchema, type ModelPrice, type PriceTable } from "../core/price-table.js";
 import { rllmHome } from "../core/rllm-home.js";
+import type { SandboxSetting } from "../core/sandbox-setting.js";
+import { openRunResources, type OwnedRunResources } from "../sandbox/run-resources.js";
 import type { CachePolicy } from "../llm/cache-key.js";
 import type { RateLimiter } from "../llm/rate-limiter.js";
 import { createRateLimiter, type CacheSetting } from "./model-call-pipeline.js";
@@ -18,10 +24,14 @@ export interface RunServiceOptions {
   rpm?: number;
   tpm?: number;
   prices?: string;
+  /** The runs' sandbox (planEval resolves it: --sandbox, else config.json's, else local). */
+  sandbox?: SandboxSetting;
 }
 
-/** Shared services; `close` releases the cache file. */
+/** Shared services; `close` releases the cache file and closes the sandbox's pools. */
 export interface RunServices {
+  /** The sandbox and the pools the runs open on it. */
+  resources: OwnedRunResources;
   cache?: CacheSetting;
   /** What opening the cache had to repair, for the CLI to print. */
   cacheRecovery?: string;
@@ -29,7 +39,7 @@ export interface RunServices {
   limiterFor(baseUrl: string): RateLimiter | undefined;
   /** The price of `model`: from --prices when given (an input error if it lacks the model), else the endpoint's user config. */
   priceFor(model: string, configured?: ModelPrice): ModelPrice | undefined;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** The cache policy from --cache or RLLM_CACHE (1/true/on, or always); undefined when caching is off. */
@@ -52,7 +62,9 @@ export async function openRunServices(options: RunServiceOptions): Promise<RunSe
     cache = { store: ResponseCache.open(cacheFile(rllmHome())), policy, ...(ttlMs !== undefined ? { ttlMs } : {}) };
   }
   const limiters = new Map<string, RateLimiter | undefined>();
+  const resources = openRunResources({ ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   return {
+    resources,
     ...(cache ? { cache } : {}),
     ...(cache?.store.recovery ? { cacheRecovery: cache.store.recovery } : {}),
     limiterFor(baseUrl) {
@@ -65,7 +77,10 @@ export async function openRunServices(options: RunServiceOptions): Promise<RunSe
       if (!price) throw new InputError(`${prices.file}: no prices for model "${model}" (it has ${Object.keys(prices.table).join(", ") || "none"})`);
       return price;
     },
-    close: () => cache?.store.close(),
+    async close() {
+      cache?.store.close();
+      await resources.close();
+    },
   };
 }
 

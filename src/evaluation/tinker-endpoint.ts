@@ -19,12 +19,15 @@ export async function planTinkerEndpoint(options: TinkerEndpointOptions): Promis
 
 /** Opens the policy and its chat endpoint on 127.0.0.1, telling `notify` how it goes; close it in a `finally`. */
 export async function openTinkerEndpoint(options: TinkerEndpointOptions, notify: (message: string) => void): Promise<Endpoint> {
-  const { createTinkerClient, loadRenderer } = await import("../training/backends/tinker/create-tinker-training-backend.js");
-  const { openTinkerPolicy } = await import("../llm/tinker/open-tinker-policy.js");
+  const [{ createTinkerClient }, { loadChatRenderer }, { openTinkerPolicy }] = await Promise.all([
+    import("../llm/tinker/create-tinker-client.js"),
+    import("../llm/tinker/load-chat-renderer.js"),
+    import("../llm/tinker/open-tinker-policy.js"),
+  ]);
   const policy = await openTinkerPolicy({
     client: createTinkerClient(options.baseUrl, notify),
     model: options.model!,
-    loadRenderer: (tokenizerId) => loadRenderer(tokenizerId, options.tokenizer),
+    loadRenderer: (tokenizerId) => loadChatRenderer(tokenizerId, options.tokenizer),
     notify,
   });
   return { baseUrl: policy.baseUrl, model: policy.model, isEmbedded: false, close: policy.close };

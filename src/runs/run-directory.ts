@@ -42,8 +42,9 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
   const paths = runPaths(directory);
   if (resume) {
     if (!existsSync(paths.config)) throw new InputError(usageMessage`${optionName("resume")}: ${paths.config} not found (is ${directory} a run directory?)`);
-    // The format version is how the file is written, not a setting of the run: old run folders resume.
-    const { formatVersion: _savedVersion, ...saved } = readRunConfig(paths.config);
+    // The format version is how the file is written, and the resources what the machine gave the run (an interpreter's
+    // path, pool sizes), not settings of the run: old run folders resume, and so does a run on another machine.
+    const { formatVersion: _savedVersion, resources: _savedResources, ...saved } = readRunConfig(paths.config);
     const differences = diffConfigs(saved, config);
     if (differences.length > 0) {
       throw new InputError(usageMessage`${optionName("resume")}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
@@ -56,12 +57,15 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
   return paths;
 }
 
-/** Prepares the run directory after `checkRunDirectory`'s checks: a new run's directory is created and its config saved. */
-export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
+/**
+ * Prepares the run directory after `checkRunDirectory`'s checks: a new run's directory is created and its config
+ * saved, with `recorded` (what the run was given, such as its `resources`) beside it, which --resume does not compare.
+ */
+export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean, recorded: { resources?: unknown } = {}): RunPaths {
   const paths = checkRunDirectory(directory, config, resume);
   if (resume) return paths;
   mkdirSync(directory, { recursive: true });
-  writeJsonAtomically(paths.config, { formatVersion: runFormatVersion, ...config });
+  writeJsonAtomically(paths.config, { formatVersion: runFormatVersion, ...config, ...recorded });
   return paths;
 }
 

@@ -1,7 +1,7 @@
 /** A finished sandboxed run as SandboxFusion's RunCodeResponse, so verl's and tinker-cookbook's rewards read it unchanged. */
 import { constants } from "node:os";
+import type { ProcessOutcome } from "../core/program-sandbox.js";
 import { outputExceededNote, type RunCodeResponse } from "../core/sandbox-fusion-protocol.js";
-import type { ProcessOutcome } from "../sandbox/local/sandbox-slot.js";
 
 /**
  * SandboxFusion's mapping: a time limit or a non-zero exit is Failed, a clean exit Success. A signal becomes the

@@ -1,5 +1,5 @@
 /**
- * `rllm sandbox serve`: the project's bubblewrap code sandbox behind SandboxFusion's HTTP API (POST /run_code,
+ * `rllm sandbox serve`: the local sandbox's program slots behind SandboxFusion's HTTP API (POST /run_code,
  * GET /v1/ping), with an optional API key, a body size limit and a run_timeout limit (stated in every reply's headers
  * with the output limit), a concurrency limit whose bounded queue answers 429 with Retry-After, and /health and /metrics
  * (Prometheus text) for a load balancer.
@@ -11,7 +11,7 @@ import { parseRequest } from "../http/parse-request.js";
 import { readJsonBody } from "../http/read-json-body.js";
 import { sendJson } from "../http/send-json.js";
 import { requestPath, startHttpServer, type RunningHttpServer } from "../http/start-http-server.js";
-import type { CodeGrader } from "../../verifiers/code/code-grader.js";
+import type { LocalPrograms } from "../core/program-sandbox.js";
 import { limitHeaders, RunCodeRequestSchema, supportedLanguages, type ParsedRunCodeRequest } from "../core/sandbox-fusion-protocol.js";
 import { AdmissionGate } from "./admission-gate.js";
 import { runCodeReply } from "./run-code-reply.js";
@@ -19,11 +19,11 @@ import { runCodeReply } from "./run-code-reply.js";
 export interface SandboxServiceOptions {
   host: string;
   port: number;
-  /** The sandbox that runs the programs; the service closes it on close. */
-  grader: CodeGrader;
+  /** The slots that run the programs; the service closes them on close. */
+  programs: LocalPrograms;
   /** Required as `Authorization: Bearer KEY` or `X-API-Key: KEY` when set. */
   apiKey?: string;
-  /** Runs at once (default: the grader's slots). */
+  /** Runs at once (default: the slots). */
   concurrency?: number;
   /** Requests waiting for a run place before 429 (default 4 × concurrency). */
   queueLimit?: number;
@@ -40,7 +40,7 @@ export interface RunningSandboxService extends RunningHttpServer {
 
 /** Starts the service; `close` stops it and closes the sandbox. */
 export async function startSandboxService(options: SandboxServiceOptions): Promise<RunningSandboxService> {
-  const concurrency = options.concurrency ?? options.grader.concurrency;
+  const concurrency = options.concurrency ?? options.programs.concurrency;
   const gate = new AdmissionGate(concurrency, options.queueLimit ?? 4 * concurrency);
   const counters: Record<string, number> = { requests: 0, success: 0, failed: 0, sandbox_error: 0, rejected_busy: 0, rejected_invalid: 0 };
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
@@ -57,7 +57,7 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
     }
     const admitted = await gate.tryRun(async () => {
       try {
-        return runCodeReply(await options.grader.execute(body.code, body.stdin ?? "", body.run_timeout));
+        return runCodeReply(await options.programs.execute(body.code, body.stdin ?? "", body.run_timeout));
       } catch (error) {
         // The sandbox itself could not run it (a slot that cannot start): SandboxFusion's SandboxError, with the reason.
         return { status: "SandboxError" as const, message: (error as Error).message, compile_result: null, run_result: null, executor_pod_name: null, files: {} };
@@ -79,7 +79,7 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
       // would be refused (src/sandbox/remote/sandbox-host-pool.ts).
       response.setHeader(limitHeaders.runTimeoutSeconds, String(maxRunTimeout));
       response.setHeader(limitHeaders.bodyBytes, String(maxBodyBytes));
-      response.setHeader(limitHeaders.outputBytes, String(options.grader.limits.outputBytes));
+      response.setHeader(limitHeaders.outputBytes, String(options.programs.limits.outputBytes));
       const route = `${request.method} ${requestPath(request)}`;
       if (route === "GET /v1/ping") return sendJson(response, 200, "pong");
       if (route === "GET /metrics") return sendMetrics(response, counters, gate);
@@ -94,7 +94,7 @@ export async function startSandboxService(options: SandboxServiceOptions): Promi
     counters,
     close: async () => {
       await server.close();
-      await options.grader.close();
+      await options.programs.close();
     },
   };
 }

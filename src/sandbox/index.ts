@@ -1,36 +1,23 @@
-/** The sandboxes that run untrusted code (the `rllm-ts/sandbox` entry): the local bubblewrap slots and episode sandboxes, Docker, and SandboxFusion-compatible services. */
-// Shared
+/**
+ * The sandboxes that run untrusted code (the `rllm-ts/sandbox` entry): three providers behind the Sandbox contract of
+ * `rllm-ts/core`. local: bubblewrap, seccomp and cgroups on this machine; docker: a container per episode; remote:
+ * SandboxFusion-compatible services. `openSandbox` makes the one a setting names.
+ */
+export { openSandbox } from "./open-sandbox.js";
+export { openRunResources, type OwnedRunResources, type ResourcesRecord, type RunResourceOptions } from "./run-resources.js";
 export { SandboxUnavailableError, installBubblewrap } from "./sandbox-unavailable-error.js";
-export { findExecutable } from "./find-executable.js";
-// The local provider: fork-server slots for programs, a bubblewrap sandbox per episode
-export { SandboxSlot, type SlotCommand, type SlotJob, type ProcessOutcome } from "./local/sandbox-slot.js";
-export { SlotPool } from "./local/slot-pool.js";
-export { sandboxCommand, type Mount, type SandboxCommandOptions } from "./local/sandbox-command.js";
-export { detectSandboxHost, type SandboxHost, type DetectSandboxHostOptions } from "./local/sandbox-host.js";
-export { SandboxLimitsSchema, type SandboxLimits } from "../core/sandbox-limits.js";
-export { createSlotCgroups, type SlotCgroup, type SlotCgroups } from "./local/sandbox-cgroup.js";
-export { findPython, type PythonInstallation } from "./local/find-python.js";
-export { pythonCommand, takePythonProbe } from "./local/python-probe.js";
+// The local provider
+export { createLocalSandbox } from "./local/local-sandbox.js";
+export { createBwrapEnvironment, type BwrapEnvironmentOptions } from "./local/bwrap-environment.js";
+export { openLocalPrograms, LocalProgramSlots, type LocalProgramsOptions } from "./local/local-programs.js";
+export { resolvePython, sandboxLockFile, type ResolvedPython, type ResolvePythonOptions } from "./local/resolve-python.js";
+export type { PythonInstallation } from "./local/find-python.js";
 export { pythonRunner } from "./local/python-runner.js";
-export type { LanguageRunner, RunJob, RunMode, ForkServerConfig } from "./local/language-runner.js";
-export { createBwrapSandbox, type BwrapSandboxOptions } from "./local/bwrap-sandbox.js";
+export type { LanguageRunner, ForkServerConfig } from "./local/language-runner.js";
 // The docker provider
 export { createDockerSandbox } from "./docker/docker-sandbox.js";
-// The remote provider: SandboxFusion's /run_code, a pool of such hosts
-export { SandboxHostPool, AllHostsFailedError, type PooledRunResult, type SandboxHostAddress, type SandboxHostPoolOptions } from "./remote/sandbox-host-pool.js";
-export { callRunCode, probeSandboxHost, runCodeUrl, type RunCodeCallOptions } from "./remote/sandbox-fusion-client.js";
-export { HostFailureError } from "./remote/host-failure-error.js";
-export {
-  RunCodeRequestSchema,
-  RunCodeResponseSchema,
-  CommandRunResultSchema,
-  outputExceededNote,
-  sandboxFusionCapturedBytes,
-  limitHeaders,
-  supportedLanguages,
-  type HostLimits,
-  type RunCodeRequest,
-  type RunCodeResponse,
-  type ParsedRunCodeRequest,
-  type CommandRunResult,
-} from "../core/sandbox-fusion-protocol.js";
+export { createDockerEnvironment, type DockerEnvironmentOptions } from "./docker/docker-environment.js";
+// The remote provider
+export { createRemoteSandbox, sandboxHostAddresses } from "./remote/remote-sandbox.js";
+export { openRemotePrograms, RemoteProgramHosts, type RemoteProgramsOptions } from "./remote/remote-programs.js";
+export type { SandboxHostAddress } from "./remote/sandbox-host-pool.js";

@@ -1,13 +1,11 @@
 /** Which pairwise judge prompt reranks a cookbook's answers, for `rllm eval --rerank` and `rllm train`. */
-import type { JudgeKind } from "./judge-prompts.js";
+import type { Cookbook, JudgeKind } from "../core/cookbook.js";
 
-// The judge prompt is the reranker's choice, not part of what a cookbook is, so it lives here as one table instead of
-// a field every cookbook (and every user's cookbook) would carry. Code cookbooks get the code rubric; every other
-// cookbook ends in a final answer, which the math rubric judges. `rllm rerank` and `rllm serve` see no cookbook and
-// take `--judge-kind` instead.
-const codeCookbooks: ReadonlySet<string> = new Set(["deepcoder", "evalplus"]);
-
-/** "code" for cookbooks whose answers are programs, "math" (judge the final answer) for every other. */
-export function cookbookJudgeKind(cookbookName: string): JudgeKind {
-  return codeCookbooks.has(cookbookName) ? "code" : "math";
+/**
+ * The cookbook's own `judgeKind` (a code cookbook, built-in or a user's, says "code"), else "math": every other cookbook
+ * ends in a final answer, which the math rubric judges. `rllm rerank` and `rllm serve` see no cookbook and take
+ * `--judge-kind` instead.
+ */
+export function cookbookJudgeKind(cookbook: Pick<Cookbook, "judgeKind">): JudgeKind {
+  return cookbook.judgeKind ?? "math";
 }

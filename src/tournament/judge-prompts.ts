@@ -1,8 +1,9 @@
 /** The judge prompts (paraphrasing V1 §4): pairwise math and code prompts with 1–10 ratings, and a pointwise one. */
+import type { JudgeKind } from "../core/cookbook.js";
 import type { ChatMessage } from "../core/message.js";
 
-/** math: grade the final answer only; code: correct and robust. */
-export type JudgeKind = "math" | "code";
+// math: grade the final answer only; code: correct and robust. The kind is core's: a cookbook names its own.
+export type { JudgeKind };
 
 const pairRubrics: Record<JudgeKind, string> = {
   math: [

@@ -1,6 +1,6 @@
 /** The answers `rllm rerank --method majority` votes on: each candidate's `answer`, else one the judge kind can extract. */
 import { InputError } from "../core/errors/input-error.js";
-import { extractMathAnswer } from "../../verifiers/math/extract-math-answer.js";
+import { extractMathAnswer } from "../../verifiers/math/index.js";
 import type { JudgeKind } from "./judge-prompts.js";
 import { candidateText, type RerankRow } from "./rerank-input.js";
 

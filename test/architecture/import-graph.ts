@@ -108,6 +108,27 @@ export function findPrivatePluginImports(pluginFolders: readonly string[], edges
 }
 
 /**
+ * One line per import by which a file outside the plugin folders (src/) reaches inside one plugin: a file under
+ * `<kind>/<plugin>/` that is not one of the package's entries. src may use a plugin kind's own files at its root (its
+ * registry, the lookup beside it, the contract plugins of that kind implement) and the plugins' public entries,
+ * nothing else, so that a plugin's insides can change as a user's can, and a plugin's capabilities are read from
+ * what it exports.
+ */
+export function findPluginInternalImports(pluginFolders: readonly string[], entries: PackageEntries, edges: readonly ImportEdge[]): string[] {
+  const entryFiles = new Set([...entries.values()].map(withoutExtension));
+  const violations: string[] = [];
+  for (const edge of edges) {
+    if (pluginFolders.some((prefix) => edge.from.startsWith(`${prefix}/`))) continue;
+    const folder = pluginFolders.find((prefix) => edge.to.startsWith(`${prefix}/`));
+    if (folder === undefined) continue;
+    const isKindRoot = !edge.to.slice(folder.length + 1).includes("/");
+    if (isKindRoot || entryFiles.has(withoutExtension(edge.to))) continue;
+    violations.push(`${edge.from} imports ${edge.to}: outside ${folder}/, a plugin is reached only through ${folder}/'s registry or a public entry (rllm-ts/…)`);
+  }
+  return violations;
+}
+
+/**
  * Cycles between folders, each as the folders it joins. An import between a folder and one of its own subfolders
  * does not count: a folder's index.ts re-exports its subfolders, and they share the parent's contract file.
  */

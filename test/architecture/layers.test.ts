@@ -13,6 +13,7 @@ import {
   findFileCycles,
   findFolderCycles,
   findLayerViolations,
+  findPluginInternalImports,
   findPrivatePluginImports,
   readPackageEntries,
   scanImports,
@@ -37,8 +38,10 @@ import {
  * - `src/testing` (the recording LlmClient users' tests build on) sits beside `src/http`: it needs only core.
  * - `src/view` (`rllm view` and `rllm compare` reports) sits beside training: it reads run folders and tournament
  *   records, and imports nothing of training.
- * - `src/sandbox-service` (`rllm sandbox serve`) sits beside metrics: it puts the code verifier's sandbox behind
- *   SandboxFusion's HTTP API with the shared server helpers, and needs nothing above verifiers.
+ * - `src/sandbox` (the sandbox providers: local, docker, remote; and a run's resources, the pools opened on its
+ *   sandbox) sits beside `src/llm`: it needs only core, and the verifiers, cookbooks, the engine and the CLI all use it.
+ * - `src/sandbox-service` (`rllm sandbox serve`) sits beside the gateway: it puts the local sandbox's program slots
+ *   behind SandboxFusion's HTTP API with the shared server helpers, and needs nothing else.
  * - `src/runs` (the run folder: its paths, the append-only JSONL files and their readers) sits beside `src/llm`: it
  *   needs only core, and the engine, training and the viewer all write or read run folders through it.
  * - `src/models/catalog` (models pullable by name and the local store under $RLLM_HOME/models) sits beside
@@ -49,9 +52,13 @@ import {
  *   needs core, llm and the shared HTTP helpers, and nothing of training.
  * - `src/datasets/curation` (scored episodes → SFT rows) sits beside the engine, above the rest of `src/datasets`:
  *   it selects episodes by pass@k and majority@k from `src/metrics`.
- * - `src/evaluation` (the eval application: endpoint planning, the model call pipeline, cookbook configuration) and
- *   `src/tinker-server` (the Tinker emulator over the tiny model) sit above training: the `--tinker` endpoint and the
- *   emulator speak the Tinker backend's protocol.
+ * - `src/llm/tinker` (the Tinker wire, its HTTP client and sampling policy, the chat renderers) sits beside cookbooks,
+ *   above the rest of `src/llm`: its chat endpoint needs the shared HTTP helpers, and its tiny renderer the embedded
+ *   model's chat template.
+ * - `src/evaluation` (the eval application: endpoint planning, the model call pipeline, cookbook configuration) sits
+ *   below training, beside the viewer: `--backend tinker` reaches its policy through `src/llm/tinker`, and nothing of
+ *   an eval needs training.
+ * - `src/tinker-server` (the Tinker emulator over the tiny model) sits above training: it trains with training's losses.
  * - `src/index.ts` (the package's root entry) sits just below the CLI: it re-exports from every layer but the CLI.
  *
  * The package's subpath entries (`rllm-ts/core`, `/flows`, `/datasets`, `/llm`, `/verifiers/math`, …; tsconfig.json
@@ -79,11 +86,9 @@ const layers: LayerTable = [
     { name: "verifiers", paths: ["verifiers"] },
     { name: "gateway", paths: ["src/gateway"] },
     { name: "model server", paths: ["src/models/server"] },
-  ],
-  [
-    { name: "metrics", paths: ["src/metrics"] },
     { name: "sandbox service", paths: ["src/sandbox-service"] },
   ],
+  [{ name: "metrics", paths: ["src/metrics"] }],
   [
     { name: "engine", paths: ["src/engine"] },
     { name: "tiny", paths: ["src/models/tiny"] },
@@ -96,13 +101,11 @@ const layers: LayerTable = [
   ],
   [{ name: "tournament", paths: ["src/tournament"] }],
   [
-    { name: "training", paths: ["src/training"] },
+    { name: "evaluation", paths: ["src/evaluation"] },
     { name: "view", paths: ["src/view"] },
   ],
-  [
-    { name: "evaluation", paths: ["src/evaluation"] },
-    { name: "tinker-server", paths: ["src/tinker-server"] },
-  ],
+  [{ name: "training", paths: ["src/training"] }],
+  [{ name: "tinker-server", paths: ["src/tinker-server"] }],
   [{ name: "package entry", paths: ["src/index.ts"] }],
   [{ name: "cli", paths: ["src/cli"] }],
 ];
@@ -123,6 +126,10 @@ describe("layers", () => {
 
   it("has no plugin that imports src/ internals or another plugin kind's files by path", () => {
     expect(findPrivatePluginImports(pluginFolders, edges)).toEqual([]);
+  });
+
+  it("has no src/ file that reaches inside a plugin other than through its kind's registry or its public entry", () => {
+    expect(findPluginInternalImports(pluginFolders, entries, edges)).toEqual([]);
   });
 
   it("has no import that runs against the layers", () => {
@@ -181,6 +188,25 @@ describe("the layer checker itself", () => {
     expect(findPrivatePluginImports(pluginFolders, imports)).toEqual([
       "cookbooks/math/index.ts imports src/engine/single-turn-flow.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
       "cookbooks/math/math-evaluator.ts imports verifiers/math/grade-math.js: a file under cookbooks/ may import other folders only through the package's entries (rllm-ts/…)",
+    ]);
+  });
+
+  it("reports a src/ file that reaches inside a plugin, and accepts a kind's registry and a plugin's entry, by name or by path", () => {
+    const imports: ImportEdge[] = [
+      { from: "src/evaluation/resolve-cookbook.ts", to: "cookbooks/registry.js" },
+      { from: "src/cli/commands/train.ts", to: "benchmarks/resolve-benchmark.js" },
+      { from: "src/tournament/majority-answers.ts", to: "verifiers/math/index.js" },
+      { from: "src/tournament/other.ts", to: "verifiers/math/index.ts", entry: "rllm-ts/verifiers/math" },
+      { from: "src/tournament/cookbook-judge-kind.ts", to: "cookbooks/deepcoder/index.js" },
+      { from: "src/tournament/majority-answers.ts", to: "verifiers/math/extract-math-answer.js" },
+      { from: "src/cli/commands/train.ts", to: "cookbooks/arith/train.json" },
+      // Plugins importing plugins are the other rule's.
+      { from: "cookbooks/math/math-evaluator.ts", to: "verifiers/math/grade-math.js" },
+    ];
+    expect(findPluginInternalImports(pluginFolders, entries, imports)).toEqual([
+      "src/tournament/cookbook-judge-kind.ts imports cookbooks/deepcoder/index.js: outside cookbooks/, a plugin is reached only through cookbooks/'s registry or a public entry (rllm-ts/…)",
+      "src/tournament/majority-answers.ts imports verifiers/math/extract-math-answer.js: outside verifiers/, a plugin is reached only through verifiers/'s registry or a public entry (rllm-ts/…)",
+      "src/cli/commands/train.ts imports cookbooks/arith/train.json: outside cookbooks/, a plugin is reached only through cookbooks/'s registry or a public entry (rllm-ts/…)",
     ]);
   });
 

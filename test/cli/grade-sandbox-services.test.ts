@@ -39,15 +39,15 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("rllm grade --sandbox-url when nothing can be graded", () => {
+describe("rllm grade --sandbox URL when nothing can be graded", () => {
   it("exits 1 before any row when no service answers, naming each one and why", async () => {
     const [first, second] = [await closedPort(), await closedPort()];
     const output = path.join(directory, "dead.jsonl");
-    const result = await runCli(["grade", "--verifier", "code", "--input", input, "--output", output, "--sandbox-url", `http://127.0.0.1:${first},http://127.0.0.1:${second}/run_code`]);
+    const result = await runCli(["grade", "--verifier", "code", "--input", input, "--output", output, "--sandbox", `http://127.0.0.1:${first},http://127.0.0.1:${second}/run_code`]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n").at(-1)).toBe(
       `rllm: no sandbox for untrusted code: no sandbox service answered: http://127.0.0.1:${first} (ECONNREFUSED), http://127.0.0.1:${second}/run_code (ECONNREFUSED). ` +
-        "Start one (rllm sandbox serve) or name services that run (--sandbox-url, or sandbox.urls in $RLLM_HOME/config.json)",
+        "Start one (rllm sandbox serve) or name services that run (--sandbox URL[,URL…], or sandbox in $RLLM_HOME/config.json)",
     );
     expect(existsSync(output)).toBe(false);
   });
@@ -56,8 +56,8 @@ describe("rllm grade --sandbox-url when nothing can be graded", () => {
     // The service answers its pre-flight and then fails every run; the local sandbox, which grades what no service
     // could, cannot start (no such Python), so no row is graded.
     const url = await failingService();
-    const args = ["--input", input, "--output", path.join(directory, "lost.jsonl"), "--sandbox-url", url, "--timeout", "2", "--set", "python=/nonexistent/python3"];
-    const result = await runCli(["grade", "--verifier", "code", ...args]);
+    const args = ["--input", input, "--output", path.join(directory, "lost.jsonl"), "--sandbox", url, "--timeout", "2"];
+    const result = await runCli(["grade", "--verifier", "code", ...args], { RLLM_PYTHON: "/nonexistent/python3" });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toContain("infra errors 2 (100.0%)");
     expect(result.stderr).toMatch(/^rllm: nothing could be graded: every row was an infrastructure error \(.*HTTP 503.*\)$/m);

@@ -1,13 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { summarize } from "../../src/cli/commands/grade.js";
 import { parseSetFlags } from "../../src/core/parse-set-flags.js";
 import { InputError } from "../../src/core/errors/input-error.js";
 import { scored, unscored } from "../../src/core/score.js";
 import { mathGradeVerifier } from "../../verifiers/math/index.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-grade-"));
 const writeRows = (name: string, rows: unknown[]) => {
@@ -84,8 +88,8 @@ describe("parseSetFlags and the math verifier's flags", () => {
 
   it("rejects an unknown --set key as a usage error naming it", async () => {
     const rows = [{ response: "\\boxed{1}", ground_truth: "1" }];
-    await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } })).rejects.toThrow(InputError);
-    await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } })).rejects.toThrow(/unorderdLists/);
+    await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } }, testRun.evaluatorContext())).rejects.toThrow(InputError);
+    await expect(mathGradeVerifier.gradeRows(rows, { flags: { unorderdLists: false } }, testRun.evaluatorContext())).rejects.toThrow(/unorderdLists/);
   });
 
   it("summarises accuracy over scored rows, counting unscored rows and infra errors apart", () => {

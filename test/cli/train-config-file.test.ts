@@ -1,16 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { cookbooks } from "../../cookbooks/registry.js";
 import { trainConfigFile, withFlagOverrides } from "../../src/cli/commands/train.js";
 import { TrainConfigSchema } from "../../src/training/train-config.js";
 
 describe("rllm train's config file", () => {
-  it("defaults to the cookbook's shipped train.json, which --config overrides", () => {
-    expect(trainConfigFile(undefined, "arith")).toMatch(/cookbooks[\\/]arith[\\/]train\.json$/);
-    expect(trainConfigFile("mine.json", "arith")).toBe("mine.json");
+  it("defaults to the config the cookbook itself ships (arith's train.json), which --config overrides", async () => {
+    const arith = await cookbooks.load("arith");
+    expect(trainConfigFile(undefined, arith)).toMatch(/cookbooks[\\/]arith[\\/]train\.json$/);
+    expect(trainConfigFile("mine.json", arith)).toBe("mine.json");
   });
 
-  it("falls back to the built-in defaults for a cookbook without one or a user module", () => {
-    expect(trainConfigFile(undefined, "qa")).toBeUndefined();
-    expect(trainConfigFile(undefined, "./arith.ts")).toBeUndefined();
+  it("reads it from the cookbook, not from a folder named after it: a user's cookbook names its own, or none", async () => {
+    expect(trainConfigFile(undefined, await cookbooks.load("qa"))).toBeUndefined();
+    expect(trainConfigFile(undefined, { name: "arith", description: "", flow: async () => ({ name: "solver", steps: [] }) as never, evaluate: () => ({}) as never })).toBeUndefined();
+    expect(trainConfigFile(undefined, { ...(await cookbooks.load("qa")), trainConfig: "/my/project/train.json" })).toBe("/my/project/train.json");
   });
 });
 

@@ -1,12 +1,16 @@
 // Every built-in cookbook, on its benchmark's bundled tasks, runs the Score contract with the replies in cookbook-cases.json.
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { benchmarks } from "../../benchmarks/registry.js";
 import { cookbooks } from "../../cookbooks/registry.js";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import type { Task } from "../../src/core/task.js";
 import { runScoreContract } from "./score-contract.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 interface CookbookCase {
   benchmark: string;
@@ -49,7 +53,7 @@ for (const entry of cases) {
       trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
       artifacts: { answer: reply },
     });
-    return cookbook.evaluate(changed, episode);
+    return cookbook.evaluate(changed, episode, testRun.evaluatorContext());
   };
   runScoreContract({
     name: `${entry.cookbook} cookbook on ${entry.benchmark}`,

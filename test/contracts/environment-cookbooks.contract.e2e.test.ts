@@ -14,13 +14,17 @@ import type { Task } from "../../src/core/task.js";
 import { packagePath } from "../../src/core/package-root.js";
 import { createRecordingLlmClient } from "../../src/testing/index.js";
 import { runScoreContract } from "./score-contract.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "rllm-environment-contract-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function scoreFlow(cookbook: Cookbook, task: Task, client: LlmClient) {
-  const episode = (await cookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
-  return cookbook.evaluate(task, episode);
+  const episode = (await cookbook.flow(task, testRun.flowContext(client))) as Episode;
+  return cookbook.evaluate(task, episode, testRun.evaluatorContext());
 }
 
 const lake: Task = { id: "lake", instruction: "", metadata: { map: ["SF", "HG"], max_steps: 4 } };
@@ -29,7 +33,7 @@ runScoreContract({
   name: "frozenlake cookbook",
   gold: () => scoreFlow(frozenLakeCookbook, lake, createRecordingLlmClient({ reply: [move("Right"), move("Down")] })),
   nearMiss: () => scoreFlow(frozenLakeCookbook, lake, createRecordingLlmClient({ reply: [move("Down")] })),
-  ungradable: async () => frozenLakeCookbook.evaluate(lake, EpisodeSchema.parse({ id: "lake:0", taskId: "lake", attempt: 0 })),
+  ungradable: async () => frozenLakeCookbook.evaluate(lake, EpisodeSchema.parse({ id: "lake:0", taskId: "lake", attempt: 0 }), testRun.evaluatorContext()),
 });
 
 const sample = packagePath("benchmarks/terminal-sample/tasks");

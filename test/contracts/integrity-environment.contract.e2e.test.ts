@@ -2,7 +2,7 @@
 // integrity-cases.json runs through the real flow, and the episode must score 0 with a reason, never an infra error.
 // A flow may also end in a ModelError (the engine counts that as a wrong answer); any other throw breaks the rule.
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadTerminalTasks } from "../../benchmarks/harbor/load-terminal-tasks.js";
 import { frozenLakeCookbook } from "../../cookbooks/frozenlake/index.js";
 import { createTerminalCookbook } from "../../cookbooks/terminal/index.js";
@@ -14,18 +14,22 @@ import { packagePath } from "../../src/core/package-root.js";
 import type { Task } from "../../src/core/task.js";
 import { createRecordingLlmClient } from "../../src/testing/index.js";
 import { expectCandidateFailure, readIntegrityCases } from "./candidate-failure.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const table = readIntegrityCases();
 
 async function expectFlowFailsTheCandidate(cookbook: Cookbook, task: Task, client: LlmClient): Promise<void> {
   let episode: Episode;
   try {
-    episode = (await cookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
+    episode = (await cookbook.flow(task, testRun.flowContext(client))) as Episode;
   } catch (error) {
     expect(error, (error as Error).message).toBeInstanceOf(ModelError);
     return;
   }
-  expectCandidateFailure(await cookbook.evaluate(task, episode));
+  expectCandidateFailure(await cookbook.evaluate(task, episode, testRun.evaluatorContext()));
 }
 
 describe("frozenlake cookbook on hostile play", () => {

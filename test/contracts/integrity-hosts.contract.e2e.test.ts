@@ -4,6 +4,7 @@
 // on the host (split to fit its limits) or in the local sandbox. The wrong program beside it must still score 0.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
+import { openTestRun } from "../../src/testing/open-test-run.js";
 import { codeGradeVerifier } from "../../verifiers/code/code-grade-verifier.js";
 import { spawnCli } from "../helpers/run-cli.js";
 import { sandboxServiceOrigin } from "../helpers/sandbox-service-origin.js";
@@ -33,9 +34,14 @@ describe("code verifier through sandbox hosts with limits and faults of their ow
     it(`${testCase.name}: the right program passes, the wrong one scores 0`, async () => {
       const url = await startHost(testCase.host);
       const rows = [testCase.row, { ...testCase.row, response: testCase.wrongResponse }].map((row) => codeGradeVerifier.rowSchema.parse(row));
-      const [right, wrong] = await codeGradeVerifier.gradeRows(rows, { concurrency: 1, flags: { sandboxUrl: url } });
-      expect(right, right?.explanation).toMatchObject({ status: "scored", value: 1, isCorrect: true });
-      expectCandidateFailure(wrong!);
+      const run = openTestRun({ sandbox: { provider: "remote", urls: [url] }, concurrency: 1 });
+      try {
+        const [right, wrong] = await codeGradeVerifier.gradeRows(rows, { concurrency: 1, flags: {} }, run.evaluatorContext());
+        expect(right, right?.explanation).toMatchObject({ status: "scored", value: 1, isCorrect: true });
+        expectCandidateFailure(wrong!);
+      } finally {
+        await run.close();
+      }
     }, 120_000);
   }
 });

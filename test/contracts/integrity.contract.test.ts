@@ -2,12 +2,16 @@
 // each must come back a scored 0 with a reason, never an infrastructure error. A verifier or cookbook without cases
 // fails the coverage test, so a new one has to join the table.
 import os from "node:os";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { benchmarks } from "../../benchmarks/registry.js";
 import { cookbooks } from "../../cookbooks/registry.js";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import { gradeVerifiers } from "../../verifiers/index.js";
 import { expectCandidateFailure, readIntegrityCases } from "./candidate-failure.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const table = readIntegrityCases();
 const verifiers = await gradeVerifiers.loadAll();
@@ -26,7 +30,7 @@ for (const verifier of verifiers) {
   describe(`${verifier.name} grade verifier on hostile input`, () => {
     for (const testCase of cases) {
       it(`${testCase.name}: a scored 0, not an infra error`, async () => {
-        const [score] = await verifier.gradeRows([verifier.rowSchema.parse(testCase.row)], { concurrency: 1, flags });
+        const [score] = await verifier.gradeRows([verifier.rowSchema.parse(testCase.row)], { concurrency: 1, flags }, testRun.evaluatorContext());
         expectCandidateFailure(score!);
       }, 60_000);
     }
@@ -50,7 +54,7 @@ for (const entry of table.cookbooks) {
           artifacts: { answer: reply },
         });
         // An evaluator that throws (InfraError or anything else) turns the episode into an infra error: the rule forbids it.
-        expectCandidateFailure(await cookbook.evaluate(task, episode));
+        expectCandidateFailure(await cookbook.evaluate(task, episode, testRun.evaluatorContext()));
       }, 60_000);
     }
   });

@@ -1,8 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Environment } from "../../src/core/environment.js";
 import type { Episode } from "../../src/core/episode.js";
 import { environmentFlow, type EnvironmentAgent } from "../../src/engine/environment-flow.js";
 import { createRecordingLlmClient } from "../../src/testing/index.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const task = { id: "t", instruction: "count", metadata: {} };
 
@@ -38,7 +42,7 @@ const agent: EnvironmentAgent<number, number> = {
 
 async function run(environment: Environment<number, number>, replies: string[], maxTurns = 5, timeLimitMs?: number): Promise<Episode> {
   const flow = environmentFlow({ createEnvironment: () => environment, createAgent: () => agent, maxTurns: () => maxTurns, ...(timeLimitMs ? { timeLimitMs: () => timeLimitMs } : {}) });
-  return (await flow(task, { client: createRecordingLlmClient({ reply: replies }), sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
+  return (await flow(task, testRun.flowContext(createRecordingLlmClient({ reply: replies })))) as Episode;
 }
 
 describe("environmentFlow", () => {

@@ -4,6 +4,9 @@ import type { Cookbook, FlowContext } from "../../src/core/cookbook.js";
 import { scored, unscored } from "../../src/core/score.js";
 import type { LlmClient } from "../../src/core/llm-client.js";
 import { EpisodeCancelledError, runEpisode } from "../../src/engine/run-episode.js";
+import { openRunResources } from "../../src/sandbox/run-resources.js";
+
+const resources = openRunResources();
 
 const task = { id: "t1", instruction: "2+2?", metadata: {} };
 const client: LlmClient = { model: "none", chat: () => Promise.reject(new Error("not called")) };
@@ -36,19 +39,19 @@ describe("runEpisode", () => {
   });
 
   it("scores a flow that finishes in time", async () => {
-    const episode = await runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    const episode = await runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal, resources });
     expect(episode).toMatchObject({ id: "t1:0", score: { value: 1, isCorrect: true, status: "scored" }, terminationReason: "done", error: null });
   });
 
   it("records the task's ground truth as the episode's target", async () => {
     const withTarget = { ...task, metadata: { ground_truth: "4" } };
-    const episode = await runEpisode(withTarget, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    const episode = await runEpisode(withTarget, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal, resources });
     expect(episode.target).toBe("4");
   });
 
   it("keeps an unscored episode's trajectories without a reward, so training leaves them out", async () => {
     const cookbook = { ...cookbookWith(async () => "4"), evaluate: () => unscored("no gold answer") };
-    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal, resources });
     expect(episode.score).toMatchObject({ status: "unscored", explanation: "no gold answer" });
     expect(episode.trajectories[0]!.reward).toBeNull();
   });
@@ -58,7 +61,7 @@ describe("runEpisode", () => {
       ...cookbookWith(async () => "4"),
       flow: async (_, context) => ({ id: "", taskId: task.id, attempt: context.attempt, trajectories: [{ name: "solver", steps: [], reward: null, output: "4", signals: {}, info: {} }], score: unscored("not yet"), artifacts: {}, signals: {}, terminationReason: "timeout", timings: {}, usage: { promptTokens: 0, completionTokens: 0 }, errorClass: null, error: null }),
     };
-    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal });
+    const episode = await runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 1000, runSignal: new AbortController().signal, resources });
     expect(episode).toMatchObject({ terminationReason: "timeout", score: { value: 1, isCorrect: true, status: "scored" } });
   });
 
@@ -68,7 +71,7 @@ describe("runEpisode", () => {
       seen = context.signal;
       return never();
     });
-    const running = runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal });
+    const running = runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 30, runSignal: new AbortController().signal, resources });
     await vi.advanceTimersByTimeAsync(29);
     expect(seen?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -85,7 +88,7 @@ describe("runEpisode", () => {
       seen = context.signal;
       return never();
     });
-    const running = runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 60_000, runSignal: run.signal });
+    const running = runEpisode(task, 0, { cookbook, client, sampling: {}, timeoutMs: 60_000, runSignal: run.signal, resources });
     const outcome = expect(running).rejects.toBeInstanceOf(EpisodeCancelledError);
     await vi.advanceTimersByTimeAsync(20);
     run.abort(new Error("ctrl-c"));
@@ -96,14 +99,14 @@ describe("runEpisode", () => {
   it("throws EpisodeCancelledError for a run cancelled before the episode starts", async () => {
     const run = new AbortController();
     run.abort();
-    const episode = runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: run.signal });
+    const episode = runEpisode(task, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: run.signal, resources });
     await expect(episode).rejects.toBeInstanceOf(EpisodeCancelledError);
   });
 
   it("leaves no listener on the run signal once its episodes end", async () => {
     const run = new AbortController();
     const episodes = Array.from({ length: 50 }, (_, index) =>
-      runEpisode({ ...task, id: `t${index}` }, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: run.signal }),
+      runEpisode({ ...task, id: `t${index}` }, 0, { cookbook: cookbookWith(async () => "4"), client, sampling: {}, timeoutMs: 1000, runSignal: run.signal, resources }),
     );
     expect(getEventListeners(run.signal, "abort")).toHaveLength(50);
     await Promise.all(episodes);

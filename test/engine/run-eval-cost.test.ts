@@ -10,6 +10,7 @@ import { openRunDirectory, type RunPaths } from "../../src/runs/run-directory.js
 import { runEval, type EvalRunOptions } from "../../src/engine/run-eval.js";
 import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createRecordingLlmClient } from "../../src/testing/recording-llm-client.js";
+import { openRunResources } from "../../src/sandbox/run-resources.js";
 
 const tasks: Task[] = Array.from({ length: 6 }, (_, index) => ({ id: `t${index}`, instruction: `q${index}`, metadata: {} }));
 const cookbook: Cookbook = {
@@ -35,6 +36,7 @@ function options(paths: RunPaths, overrides: Partial<EvalRunOptions> = {}): Eval
     concurrency: 1,
     timeoutMs: 60_000,
     paths,
+    resources: openRunResources(),
     signal: new AbortController().signal,
     price,
     ...overrides,

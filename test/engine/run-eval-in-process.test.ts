@@ -15,6 +15,7 @@ import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";
 import { createRecordingLlmClient } from "../../src/testing/recording-llm-client.js";
 import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { openRunResources } from "../../src/sandbox/run-resources.js";
 
 // Task i asks for i + i; the model "knows" the even ones, so accuracy is exactly one half on every run.
 const tasks: Task[] = Array.from({ length: 6 }, (_, index) => ({ id: `t${index}`, instruction: `What is ${index} + ${index}?`, metadata: { ground_truth: String(2 * index) } }));
@@ -48,6 +49,7 @@ function options(paths: RunPaths, overrides: Partial<EvalRunOptions>): EvalRunOp
     concurrency: 1,
     timeoutMs: 60_000,
     paths,
+    resources: openRunResources(),
     signal: new AbortController().signal,
     ...overrides,
   };

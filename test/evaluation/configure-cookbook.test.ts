@@ -1,5 +1,5 @@
 // `rllm eval --set key=value`: each cookbook's own options, checked against its schema and applied before any endpoint starts.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { arithCookbook } from "../../cookbooks/arith/index.js";
 import { finqaCookbook } from "../../cookbooks/finqa/index.js";
 import { configureCookbook, parseCookbookOptions } from "../../src/evaluation/configure-cookbook.js";
@@ -8,6 +8,10 @@ import type { EndpointPlan } from "../../src/evaluation/resolve-endpoint.js";
 import { EpisodeSchema } from "../../src/core/episode.js";
 import type { ChatResponse, LlmClient } from "../../src/core/llm-client.js";
 import type { Task } from "../../src/core/task.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const remote: EndpointPlan = { isEmbedded: false, baseUrl: "http://127.0.0.1:9/v1", model: "agent" };
 const embedded: EndpointPlan = { isEmbedded: true, model: "tiny" };
@@ -53,8 +57,8 @@ describe("parseCookbookOptions", () => {
 
 describe("configureCookbook", () => {
   const rewardWith = async (entries: string[]) => {
-    const cookbook = configureCookbook(finqaCookbook, parseCookbookOptions(finqaCookbook, parseSetFlags(entries)), remote);
-    return (await cookbook.evaluate(task, episode("FINAL ANSWER: 3%"))).value;
+    const cookbook = configureCookbook(finqaCookbook, parseCookbookOptions(finqaCookbook, parseSetFlags(entries)), remote, { provider: "local" });
+    return (await cookbook.evaluate(task, episode("FINAL ANSWER: 3%"), testRun.evaluatorContext())).value;
   };
 
   it("applies finqa's β from --set to the table-access bonus", async () => {
@@ -72,6 +76,7 @@ describe("configureCookbook", () => {
       },
     };
     const cookbook = finqaCookbook.configure!({ judgeModel: "gpt-4o-mini" }, {
+      sandbox: { provider: "local" },
       createClient(model) {
         asked.push(model);
         return judge;
@@ -79,16 +84,16 @@ describe("configureCookbook", () => {
     });
     expect(asked).toEqual(["gpt-4o-mini"]);
     const freeText = { ...task, metadata: { ...task.metadata, ground_truth: "it rose by a tenth" } };
-    expect((await cookbook.evaluate(freeText, episode("FINAL ANSWER: up 10%"))).status).toBe("scored");
-    expect((await finqaCookbook.evaluate(freeText, episode("FINAL ANSWER: up 10%"))).status).toBe("unscored");
+    expect((await cookbook.evaluate(freeText, episode("FINAL ANSWER: up 10%"), testRun.evaluatorContext())).status).toBe("scored");
+    expect((await finqaCookbook.evaluate(freeText, episode("FINAL ANSWER: up 10%"), testRun.evaluatorContext())).status).toBe("unscored");
   });
 
   it("refuses a judge model with the embedded model, before any endpoint starts", () => {
     const options = parseCookbookOptions(finqaCookbook, parseSetFlags(["judgeModel=gpt-4o-mini"]));
-    expect(() => configureCookbook(finqaCookbook, options, embedded)).toThrow(/model "gpt-4o-mini", which needs baseUrl/);
+    expect(() => configureCookbook(finqaCookbook, options, embedded, { provider: "local" })).toThrow(/model "gpt-4o-mini", which needs baseUrl/);
   });
 
   it("leaves a cookbook without options as it is", () => {
-    expect(configureCookbook(arithCookbook, undefined, remote)).toBe(arithCookbook);
+    expect(configureCookbook(arithCookbook, undefined, remote, { provider: "local" })).toBe(arithCookbook);
   });
 });

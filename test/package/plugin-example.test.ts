@@ -10,6 +10,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EpisodeSchema, episodeId, type Benchmark, type Cookbook, type Score, type Task } from "../../src/core/index.js";
 import { createRecordingLlmClient } from "../../src/testing/index.js";
 import { codeBlockAfter } from "../helpers/doc-code-block.js";
+import { openTestRun } from "../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const page = readFileSync(path.join(repository, "docs/package.md"), "utf8");
@@ -32,7 +36,7 @@ async function loadPlugins(): Promise<Plugins> {
 /** The episode of one flow run on `task` with the model replying `reply`, and the request the model saw. */
 async function runFlow(cookbook: Cookbook, task: Task, reply: string) {
   const client = createRecordingLlmClient({ reply });
-  const trajectory = await cookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal });
+  const trajectory = await cookbook.flow(task, testRun.flowContext(client));
   const episode = EpisodeSchema.parse({ id: episodeId(task.id, 0), taskId: task.id, attempt: 0, trajectories: [trajectory] });
   return { episode, messages: client.calls[0]!.messages };
 }
@@ -55,9 +59,9 @@ describe("the plugin example of docs/package.md", () => {
       { role: "system", content: "Answer with \\boxed{n}." },
       { role: "user", content: "What is 2 + 2?" },
     ]);
-    expect(await cookbook.evaluate(task, gold.episode)).toMatchObject({ value: 1, isCorrect: true, status: "scored" });
+    expect(await cookbook.evaluate(task, gold.episode, testRun.evaluatorContext())).toMatchObject({ value: 1, isCorrect: true, status: "scored" });
     const nearMiss = await runFlow(cookbook, task, "\\boxed{5}");
-    expect(await cookbook.evaluate(task, nearMiss.episode)).toMatchObject({ value: 0, isCorrect: false, status: "scored" });
+    expect(await cookbook.evaluate(task, nearMiss.episode, testRun.evaluatorContext())).toMatchObject({ value: 0, isCorrect: false, status: "scored" });
     expect(gradeSum("\\boxed{4}", "")).toMatchObject({ status: "unscored" });
     await expect(sumsBenchmark.loadTasks({ home: folder, dataFile: "rows.jsonl" })).rejects.toThrow("--data is not supported");
   });

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import pLimit from "p-limit";
 import { CodeGrader } from "../../verifiers/code/code-grader.js";
+import type { LocalProgramSlots } from "../../src/sandbox/local/local-programs.js";
 import { normalizeTests, type TestCase } from "../../verifiers/code/normalize-tests.js";
 import { sandboxCommand } from "../../src/sandbox/local/sandbox-command.js";
 import { SandboxLimitsSchema } from "../../src/core/sandbox-limits.js";
@@ -47,8 +48,9 @@ const cores = os.availableParallelism();
 const createStarted = performance.now();
 const grader = await CodeGrader.create();
 const createMs = performance.now() - createStarted;
-const python = grader.host.python.executable;
-console.log(`sandbox: ${grader.host.kind}, python ${grader.host.python.version}, ${grader.concurrency} slots on ${cores} cores; ${grader.memoryPolicy}`);
+const slots = grader.programs as LocalProgramSlots;
+const python = slots.host.python.executable;
+console.log(`sandbox: ${slots.host.kind}, python ${slots.host.python.version}, ${grader.concurrency} slots on ${cores} cores; ${slots.memoryPolicy}`);
 
 // HumanEval: each problem's whole `check(candidate)` as one assert test, run by the trusted checker.
 const humanEval: Problem[] = readJsonl(new URL("../verifiers/code/human-eval-canonical.jsonl", import.meta.url)).map((row) => ({
@@ -67,7 +69,7 @@ console.log("\nwhere the time goes (mean wall time, this machine, now):");
 console.log(`  grader start (bwrap sandbox + interpreter + pre-imports + seccomp self-test + first run), once per slot: ${createMs.toFixed(0)} ms`);
 console.log(`  interpreter start alone (python -I -S -c pass): ${meanMs(python, ["-I", "-S", "-c", "pass"]).toFixed(0)} ms`);
 // What every run paid before the fork server: the same sandbox set-up around a fresh interpreter.
-const sandboxed = sandboxCommand({ host: grader.host, limits: SandboxLimitsSchema.parse({}), slotUid: 199_999, mounts: [], argv: [python, "-I", "-S", "-c", "pass"] });
+const sandboxed = sandboxCommand({ host: slots.host, limits: SandboxLimitsSchema.parse({}), slotUid: 199_999, mounts: [], argv: [python, "-I", "-S", "-c", "pass"] });
 const sandboxedStarted = performance.now();
 for (let run = 0; run < 10; run += 1) spawnSync(sandboxed.file, sandboxed.args, { env: sandboxed.env });
 console.log(`  bubblewrap set-up + interpreter start (the sandbox a run used to start each time): ${((performance.now() - sandboxedStarted) / 10).toFixed(0)} ms`);

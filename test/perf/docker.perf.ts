@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { createTerminalCookbook } from "../../cookbooks/terminal/index.js";
 import { percentile } from "../../src/metrics/percentile.js";
-import { createDockerSandbox } from "../../src/sandbox/docker/docker-sandbox.js";
+import { createDockerEnvironment } from "../../src/sandbox/docker/docker-environment.js";
 import { importBusyboxImage } from "../helpers/busybox-image.js";
 import { bareCommandMs, latencySummary, oracleThroughput } from "./terminal-sandbox-figures.js";
 
@@ -30,7 +30,7 @@ try {
   const closeTimes: number[] = [];
   for (let run = 0; run < startups; run++) {
     let started = performance.now();
-    const sandbox = createDockerSandbox({ image });
+    const sandbox = createDockerEnvironment({ image });
     await sandbox.exec("true");
     startupTimes.push(performance.now() - started);
     started = performance.now();
@@ -42,7 +42,7 @@ try {
   }
   console.log(`${image}: start-up (create + first command), ${startups} sandboxes: ${latencySummary(startupTimes)}; killAll (restart) ${latencySummary(killTimes)}; close ${latencySummary(closeTimes)}`);
 
-  const sandbox = createDockerSandbox({ image });
+  const sandbox = createDockerEnvironment({ image });
   await sandbox.exec("true");
   const sandboxed: number[] = [];
   const bare: number[] = [];
@@ -56,7 +56,7 @@ try {
   console.log(`overhead at the median: ${(percentile(sandboxed, 50) - percentile(bare, 50)).toFixed(1)} ms`);
 
   if (benchImage) {
-    const oracle = await oracleThroughput(createTerminalCookbook({ agent: "oracle", backend: "docker", image: benchImage }), concurrency);
+    const oracle = await oracleThroughput(createTerminalCookbook({ agent: "oracle", image: benchImage }), concurrency, { provider: "docker" });
     console.log(`oracle in ${benchImage}: ${oracle.episodes} episodes (${oracle.correct} correct) at concurrency ${concurrency}: ${oracle.perMinute.toFixed(1)} episodes/min`);
   }
 } finally {

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { isBuildFresh } from "../../bin/build-stamp.js";
 import type { Task } from "../../src/core/task.js";
 import type { ChatResponse, LlmClient } from "../../src/core/llm-client.js";
+import { openRunResources } from "../../src/sandbox/run-resources.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 if (!(await isBuildFresh(root))) {
@@ -91,6 +92,7 @@ async function engineRun(count: number, client: LlmClient = pipelineClient()): P
     tasks,
     cookbook: qaCookbook,
     client,
+    resources: openRunResources(),
     sampling: {},
     attempts: 1,
     concurrency,

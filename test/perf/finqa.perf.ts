@@ -4,6 +4,7 @@ import { originalCompanyTables, readOriginalFinqaRows } from "../../benchmarks/f
 import { TableStore } from "../../benchmarks/finqa/table-store.js";
 import { packagePath } from "../../src/core/package-root.js";
 import { gradeFinqaAnswer } from "../../verifiers/finqa/grade-finqa-answer.js";
+import { SqlQueryPool } from "../../benchmarks/finqa/sql-query-pool.js";
 
 const sampleFile = packagePath("benchmarks/finqa/data/finqa_sample.jsonl");
 const golds = readFileSync(sampleFile, "utf8")
@@ -28,7 +29,8 @@ console.log(`grader: ${Math.round((gradeRounds * replies.length) / seconds)} ver
 
 started = performance.now();
 const companies = originalCompanyTables(readOriginalFinqaRows(sampleFile));
-const stores = [...companies].map(([company, tables]) => TableStore.build(company, tables));
+const queryPool = new SqlQueryPool();
+const stores = [...companies].map(([company, tables]) => TableStore.build(company, tables, { pool: queryPool }));
 seconds = (performance.now() - started) / 1000;
 console.log(`store: ${stores.length} company stores (${stores.reduce((sum, store) => sum + store.tableNames().length, 0)} tables) built in ${(seconds * 1000).toFixed(1)} ms`);
 
@@ -52,3 +54,4 @@ await Promise.all(Array.from({ length: concurrent }, async () => {
 seconds = (performance.now() - started) / 1000;
 console.log(`sql_query: ${Math.round(queries / seconds)} guarded queries/s from ${concurrent} concurrent callers`);
 for (const store of stores) store.close();
+queryPool.close();

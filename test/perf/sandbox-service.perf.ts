@@ -13,6 +13,7 @@ import { normalizeTests } from "../../verifiers/code/normalize-tests.js";
 import type { CodeProblem, ProgramGrader } from "../../verifiers/code/program-grader.js";
 import { RemoteCodeGrader } from "../../verifiers/code/remote/remote-code-grader.js";
 import { sandboxServiceOrigin } from "../helpers/sandbox-service-origin.js";
+import { RemoteProgramHosts } from "../../src/sandbox/remote/remote-programs.js";
 
 const cores = os.availableParallelism();
 const bin = fileURLToPath(new URL("../../bin/rllm.js", import.meta.url));
@@ -50,7 +51,8 @@ console.log(`| local, ${cores} slots | ${localFigures.perSecond.toFixed(1)} | ${
 for (const count of [1, 2, 4]) {
   const slots = Math.max(1, Math.floor(cores / count));
   const services = await Promise.all(Array.from({ length: count }, (_, index) => startService(index, slots)));
-  const grader = new RemoteCodeGrader({ hosts: services.map((service) => ({ url: service.origin })), timeoutSeconds: 6, runAllTests: false, concurrency: count * slots * 2 });
+  const hosts = new RemoteProgramHosts(services.map((service) => ({ url: service.origin })), { concurrency: count * slots * 2 });
+  const grader = new RemoteCodeGrader(hosts, { timeoutSeconds: 6, runAllTests: false });
   const figures = await throughput(grader);
   console.log(`| ${count} × rllm sandbox serve (${slots} slot${slots > 1 ? "s" : ""} each) | ${figures.perSecond.toFixed(1)} | ${figures.passed}/${problems.length} | ${(figures.perSecond / localFigures.perSecond).toFixed(2)}× |`);
   for (const service of services) service.child.kill("SIGTERM");

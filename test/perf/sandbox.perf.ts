@@ -6,7 +6,7 @@
  */
 import { createTerminalCookbook } from "../../cookbooks/terminal/index.js";
 import { percentile } from "../../src/metrics/percentile.js";
-import { createBwrapSandbox } from "../../src/sandbox/local/bwrap-sandbox.js";
+import { createBwrapEnvironment } from "../../src/sandbox/local/bwrap-environment.js";
 import { bareCommandMs, latencySummary, oracleThroughput } from "./terminal-sandbox-figures.js";
 
 const commands = Number(process.env.SANDBOX_COMMANDS ?? 200);
@@ -16,14 +16,14 @@ const concurrency = Number(process.env.SANDBOX_CONCURRENCY ?? 2);
 const startupTimes: number[] = [];
 for (let run = 0; run < startups; run++) {
   const started = performance.now();
-  const sandbox = createBwrapSandbox();
+  const sandbox = createBwrapEnvironment();
   await sandbox.exec("true");
   startupTimes.push(performance.now() - started);
   await sandbox.close();
 }
 console.log(`start-up (create + first command), ${startups} sandboxes: ${latencySummary(startupTimes)}`);
 
-const sandbox = createBwrapSandbox();
+const sandbox = createBwrapEnvironment();
 const sandboxed: number[] = [];
 const bare: number[] = [];
 for (let run = 0; run < commands; run++) {

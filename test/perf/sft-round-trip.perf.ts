@@ -130,7 +130,7 @@ const pairs = arithTasks("test").flatMap((task) => {
 // Each pair judged 4 times (seeded), so a pair's score is its share of right verdicts.
 const judgeShares = (checkpoint: string | undefined) =>
   serving(checkpoint, async (baseUrl) => {
-    const judge = createLlmJudge({ client: createOpenAiClient({ baseUrl, model: "tiny" }), kind: cookbookJudgeKind("arith"), seed: 11, concurrency: 8 });
+    const judge = createLlmJudge({ client: createOpenAiClient({ baseUrl, model: "tiny" }), kind: cookbookJudgeKind({}), seed: 11, concurrency: 8 });
     return Promise.all(
       pairs.map(async (pair) => {
         let right = 0;

@@ -4,13 +4,15 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxService, type RunningSandboxService } from "../../src/sandbox-service/sandbox-service.js";
-import { CodeGrader } from "../../verifiers/code/code-grader.js";
+import { openLocalPrograms } from "../../src/sandbox/local/local-programs.js";
+import { resolvePython } from "../../src/sandbox/local/resolve-python.js";
 
 const key = "kk";
 let service: RunningSandboxService;
 
 beforeAll(async () => {
-  service = await startSandboxService({ host: "127.0.0.1", port: 0, grader: await CodeGrader.create({ concurrency: 1 }), apiKey: key });
+  const programs = await openLocalPrograms({ python: (await resolvePython()).installation, concurrency: 1 });
+  service = await startSandboxService({ host: "127.0.0.1", port: 0, programs, apiKey: key });
 });
 afterAll(() => service.close());
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCodeReply } from "../../src/sandbox-service/run-code-reply.js";
 import { outputExceededNote } from "../../src/core/sandbox-fusion-protocol.js";
-import type { ProcessOutcome } from "../../src/sandbox/local/sandbox-slot.js";
+import type { ProcessOutcome } from "../../src/core/program-sandbox.js";
 
 const clean: ProcessOutcome = {
   exitCode: 0,

@@ -1,4 +1,4 @@
-// `rllm sandbox serve` as its users meet it: `rllm grade --sandbox-url` against two of them gives the local verdicts,
+// `rllm sandbox serve` as its users meet it: `rllm grade --sandbox URL,URL` against two of them gives the local verdicts,
 // a service killed mid-run loses no verdict, and bad requests get clear errors. The official clients (sandbox-fusion,
 // verl's reward) call it in sandbox-service.sdk.test.ts.
 import type { ChildProcess } from "node:child_process";
@@ -50,10 +50,10 @@ function verdicts(file: string): { id: string; isCorrect: boolean; status: strin
 }
 
 describe("rllm sandbox serve", () => {
-  it("gives rllm grade --sandbox-url, over two services, the local verdicts of every row", async () => {
+  it("gives rllm grade --sandbox URL,URL, over two services, the local verdicts of every row", async () => {
     const local = await runCli(["grade", "--verifier", "code", "--input", rowsFile, "--output", path.join(folder, "local.jsonl"), "--timeout", "3"]);
     expect(local.code).toBe(0);
-    const remote = await runCli(["grade", "--verifier", "code", "--input", rowsFile, "--output", path.join(folder, "remote.jsonl"), "--timeout", "3", "--sandbox-url", `${first.origin},${second.origin}/run_code`]);
+    const remote = await runCli(["grade", "--verifier", "code", "--input", rowsFile, "--output", path.join(folder, "remote.jsonl"), "--timeout", "3", "--sandbox", `${first.origin},${second.origin}/run_code`]);
     expect(remote.code, remote.stderr).toBe(0);
     const expected = verdicts(path.join(folder, "local.jsonl"));
     expect(expected.filter((row) => row.isCorrect).length).toBeGreaterThan(10);
@@ -64,7 +64,7 @@ describe("rllm sandbox serve", () => {
   it("loses no verdict and grades none twice when one of two services is killed mid-run", async () => {
     const [doomed, survivor] = await Promise.all([serve(["--concurrency", "2"]), serve(["--concurrency", "2"])]);
     const output = path.join(folder, "killed.jsonl");
-    const grading = runCli(["grade", "--verifier", "code", "--input", rowsFile, "--output", output, "--timeout", "3", "--sandbox-url", `${doomed.origin},${survivor.origin}`]);
+    const grading = runCli(["grade", "--verifier", "code", "--input", rowsFile, "--output", output, "--timeout", "3", "--sandbox", `${doomed.origin},${survivor.origin}`]);
     // Kill it once it has answered some runs, so runs are in flight on it when it dies.
     for (let served = 0; served < 5; ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -78,27 +78,52 @@ describe("rllm sandbox serve", () => {
     expect(result.stdout).toMatch(/infra errors 0/);
   }, 600_000);
 
-  it("grades rllm eval deepcoder on the services that $RLLM_HOME/config.json names", async () => {
-    const home = path.join(folder, "home");
-    mkdirSync(home, { recursive: true });
-    writeFileSync(path.join(home, "config.json"), JSON.stringify({ sandbox: { urls: [first.origin] } }));
+  // The scripted model answers each deepcoder problem with its reference solution.
+  async function deepcoderModel() {
     const sample = readFileSync(new URL("../../benchmarks/deepcoder/sample.jsonl", import.meta.url), "utf8")
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { question: string; reference_solution: string });
-    const model = await startScriptedServer((body) => {
+    return startScriptedServer((body) => {
       const problem = sample.find((row) => lastUserText(body).includes(row.question));
       return { text: `\`\`\`python\n${problem?.reference_solution ?? "print(0)"}\n\`\`\`` };
     });
-    const served = async () => Number(/rllm_sandbox_requests_total (\d+)/.exec(await (await fetch(`${first.origin}/metrics`)).text())?.[1] ?? 0);
+  }
+  const served = async (origin: string) => Number(/rllm_sandbox_requests_total (\d+)/.exec(await (await fetch(`${origin}/metrics`)).text())?.[1] ?? 0);
+
+  it("grades rllm eval deepcoder --sandbox URL on that service, and records the sandbox in the run's config.json", async () => {
+    const model = await deepcoderModel();
     try {
-      const before = await served();
+      const before = await served(second.origin);
+      const output = path.join(folder, "deepcoder-flag-run");
+      const result = await runCli(["eval", "deepcoder", "--base-url", model.url, "--model", "scripted", "--limit", "2", "--out", output, "--sandbox", second.origin], {
+        RLLM_HOME: path.join(folder, "empty-home"),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const episodes = readFileSync(path.join(output, "episodes.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+      expect(episodes.map((episode) => episode.score.value)).toEqual([1, 1]);
+      expect(await served(second.origin)).toBeGreaterThan(before);
+      const config = JSON.parse(readFileSync(path.join(output, "config.json"), "utf8"));
+      expect(config.sandbox).toEqual({ provider: "remote", urls: [second.origin] });
+      expect(config.resources).toMatchObject({ sandbox: { provider: "remote", urls: [second.origin] }, pools: { code: { sandbox: "remote" } } });
+    } finally {
+      await model.close();
+    }
+  }, 300_000);
+
+  it("grades rllm eval deepcoder on the service that $RLLM_HOME/config.json's sandbox names", async () => {
+    const home = path.join(folder, "home");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, "config.json"), JSON.stringify({ sandbox: first.origin }));
+    const model = await deepcoderModel();
+    try {
+      const before = await served(first.origin);
       const output = path.join(folder, "deepcoder-run");
       const result = await runCli(["eval", "deepcoder", "--base-url", model.url, "--model", "scripted", "--limit", "2", "--out", output], { RLLM_HOME: home });
       expect(result.code, result.stderr).toBe(0);
       const episodes = readFileSync(path.join(output, "episodes.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
       expect(episodes.map((episode) => episode.score.value)).toEqual([1, 1]);
-      expect(await served()).toBeGreaterThan(before);
+      expect(await served(first.origin)).toBeGreaterThan(before);
     } finally {
       await model.close();
     }

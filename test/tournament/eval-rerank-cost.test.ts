@@ -11,6 +11,7 @@ import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";
 import { TournamentLineSchema, createEvalReranker, judgeUsageOf } from "../../src/tournament/eval-reranker.js";
 import { lastUserText, startScriptedServer, stringHash, type RecordedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { openRunResources } from "../../src/sandbox/run-resources.js";
 
 // Candidates "42" or "17" by seed; the judge prefers 42 and reports 30 of its prompt tokens as served from the
 // provider's prompt cache. Every reply is a function of the request, so reruns and resumes see the same tokens.
@@ -51,6 +52,7 @@ async function evaluate(paths: RunPaths, maxCost?: number): Promise<EvalRunResul
       tasks,
       cookbook,
       client,
+      resources: openRunResources(),
       sampling: {},
       seed: 1,
       attempts,

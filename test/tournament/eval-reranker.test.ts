@@ -10,6 +10,7 @@ import { singleTurnFlow } from "../../src/engine/single-turn-flow.js";
 import { createOpenAiClient } from "../../src/llm/openai-client.js";
 import { createEvalReranker } from "../../src/tournament/eval-reranker.js";
 import { lastUserText, startScriptedServer, stringHash, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { openRunResources } from "../../src/sandbox/run-resources.js";
 
 // Candidates: "42" (right) or "17" (wrong), a function of the request's seed. Judge: prefers 42, 8 vs 3, unless the
 // test has taken it down (HTTP 500). Every reply is a function of the request, never of arrival order.
@@ -54,6 +55,7 @@ async function evaluate(paths: RunPaths, taskCount: number, rerank = true): Prom
       tasks: tasks.slice(0, taskCount),
       cookbook,
       client,
+      resources: openRunResources(),
       sampling: {},
       seed: 1,
       attempts,

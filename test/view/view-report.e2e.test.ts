@@ -173,6 +173,8 @@ describe("rllm view in Chromium", () => {
     await page.locator("#task-rows .row").first().click();
     expect(await page.locator("#test-verdicts tbody tr").count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator("#test-verdicts").textContent()).toMatch(/runtime_error|wrong_answer/);
+    // The header names where the programs ran, the interpreter and the code pool, from config.json.
+    expect(await page.locator("header").textContent()).toMatch(/sandbox local \(bubblewrap, seccomp and cgroups\) · python 3\.\d+\.\d+, .* · pools: code sandbox local slots \d+/);
     await shot(watched, "transcript-deepcoder");
     await expectQuietPage(watched);
   });

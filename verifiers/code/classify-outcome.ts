@@ -1,5 +1,5 @@
 /** Reads a finished process (exit status, signal, stderr) as a test verdict: time limit, memory limit, runtime error. */
-import type { ProcessOutcome } from "rllm-ts/sandbox";
+import type { ProcessOutcome } from "rllm-ts/core";
 import type { TestVerdictKind } from "./test-verdict.js";
 
 export interface OutcomeVerdict {

@@ -1,10 +1,9 @@
 /** The `code` GradeVerifier behind `rllm grade --verifier code`: rows {id?, response, tests, fn_name?} run in the sandbox. */
-import os from "node:os";
 import pLimit from "p-limit";
 import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
-import { openProgramGrader, parseSandboxUrls } from "./open-program-grader.js";
+import { codeGradingPool, codePool } from "./code-pool.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { type NormalizedTests, normalizeTests, TestDecodeError } from "./normalize-tests.js";
@@ -22,62 +21,44 @@ export const CodeRowSchema = z
   .passthrough();
 export type CodeRow = z.infer<typeof CodeRowSchema>;
 
-/** Verifier flags, from `--set key=value` or the grade command's own code flags. */
+/**
+ * Verifier flags, from `--set key=value` or the grade command's own code flags. Where programs run (`--sandbox`, its
+ * interpreter, --unsafe-no-sandbox) is the run's sandbox, not a verifier flag.
+ */
 export const CodeFlagsSchema = z
   .object({
     timeout: z.coerce.number().positive().default(6),
     runAllTests: z.boolean().default(false),
     floatTolerance: z.coerce.number().nonnegative().optional(),
-    unsafeNoSandbox: z.boolean().default(false),
     memoryMb: z.coerce.number().int().positive().optional(),
-    python: z.string().optional(),
-    /** SandboxFusion-compatible services, comma-separated: the programs run there instead of in local slots. */
-    sandboxUrl: z.string().optional(),
-    /** Each service's API key by its URL as given (from the environment variables config.json names, never a flag). */
-    sandboxApiKeys: z.record(z.string(), z.string()).optional(),
   })
   .strict();
 
 export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   name: "code",
-  description: "Programs run in a bubblewrap sandbox against stdin/stdout, function-call or assert tests; correct only if every test passes.",
+  description: "Programs run in the run's sandbox (--sandbox) against stdin/stdout, function-call or assert tests; correct only if every test passes.",
   rowSchema: CodeRowSchema,
-  async gradeRows(rows, options) {
+  async gradeRows(rows, options, context) {
     const flags = parseSetOptions(CodeFlagsSchema, options.flags, 'verifier "code"');
-    const urls = flags.sandboxUrl ? parseSandboxUrls(flags.sandboxUrl) : [];
-    const grader = await openProgramGrader(
-      {
-        // Every slot starts when the grader opens: none beyond what the rows can use.
-        concurrency: Math.min(options.concurrency ?? os.availableParallelism(), Math.max(1, rows.length)),
-        timeoutSeconds: flags.timeout,
-        runAllTests: flags.runAllTests,
-        floatTolerance: flags.floatTolerance,
-        unsafeNoSandbox: flags.unsafeNoSandbox,
-        python: flags.python,
-        limits: flags.memoryMb ? { memoryBytes: flags.memoryMb * 1024 * 1024 } : {},
-      },
-      urls.length > 0 ? { hosts: urls.map((url) => ({ url, ...(flags.sandboxApiKeys?.[url] ? { apiKey: flags.sandboxApiKeys[url] } : {}) })) } : undefined,
-    );
+    // The run's slots (opened as `rllm grade` started), or for a memory cap of its own, slots of that cap.
+    const pool = await context.pool(flags.memoryMb ? codeGradingPool({ memoryBytes: flags.memoryMb * 1024 * 1024 }) : codePool);
+    const grader = pool.grader({ timeoutSeconds: flags.timeout, runAllTests: flags.runAllTests, floatTolerance: flags.floatTolerance });
     // Each problem runs its tests one after another; problems share the sandbox slots.
     const limit = pLimit(grader.concurrency);
     let done = 0;
-    try {
-      const verdicts = await Promise.all(
-        rows.map((row) =>
-          limit(async () => {
-            const verdict = await gradeRow(grader, row);
-            done += 1;
-            options.onProgress?.(done, rows.length);
-            return verdict;
-          }),
-        ),
-      );
-      // Said once per run: without cgroups the memory and process caps hold per process, not per sandbox.
-      if (grader.notice && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.notice };
-      return verdicts;
-    } finally {
-      await grader.close();
-    }
+    const verdicts = await Promise.all(
+      rows.map((row) =>
+        limit(async () => {
+          const verdict = await gradeRow(grader, row);
+          done += 1;
+          options.onProgress?.(done, rows.length);
+          return verdict;
+        }),
+      ),
+    );
+    // Said once per run: without cgroups the memory and process caps hold per process, not per sandbox.
+    if (grader.notice && verdicts[0]) verdicts[0].details = { ...verdicts[0].details, sandboxNotice: grader.notice };
+    return verdicts;
   },
 };
 

@@ -7,7 +7,7 @@ import { classifyOutcome, failureFromError, type OutcomeVerdict } from "./classi
 import type { RunContext } from "./run-context.js";
 import type { TestCase } from "./normalize-tests.js";
 import { parsePythonJson, pythonEquals, type PythonValue } from "./python-value.js";
-import type { ProcessOutcome } from "rllm-ts/sandbox";
+import type { ProcessOutcome } from "rllm-ts/core";
 import { TestVerdictKindSchema, type TestResult } from "./test-verdict.js";
 
 interface CheckerRecord {
@@ -148,8 +148,8 @@ async function gradeCallTestsOnce(
   const seconds = context.timeoutMs / 1000;
   const outcome = await context.run(
     isAssert
-      ? { mode: "assert", program, asserts: tests.map(({ test }) => (test.kind === "assert" ? test.code : "")) }
-      : { mode: "functional", program, inputs: tests.map(({ test }) => (test.kind === "functional" ? test.input : "")), fnName },
+      ? { mode: "assert", program, asserts: tests.map(({ test }) => (test.kind === "assert" ? test.code : "")), runAll: context.runAllTests }
+      : { mode: "functional", program, inputs: tests.map(({ test }) => (test.kind === "functional" ? test.input : "")), fnName, runAll: context.runAllTests },
     // The guard of LiveCodeBench: (timeout + 1) · n + 5 seconds for the whole process.
     { idleTimeoutMs: context.timeoutMs, deadlineMs: (context.timeoutMs + 1000) * tests.length + 5000, cpuSeconds: (seconds + 1) * tests.length + 1 },
     onRecord,
@@ -175,7 +175,7 @@ async function gradeCallTestsOnce(
 /** Why the run ended before every test reported, when the program or a limit is to blame (undefined: the checker died). */
 function programFailure(outcome: ProcessOutcome, context: RunContext, programEnded: boolean): OutcomeVerdict | undefined {
   if (!(outcome.memoryCapHit || outcome.outputLimitExceeded || outcome.timedOut || programEnded)) return undefined;
-  const failure = classifyOutcome({ ...outcome, stoppedEarly: false }, context.runner.deniedExitCode, context.limits.outputBytes);
+  const failure = classifyOutcome({ ...outcome, stoppedEarly: false }, context.deniedExitCode, context.limits.outputBytes);
   return failure ?? { verdict: "runtime_error", detail: `the program ended before the tests finished (exit code ${outcome.exitCode})${tail(outcome.stderr)}` };
 }
 

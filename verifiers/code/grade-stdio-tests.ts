@@ -32,7 +32,7 @@ export async function gradeStdioTests(context: RunContext, program: string, test
       { mode: "stdio", program, stdin: test.input },
       { idleTimeoutMs: context.timeoutMs, deadlineMs: context.timeoutMs + guardSlackMs, cpuSeconds: context.timeoutMs / 1000 + 1, outputBytes },
     );
-    const failure = classifyOutcome(outcome, context.runner.deniedExitCode, outputBytes);
+    const failure = classifyOutcome(outcome, context.deniedExitCode, outputBytes);
     const wallMs = Math.round(outcome.wallMs);
     spentMs += outcome.wallMs;
     if (failure) {

@@ -1,12 +1,11 @@
-/** The code verifier: sandboxed execution of untrusted programs against stdin/stdout, function-call and assert tests. */
-// Grading programs
-export { CodeGrader, CodeGraderOptionsSchema, type CodeGraderOptions } from "./code-grader.js";
+/** The code verifier: untrusted programs graded in the run's sandbox against stdin/stdout, function-call and assert tests. */
+// The run's pool of program slots (local) or hosts (remote), and the graders made on it
+export { codePool, codeGradingPool } from "./code-pool.js";
+export { CodeGradingPool } from "./code-grading-pool.js";
+export { CodeGrader, CodeGraderOptionsSchema, CodeGradingOptionsSchema, type CodeGraderOptions, type CodeGradingOptions } from "./code-grader.js";
 export type { CodeProblem, ProgramGrader } from "./program-grader.js";
-// The grader a run's options ask for: the local sandbox, or SandboxFusion-compatible services
-export { configuredSandboxUrls, openProgramGrader, sandboxHostAddresses, type RemoteSandboxOptions } from "./open-program-grader.js";
-// Grading on SandboxFusion-compatible services (--sandbox-url)
+// Grading on SandboxFusion-compatible services (--sandbox URL)
 export { RemoteCodeGrader, type RemoteCodeGraderOptions } from "./remote/remote-code-grader.js";
-export { RunCodeRequestSchema, RunCodeResponseSchema, type RunCodeRequest, type RunCodeResponse } from "rllm-ts/sandbox";
 export { codeGradeVerifier, CodeRowSchema, type CodeRow } from "./code-grade-verifier.js";
 export { ProgramVerdictSchema, TestResultSchema, TestVerdictKindSchema, type ProgramVerdict, type TestResult, type TestVerdictKind } from "./test-verdict.js";
 // Tests and comparison
@@ -14,5 +13,3 @@ export { normalizeTests, TestCaseSchema, TestDecodeError, type TestCase, type No
 export { compareStdout } from "./compare-stdout.js";
 export { parsePythonJson, pythonEquals, type PythonValue } from "./python-value.js";
 export { extractProgram, extractLastCodeBlock } from "./extract-code.js";
-// The sandbox and language runners
-export { SandboxUnavailableError, SandboxLimitsSchema, pythonRunner, type SandboxLimits, type LanguageRunner, type RunJob, type RunMode } from "rllm-ts/sandbox";

@@ -16,5 +16,4 @@ export interface ProgramGrader {
   readonly notice: string | undefined;
   /** The verdict of `problem`; a grader failure is an infra_error verdict, never a pass. */
   grade(problem: CodeProblem): Promise<ProgramVerdict>;
-  close(): Promise<void>;
 }

@@ -1,19 +1,10 @@
 /** What the stdio and function-call test runners need from the grader: a way to run one sandboxed job, and the grading options. */
-import type { LanguageRunner, ProcessOutcome, RunJob, SandboxLimits } from "rllm-ts/sandbox";
-
-/** Time and output limits of one sandboxed run. */
-export interface RunBudget {
-  /** Without records: the wall-clock limit; with records: the longest wait for the next one. */
-  idleTimeoutMs: number;
-  deadlineMs: number;
-  cpuSeconds: number;
-  /** stdout cap when it must exceed the default (a test whose expected output is larger). */
-  outputBytes?: number;
-}
+import type { ProcessOutcome, ProgramJob, RunBudget, SandboxLimits } from "rllm-ts/core";
 
 export interface RunContext {
-  run(job: RunJob, budget: RunBudget, onRecord?: (line: string) => "continue" | "stop"): Promise<ProcessOutcome>;
-  runner: LanguageRunner;
+  run(job: ProgramJob, budget: RunBudget, onRecord?: (line: string) => "continue" | "stop"): Promise<ProcessOutcome>;
+  /** The exit code a program uses when the sandbox's policy denied it something. */
+  deniedExitCode: number;
   limits: SandboxLimits;
   timeoutMs: number;
   runAllTests: boolean;

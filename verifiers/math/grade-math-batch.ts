@@ -1,10 +1,9 @@
 /** Grades many (response, ground truth) pairs on a worker-thread pool, each check under a hard time limit. */
 import { availableParallelism } from "node:os";
 import { MathPolicySchema, type MathPolicyInput } from "./math-policy.js";
+import { defaultMathTimeoutMs } from "./math-pool.js";
 import { MathWorkerPool, type MathJob, type PooledMathVerdict } from "./math-worker-pool.js";
 
-/** Default hard limit per check: generous for real answers, short for pathological ones. */
-export const defaultMathTimeoutMs = 5000;
 
 /**
  * Jobs per worker thread: a thread takes about as long to start and warm up (mathjs) as it takes to grade a few
@@ -14,6 +13,8 @@ export const jobsPerWorker = 256;
 
 export interface GradeMathBatchOptions {
   policy?: MathPolicyInput;
+  /** The run's pool to grade on (left open); absent, the batch opens one of its own and closes it. */
+  pool?: MathWorkerPool;
   /** Worker threads at most (default: all cores); fewer for a small batch, one per `jobsPerWorker` jobs. */
   concurrency?: number;
   timeoutMs?: number;
@@ -24,10 +25,13 @@ export interface GradeMathBatchOptions {
 export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMathBatchOptions = {}): Promise<PooledMathVerdict[]> {
   if (jobs.length === 0) return [];
   const policy = MathPolicySchema.parse(options.policy ?? {});
-  const pool = new MathWorkerPool({
-    size: workerCount(jobs.length, options.concurrency ?? availableParallelism()),
-    timeoutMs: options.timeoutMs ?? defaultMathTimeoutMs,
-  });
+  const pool =
+    options.pool ??
+    new MathWorkerPool({
+      size: workerCount(jobs.length, options.concurrency ?? availableParallelism()),
+      timeoutMs: options.timeoutMs ?? defaultMathTimeoutMs,
+    });
+  options.pool?.capThreads(workerCount(jobs.length, options.pool.size));
   let done = 0;
   try {
     return await Promise.all(
@@ -39,7 +43,7 @@ export async function gradeMathBatch(jobs: readonly MathJob[], options: GradeMat
       }),
     );
   } finally {
-    await pool.close();
+    if (!options.pool) await pool.close();
   }
 }
 

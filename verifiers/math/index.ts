@@ -1,7 +1,7 @@
 /** The math verifier: answer extraction, normalisation and equivalence (mathjs + nerdamer), in process or on a timed worker pool. */
 export { gradeMath, type MathGroundTruth, type MathVerdict } from "./grade-math.js";
-export { gradeMathBatch, defaultMathTimeoutMs, type GradeMathBatchOptions } from "./grade-math-batch.js";
-export { gradeMathWithTimeLimit } from "./shared-math-pool.js";
+export { gradeMathBatch, type GradeMathBatchOptions } from "./grade-math-batch.js";
+export { mathPool, mathGradingPool, defaultMathTimeoutMs } from "./math-pool.js";
 export { MathWorkerPool, type MathJob, type PooledMathVerdict } from "./math-worker-pool.js";
 export { extractMathAnswer } from "./extract-math-answer.js";
 export { extractAnswer, lastBoxed, type ExtractedAnswer } from "./extract-answer.js";

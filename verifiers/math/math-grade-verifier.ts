@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
-import { defaultMathTimeoutMs, gradeMathBatch } from "./grade-math-batch.js";
+import { gradeMathBatch } from "./grade-math-batch.js";
+import { defaultMathTimeoutMs, mathGradingPool, mathPool } from "./math-pool.js";
 import type { MathGroundTruth } from "./grade-math-under-policy.js";
 import { MathPolicySchema } from "./math-policy.js";
 import type { PooledMathVerdict } from "./math-worker-pool.js";
@@ -41,12 +42,14 @@ export const mathGradeVerifier: GradeVerifier<MathRow> = {
   name: "math",
   description: "Math answers: last \\boxed{} (or answer phrase) against the ground truth, equivalent up to form, order, units and rounding policy.",
   rowSchema: MathRowSchema,
-  async gradeRows(rows, options) {
+  async gradeRows(rows, options, context) {
     const flags = parseSetOptions(MathFlagsSchema, options.flags, 'verifier "math"');
     const { timeoutMs, ...policy } = flags;
     const gradable = rows.filter((row) => !isEmptyGroundTruth(row.ground_truth));
     const jobs = gradable.map((row) => ({ response: row.response, groundTruth: row.ground_truth, choices: row.choices }));
-    const verdicts = await gradeMathBatch(jobs, { policy, timeoutMs, concurrency: options.concurrency, onProgress: options.onProgress });
+    // The run's threads (started as `rllm grade` started), or for a time limit of its own, threads with that limit.
+    const pool = await context.pool(timeoutMs === defaultMathTimeoutMs ? mathPool : mathGradingPool(timeoutMs));
+    const verdicts = await gradeMathBatch(jobs, { policy, pool, onProgress: options.onProgress });
     const scores = new Map(gradable.map((row, index) => [row, mathVerdictScore(verdicts[index]!)]));
     return rows.map((row) => scores.get(row) ?? unscored("the ground truth is empty"));
   },

@@ -5,7 +5,6 @@ import { startTsWorker } from "rllm-ts/core";
 import type { MathGroundTruth, MathVerdict } from "./grade-math-under-policy.js";
 import { groundTruthLane, MathJobLanes } from "./math-job-lanes.js";
 import { defaultMathPolicy, MathPolicySchema, type MathPolicy, type MathPolicyInput } from "./math-policy.js";
-import { takeSpareMathWorker } from "./spare-math-worker.js";
 
 /** One grading job. */
 export interface MathJob {
@@ -85,10 +84,37 @@ export class MathWorkerPool {
   private nextId = 0;
   private isClosed = false;
   readonly size: number;
+  // Threads this pool may start at most: its size, or fewer for a small batch (capThreads).
+  private threadCap: number;
 
   constructor(private readonly options: MathWorkerPoolOptions) {
     this.size = Math.max(1, options.size ?? availableParallelism());
+    this.threadCap = this.size;
     this.queue = new MathJobLanes(this.size);
+  }
+
+  /** The hard limit per check, milliseconds. */
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  /**
+   * Starts one grading thread now, ahead of the first job: its start and mathjs warm-up (about 0.3 s) then overlap
+   * whatever the run does before it grades. Like an idle thread, it does not keep the process alive.
+   */
+  warm(): void {
+    if (this.slots.length === 0 && !this.isClosed) {
+      this.spawn();
+      this.slots[0]!.worker.unref();
+    }
+  }
+
+  /**
+   * Starts no more than `count` threads (at least one) from now on: a thread takes about as long to start as a few
+   * hundred checks take, so a small batch is faster on fewer. Threads already started stay.
+   */
+  capThreads(count: number): void {
+    this.threadCap = Math.max(1, Math.min(this.size, count));
   }
 
   /** Queues one job; resolves with its verdict (a timeout resolves as "not equivalent, timed out"). */
@@ -105,7 +131,7 @@ export class MathWorkerPool {
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, job: resolvedJob, resolve, lane: groundTruthLane(job.groundTruth, this.size) });
       for (const slot of this.slots) slot.worker.ref();
-      if (this.slots.length < this.size && this.slots.length < this.queue.length + this.busyCount()) this.spawn();
+      if (this.slots.length < this.threadCap && this.slots.length < this.queue.length + this.busyCount()) this.spawn();
       this.dispatch();
     });
   }
@@ -133,10 +159,8 @@ export class MathWorkerPool {
 
   private spawn(existing?: Slot): void {
     const slot: Slot = existing ?? ({ isReady: false, inFlight: [] } as unknown as Slot);
-    // A fresh slot adopts the thread started ahead of need, if any; a replacement always starts a new one.
-    const spare = existing ? undefined : takeSpareMathWorker();
-    slot.isReady = spare?.isReady ?? false;
-    slot.worker = spare?.worker ?? startTsWorker(this.options.workerModule ?? workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
+    slot.isReady = false;
+    slot.worker = startTsWorker(this.options.workerModule ?? workerModule, { warmUpPolicy: defaultMathPolicy } satisfies MathWorkerData);
     slot.worker.on("message", (message: MathJobResult | { ready: true }) => {
       if ("ready" in message) {
         slot.isReady = true;
@@ -180,7 +204,7 @@ export class MathWorkerPool {
       return;
     }
     this.dispatch();
-    // An idle pool must not keep the process alive (a shared pool outlives its callers' work).
+    // An idle pool must not keep the process alive: a run's pool waits for its next episode's check.
     if (this.queue.length === 0 && this.busyCount() === 0) for (const idle of this.slots) idle.worker.unref();
   }
 

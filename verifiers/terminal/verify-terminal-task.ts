@@ -15,7 +15,7 @@
 import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Sandbox } from "rllm-ts/core";
+import type { SandboxEnvironment } from "rllm-ts/core";
 import { readRewardFile } from "./read-reward-file.js";
 
 /** What the verifier needs from the task. */
@@ -50,7 +50,7 @@ const testOutputFile = "/logs/verifier/test-stdout.txt";
 const emptyVerifierFolder = "rm -rf -- /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*";
 
 /** Runs the task's tests in `sandbox` and reads the reward. */
-export async function verifyTerminalTask(sandbox: Sandbox, verification: TerminalVerification): Promise<TerminalGrade> {
+export async function verifyTerminalTask(sandbox: SandboxEnvironment, verification: TerminalVerification): Promise<TerminalGrade> {
   const isTerminalBench = verification.format === "terminal-bench-v1";
   await uploadTests(sandbox, verification, isTerminalBench);
   // Harbor's migration turns run-tests.sh's exit status into reward.txt; here the status is taken from the sandbox
@@ -75,7 +75,7 @@ export async function verifyTerminalTask(sandbox: Sandbox, verification: Termina
  * Copies the tests to /tests from a staging copy whose entry is executable: the verifier sees /tests read-only (bwrap),
  * so the entry cannot be made executable in the sandbox, as Harbor does with a chmod as root.
  */
-async function uploadTests(sandbox: Sandbox, verification: TerminalVerification, isTerminalBench: boolean): Promise<void> {
+async function uploadTests(sandbox: SandboxEnvironment, verification: TerminalVerification, isTerminalBench: boolean): Promise<void> {
   const staging = mkdtempSync(path.join(tmpdir(), "rllm-tests-"));
   try {
     const testsDir = path.join(verification.taskDir, "tests");

@@ -1,7 +1,7 @@
 /** `rllm eval`'s flag schema, apart from the command so that its action (eval.ts, eval-set.ts) imports the type without the command. */
 import { z } from "zod";
 import { SelectionMethodSchema } from "../../tournament/selection-methods.js";
-import { commaList, concurrencyFlag, endpointFlags, localModelFlags, outFlag, samplingFlags, seedFlag } from "../shared-flags.js";
+import { commaList, concurrencyFlag, endpointFlags, localModelFlags, outFlag, samplingFlags, sandboxFlags, seedFlag } from "../shared-flags.js";
 
 /** `rllm eval`'s flags. */
 export const EvalFlagsSchema = z.object({
@@ -25,6 +25,7 @@ export const EvalFlagsSchema = z.object({
   failUnder: z.coerce.number().min(0).max(1).optional().describe("exit 1 if accuracy (0..1) ends below this").meta({ value: "accuracy" }),
   agent: z.string().optional().describe("terminal tasks: oracle, nop, bash, terminus-2 or llm-in-sandbox (same as --set agent=…)").meta({ value: "name" }),
   allowNetwork: z.boolean().default(false).describe("terminal tasks: give the sandbox network where the task allows it (off by default)"),
+  ...sandboxFlags,
   set: z.array(z.string()).default([]).describe("a cookbook option, repeatable (finqa: beta, judgeModel); a cookbook without options refuses it").meta({ value: "key=value" }),
   rerank: commaList(SelectionMethodSchema)
     .optional()

@@ -2,6 +2,7 @@
 import { parseSetFlags } from "../../core/parse-set-flags.js";
 import type { EvalOptionsInput } from "../../evaluation/eval-options.js";
 import type { EvalSetOptions } from "../../evaluation/evaluate-set.js";
+import { sandboxSettingFromFlags } from "../shared-flags.js";
 import type { EvalFlags } from "./eval-flags.js";
 
 /** The options of `rllm eval <benchmark>`. */
@@ -37,6 +38,7 @@ export function evalOptionsFromFlags(flags: EvalFlags, benchmark: string): EvalO
     tpm: flags.tpm,
     prices: flags.prices,
     maxCost: flags.maxCost,
+    sandbox: sandboxSettingFromFlags(flags),
   };
 }
 
@@ -56,6 +58,7 @@ export function evalSetOptionsFromFlags(flags: EvalFlags, file: string): EvalSet
     tpm: flags.tpm,
     prices: flags.prices,
     maxCost: flags.maxCost,
+    sandbox: sandboxSettingFromFlags(flags),
     cookbookOptions: parseSetFlags(agentEntries(flags)),
   };
 }

@@ -34,7 +34,7 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: [string?]): 
   const options = evalOptionsFromFlags(flags, benchmarkName);
   // Every usage check comes first: the embedded model's server, once started, keeps the process alive until closed.
   const plan = await planEval(options, { warn: (message) => console.error(`rllm: warning: ${message}`) });
-  const services = await openRunServices(plan.options);
+  const services = await openRunServices({ ...plan.options, sandbox: plan.sandbox });
   try {
     if (services.cacheRecovery) console.error(`rllm: ${services.cacheRecovery}`);
     let progress: ProgressBar | undefined;
@@ -60,6 +60,6 @@ export async function evalAction(flags: EvalFlags, [benchmarkName]: [string?]): 
       interrupt.release();
     }
   } finally {
-    services.close();
+    await services.close();
   }
 }

@@ -1,7 +1,7 @@
 /** `rllm grade`: the flag schema and its type, read by both the definition (grade-command.ts) and the action. */
 import { z } from "zod";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
-import { concurrencyFlag } from "../shared-flags.js";
+import { concurrencyFlag, sandboxFlags } from "../shared-flags.js";
 
 /** `rllm grade`'s flags; the code verifier's own flags are passed through to it when given. */
 export const GradeFlagsSchema = z.object({
@@ -13,12 +13,8 @@ export const GradeFlagsSchema = z.object({
   timeout: z.coerce.number().positive().optional().describe("code: per-test time limit (default 6)").meta({ value: "seconds" }),
   runAllTests: z.boolean().optional().describe("code: run every test instead of stopping at the first failure"),
   floatTolerance: z.coerce.number().nonnegative().optional().describe("code: accept numbers within x·max(1,|expected|) (default: exact)").meta({ value: "x" }),
-  unsafeNoSandbox: z.boolean().optional().describe("code: run programs without bubblewrap isolation (rlimits only) if no sandbox exists"),
-  sandboxUrl: z
-    .string()
-    .optional()
-    .describe("code: run programs on SandboxFusion-compatible services (rllm sandbox serve, or SandboxFusion), comma-separated; default: config.json's sandbox.urls, else the local sandbox")
-    .meta({ value: "url[,url…]" }),
+  ...sandboxFlags,
+  unsafeNoSandbox: z.boolean().optional().describe("local sandbox: run programs without bubblewrap isolation (rlimits and seccomp only) where bubblewrap is missing"),
 });
 /** `rllm grade`'s parsed flags. */
 export type GradeFlags = z.infer<typeof GradeFlagsSchema>;

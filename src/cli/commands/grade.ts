@@ -1,38 +1,56 @@
-/** `rllm grade --verifier <name> --input rows.jsonl`'s action: grades rows with a verifier, writes verdict rows, prints accuracy. */
+/**
+ * `rllm grade --verifier <name> --input rows.jsonl`'s action: grades rows with a verifier, writes verdict rows, prints
+ * accuracy. The run's pool (math's grading threads, code's sandbox slots) was started as the flags parsed
+ * (grade-start.ts), so it has been warming up while this module and the verifier loaded; the action owns it and closes
+ * it, on a failure or Ctrl-C too.
+ */
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { readJsonlRows } from "../../core/dataset.js";
 import { InputError } from "../../core/errors/input-error.js";
 import type { Score } from "../../core/score.js";
-import { rllmHome } from "../../core/rllm-home.js";
-import { readUserConfig } from "../../core/user-config.js";
-import { configuredSandboxUrls, parseSandboxUrls, sandboxHostAddresses } from "../../../verifiers/code/open-program-grader.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
 import { parseSetFlags } from "../../core/parse-set-flags.js";
+import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import type { GradeFlags } from "./grade-flags.js";
+import type { GradeStart } from "./grade-start.js";
 
-/** Grades the rows, writes the verdict rows and prints the accuracy. */
-export async function gradeAction(flags: GradeFlags, _args: string[], command: Command): Promise<void> {
-  const verifier = await gradeVerifiers.load(flags.verifier);
-  assertCodeFlagsFit(verifier.name, flags, command);
-  assertInputFile("--input", flags.input);
-  if (flags.output) assertWritableOutput("--output", flags.output);
-  const rows = readJsonlRows(flags.input, verifier.rowSchema);
-  const progress = progressLine(rows.length);
-  const scores = await verifier.gradeRows(rows, {
-    concurrency: flags.concurrency,
-    flags: { ...parseSetFlags(flags.set), ...codeFlags(flags), ...(verifier.name === "code" ? remoteSandboxFlags(flags.sandboxUrl) : {}) },
-    onProgress: progress,
-  });
-  progress(rows.length, rows.length, true);
+/** Grades the rows on the run `started`, writes the verdict rows and prints the accuracy. */
+export async function gradeAction(flags: GradeFlags, _args: string[], command: Command, started: GradeStart): Promise<void> {
+  const { resources, warming } = started;
+  const interrupt = interruptOnCtrlC("rllm: stopping: closing the sandbox (Ctrl-C again to quit at once)");
+  try {
+    const verifier = await gradeVerifiers.load(flags.verifier);
+    assertCodeFlagsFit(verifier.name, flags, command);
+    assertInputFile("--input", flags.input);
+    if (flags.output) assertWritableOutput("--output", flags.output);
+    const rows = readJsonlRows(flags.input, verifier.rowSchema);
+    await warming;
+    const progress = progressLine(rows.length);
+    const grading = verifier.gradeRows(
+      rows,
+      { concurrency: flags.concurrency, flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) }, onProgress: progress },
+      { sandbox: resources.sandbox, pool: resources.pool, signal: interrupt.signal },
+    );
+    const scores = await untilInterrupted(grading, interrupt.signal);
+    progress(rows.length, rows.length, true);
+    writeVerdicts(rows, scores, flags.output);
+  } finally {
+    interrupt.release();
+    await started.close();
+  }
+}
+
+/** The verdict rows, to `output` or stdout, and the summary line. */
+function writeVerdicts(rows: unknown[], scores: readonly Score[], output: string | undefined): void {
   const lines = rows.map((row, index) => JSON.stringify({ ...(row as object), ...scores[index] }));
   const text = lines.join("\n") + "\n";
-  if (flags.output) writeFileSync(flags.output, text);
+  if (output) writeFileSync(output, text);
   else process.stdout.write(text);
   const summary = summarize(scores);
-  (flags.output ? console.log : console.error)(summary);
+  (output ? console.log : console.error)(summary);
   // Nothing graded: every row failed for the infrastructure (a sandbox service lost mid-run, say), which a 0 exit would hide.
   const cause = nothingGradedCause(scores);
   if (cause !== undefined) {
@@ -48,6 +66,12 @@ export function nothingGradedCause(scores: readonly Score[]): string | undefined
   for (const score of scores) counts.set(score.explanation ?? "no cause given", (counts.get(score.explanation ?? "no cause given") ?? 0) + 1);
   const [cause, count] = [...counts].sort((first, second) => second[1] - first[1])[0]!;
   return count === scores.length ? cause : `${cause}, ${count} of ${scores.length} rows`;
+}
+
+/** The grading's scores, or a rejection once Ctrl-C has stopped it (its pools are closed under it). */
+function untilInterrupted<Value>(work: Promise<Value>, signal: AbortSignal): Promise<Value> {
+  if (signal.aborted) return Promise.reject(new Error("interrupted"));
+  return Promise.race([work, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("interrupted")), { once: true }))]);
 }
 
 /**
@@ -67,26 +91,8 @@ function assertCodeFlagsFit(verifierName: string, flags: GradeFlags, command: Co
 
 /** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */
 function codeFlags(flags: GradeFlags): Record<string, unknown> {
-  const { timeout, runAllTests, floatTolerance, unsafeNoSandbox, sandboxUrl } = flags;
-  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance, unsafeNoSandbox, sandboxUrl }).filter(([, value]) => value !== undefined));
-}
-
-/**
- * The sandbox services for the code verifier: --sandbox-url, else $RLLM_HOME/config.json's `sandbox`; each one's key
- * from the variable config.json names for it (sandboxHostAddresses), sent to that service only.
- */
-function remoteSandboxFlags(flag: string | undefined): Record<string, unknown> {
-  const config = readUserConfig(rllmHome()).sandbox;
-  const urls = flag ?? (config ? configuredSandboxUrls(config).join(",") : undefined);
-  if (urls === undefined) return {};
-  let parsed: string[];
-  try {
-    parsed = parseSandboxUrls(urls);
-  } catch (error) {
-    throw new InputError((error as Error).message);
-  }
-  const keys = Object.fromEntries(sandboxHostAddresses(parsed, config, process.env).flatMap(({ url, apiKey }) => (apiKey ? [[url, apiKey]] : [])));
-  return { sandboxUrl: urls, ...(Object.keys(keys).length > 0 ? { sandboxApiKeys: keys } : {}) };
+  const { timeout, runAllTests, floatTolerance } = flags;
+  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance }).filter(([, value]) => value !== undefined));
 }
 
 /**

@@ -12,7 +12,7 @@ export const sandboxCommand = defineCommandGroup({
       description:
         "Serve the bubblewrap code sandbox behind SandboxFusion's HTTP API (POST /run_code, GET /v1/ping,\n" +
         "/health, /metrics): point verl's sandbox_fusion reward, tinker-cookbook's code RL or\n" +
-        "`rllm grade --verifier code --sandbox-url` at it. Python programs only.",
+        "`rllm eval|grade|train --sandbox http://host:port` at it. Python programs only.",
       arguments: noArguments,
       flags: SandboxServeFlagsSchema,
       loadAction: async () => (await import("./sandbox.js")).sandboxServe,

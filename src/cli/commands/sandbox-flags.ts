@@ -1,6 +1,6 @@
 /** `rllm sandbox serve`: the flag schema and its type, read by both the definition (sandbox-command.ts) and the action. */
 import { z } from "zod";
-import { concurrencyFlag, listenFlags } from "../shared-flags.js";
+import { concurrencyFlag, listenFlags, sandboxFlags } from "../shared-flags.js";
 
 /** `rllm sandbox serve`'s flags. */
 export const SandboxServeFlagsSchema = z.object({
@@ -12,6 +12,7 @@ export const SandboxServeFlagsSchema = z.object({
   maxBodyMb: z.coerce.number().positive().default(16).describe("largest request body (code + stdin), MiB").meta({ value: "MiB" }),
   maxRunTimeout: z.coerce.number().positive().default(300).describe("longest run_timeout a request may ask for, seconds").meta({ value: "seconds" }),
   memoryMb: z.coerce.number().int().positive().optional().describe("memory cap of each sandbox, MiB (default 4096)").meta({ value: "MiB" }),
+  python: sandboxFlags.python,
   unsafeNoSandbox: z.boolean().optional().describe("run programs without bubblewrap isolation (rlimits only) if no sandbox exists; never with secrets on the machine"),
 });
 /** `rllm sandbox serve`'s parsed flags. */

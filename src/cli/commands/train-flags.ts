@@ -1,7 +1,7 @@
 /** `rllm train <cookbook>`: the flag schema and its type, read by both the definition (train-command.ts) and the action. */
 import { z } from "zod";
 import { trainingBackends } from "../../training/backends/training-backends.js";
-import { outFlag } from "../shared-flags.js";
+import { outFlag, sandboxFlags } from "../shared-flags.js";
 
 /** `rllm train`'s flags. */
 export const TrainFlagsSchema = z.object({
@@ -29,6 +29,7 @@ export const TrainFlagsSchema = z.object({
   loraRank: z.coerce.number().int().positive().optional().describe("--backend tinker|fireworks: LoRA rank (default 32)").meta({ value: "r" }),
   baseUrl: z.string().url().optional().describe("--backend tinker|fireworks: the service URL (default TINKER_BASE_URL or FIREWORKS_BASE_URL, else the hosted service)").meta({ value: "url" }),
   tokenizer: z.string().optional().describe("--backend tinker|fireworks: a directory with tokenizer.json and tokenizer_config.json (default: the Hugging Face cache or hub)").meta({ value: "dir" }),
+  ...sandboxFlags,
   async: z.boolean().default(false).describe("sample while updates run (asynchronous, off-policy): --max-staleness 1 unless given"),
   maxStaleness: z.coerce
     .number()

@@ -1,10 +1,11 @@
 /** `rllm train <cookbook> --backend local --config train.json`'s action: RL on the cookbook's benchmark, with metrics, validation, checkpoints and --resume. */
-import { existsSync } from "node:fs";
 import path from "node:path";
+import type { Cookbook } from "../../core/cookbook.js";
 import { describeIssues, InputError } from "../../core/errors/input-error.js";
-import { packagePath } from "../../core/package-root.js";
 import { parseJsonFile } from "../../core/parse-json-file.js";
 import { rllmHome } from "../../core/rllm-home.js";
+import { configuredSandbox } from "../../core/user-config.js";
+import { openRunResources } from "../../sandbox/run-resources.js";
 import { checkRunDirectory, openRunDirectory } from "../../runs/run-directory.js";
 import { readTrainState, trainingRunPaths } from "../../runs/training-run-files.js";
 import { assertBatchSupported, type BackendCapabilities } from "../../training/backend.js";
@@ -14,7 +15,7 @@ import { assertAsyncSupported } from "../../training/assert-async-supported.js";
 import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
-import { looksLikeModulePath, resolveCookbook } from "../../evaluation/resolve-cookbook.js";
+import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
 import { assertCheckpointDirectory, assertInputFile } from "../../core/check-paths.js";
 import type { TrainFlags } from "./train-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
@@ -22,6 +23,7 @@ import { trainProgress } from "../train-progress.js";
 import { resumeCommand } from "../resume-command.js";
 import { assertBackendFlagsHonoured } from "../assert-backend-flags.js";
 import { serveCommand } from "../serve-command-line.js";
+import { sandboxSettingFromFlags } from "../shared-flags.js";
 import { assertServiceReachable } from "../../evaluation/assert-endpoint-answers.js";
 
 /** Runs `rllm train <cookbook>`. */
@@ -35,14 +37,15 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   // Everything is checked before any work, and the run folder is written only once the run starts, so a refused
   // start leaves nothing behind that a retry would mistake for a run.
   trainingBackends.get(flags.backend); // an unknown --backend is refused before any file is read
-  const configFile = trainConfigFile(flags.config, cookbookName);
+  const cookbook = await resolveCookbook(cookbookName);
+  const configFile = trainConfigFile(flags.config, cookbook);
   if (configFile && !flags.config) console.error(`rllm: using the cookbook's shipped config ${configFile} (--config overrides)`);
   const config = readTrainConfig(configFile, flags);
   if (flags.resume && !config.out) throw new InputError("--resume needs --out <run directory> (or out in the config)");
   assertBackendFlagsHonoured(flags);
   const checkpoint = flags.checkpoint ? path.resolve(flags.checkpoint) : undefined;
   if (flags.checkpoint) assertCheckpointDirectory("--checkpoint", flags.checkpoint);
-  const cookbook = await resolveCookbook(cookbookName);
+  const sandbox = configuredSandbox(rllmHome(), sandboxSettingFromFlags(flags));
   const benchmarkName = config.benchmark ?? cookbook.name;
   if (!hasBenchmark(benchmarkName, rllmHome())) throw new InputError(`no benchmark "${benchmarkName}" for cookbook ${cookbook.name}; set "benchmark" in the config (available: ${benchmarks.names().join(", ")})`);
   const benchmark = await resolveBenchmark(benchmarkName, rllmHome());
@@ -56,7 +59,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   const directory = config.out ?? path.join("runs", `train-${cookbook.name}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const remote = flags.backend === "tinker" || flags.backend === "fireworks" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
   // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
-  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, ...config, out: undefined, maxInfraErrorRate: undefined };
+  const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, sandbox, ...config, out: undefined, maxInfraErrorRate: undefined };
   checkRunDirectory(directory, runConfig, flags.resume);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
   // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
@@ -70,14 +73,17 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
     tokenizer: flags.tokenizer,
     notify: (message) => console.error(`rllm: ${message}`),
   });
+  // The run's sandbox and the cookbook's pools, warm before the first rollout and closed when the run ends.
+  const resources = openRunResources({ sandbox });
   try {
     assertConfigSupported(backend.capabilities(), config, configFile);
     assertAsyncOptions(backend.capabilities(), config);
+    await resources.warm(cookbook.pools ?? []);
   } catch (error) {
-    await backend.close();
+    await Promise.all([backend.close(), resources.close()]);
     throw error;
   }
-  openRunDirectory(directory, runConfig, flags.resume);
+  openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() });
 
   const interrupt = interruptOnCtrlC(
     "rllm: stopping: the rollouts under way are cancelled (the finished ones are kept), the update under way finishes and is checkpointed (Ctrl-C again to quit at once, back to the last checkpoint)",
@@ -86,6 +92,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   const progress = trainProgress(process.stderr, config);
   try {
     await runTraining({
+      resources,
       config,
       cookbook,
       trainTasks,
@@ -106,6 +113,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
     }
   } finally {
     interrupt.release();
+    await resources.close();
   }
 }
 
@@ -152,12 +160,9 @@ function assertAsyncOptions(capabilities: BackendCapabilities, config: TrainConf
   }
 }
 
-/** The config to read: `--config` when given, else the built-in cookbook's shipped `train.json` if it has one. */
-export function trainConfigFile(explicit: string | undefined, cookbookName: string): string | undefined {
-  if (explicit) return explicit;
-  if (looksLikeModulePath(cookbookName)) return undefined;
-  const shipped = packagePath("cookbooks", cookbookName, "train.json");
-  return existsSync(shipped) ? shipped : undefined;
+/** The config to read: `--config` when given, else the one the cookbook ships (its `trainConfig`). */
+export function trainConfigFile(explicit: string | undefined, cookbook: Cookbook): string | undefined {
+  return explicit ?? cookbook.trainConfig;
 }
 
 /** The config file (or the defaults) with the command-line overrides applied. */

@@ -1,6 +1,5 @@
 /** Measures the tiny model's two skills on the arith test split: solve accuracy and pairwise judge accuracy. */
-import { arithQuestion, arithSolutionText, parseArithExpression, solveArith, type ArithProblem } from "../../../benchmarks/arith/arith-problem.js";
-import { arithTasks } from "../../../benchmarks/arith/arith-tasks.js";
+import { arithQuestion, arithSolutionText, arithTasks, parseArithExpression, solveArith, type ArithProblem } from "../../../benchmarks/arith/index.js";
 import { applyChatTemplate } from "./chat-template.js";
 import { createRng } from "../../core/random.js";
 import type { SampledChoice } from "../server/served-model.js";

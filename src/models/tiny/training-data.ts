@@ -13,7 +13,7 @@ import {
   solveArith,
   type ArithProblem,
   type Operator,
-} from "../../../benchmarks/arith/arith-problem.js";
+} from "../../../benchmarks/arith/index.js";
 import { encodeCompactPrompt } from "./chat-template.js";
 import { randomIntBetween, type Rng } from "../../core/random.js";
 import { END_ID, encodeText, tokenId } from "./tokenizer.js";

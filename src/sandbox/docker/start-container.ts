@@ -6,7 +6,7 @@
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 import type { SandboxSpec } from "../../core/sandbox-environment.js";
 import { dockerOutput, runDocker } from "./run-docker.js";
-import { taskImage } from "./task-image.js";
+import { taskImage, type ImageBuilds } from "./task-image.js";
 
 /** What the sandbox learnt about its container at start. */
 export interface StartedContainer {
@@ -23,11 +23,11 @@ export const sandboxLabel = "rllm.sandbox=terminal";
 /** The folders only the verifier may use: made root-only at start, emptied again when verification begins. */
 export const verifierFolders = ["/tests", "/logs/verifier"];
 
-const installDocker = "Install Docker and start its daemon (docker info must work), or use the bwrap backend";
+const installDocker = "Install Docker and start its daemon (docker info must work), or use --sandbox local";
 
 /** Runs container `name` for `spec` and prepares it. */
-export async function startContainer(docker: string, name: string, spec: SandboxSpec): Promise<StartedContainer> {
-  const image = await taskImage(docker, spec);
+export async function startContainer(docker: string, name: string, spec: SandboxSpec, builds: ImageBuilds): Promise<StartedContainer> {
+  const image = await taskImage(docker, spec, builds);
   const limits = [
     ...(spec.cpus ? ["--cpus", String(spec.cpus)] : []),
     // Memory and swap equal: no swap, so a memory bomb is killed at the cap instead of thrashing.

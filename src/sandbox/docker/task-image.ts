@@ -1,4 +1,4 @@
-/** The image a docker sandbox runs: the task's prebuilt image, else its Dockerfile built once per process, else the default. */
+/** The image a docker sandbox runs: the task's prebuilt image, else its Dockerfile built once per run, else the default. */
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
@@ -8,11 +8,14 @@ import { runDocker } from "./run-docker.js";
 /** The image of a task with neither `[environment].docker_image` nor a Dockerfile (rLLM's docker sandbox default). */
 export const defaultTaskImage = "python:3.11-slim";
 
-// One build per build context and process: concurrent episodes of a task share it, a later run rebuilds (from cache).
-const builds = new Map<string, Promise<string>>();
+/**
+ * Image builds by build context, kept by the run's docker sandbox: concurrent episodes of a task share one build, a
+ * later run rebuilds (from docker's cache).
+ */
+export type ImageBuilds = Map<string, Promise<string>>;
 
-/** The image name for `spec`, building `spec.buildContext` when the spec names no image. */
-export function taskImage(docker: string, spec: SandboxSpec): Promise<string> {
+/** The image name for `spec`, building `spec.buildContext` (once per `builds`) when the spec names no image. */
+export function taskImage(docker: string, spec: SandboxSpec, builds: ImageBuilds): Promise<string> {
   if (spec.image) return Promise.resolve(spec.image);
   if (!spec.buildContext) return Promise.resolve(defaultTaskImage);
   const context = path.resolve(spec.buildContext);

@@ -1,7 +1,7 @@
-/** Resolves the Python interpreter that runs programs: its real executable and the installation prefix to mount read-only. */
+/** Reads a Python interpreter's answer to the probe: its real executable and the installation prefix to mount read-only. */
 import { realpathSync } from "node:fs";
 import { z } from "zod";
-import { pythonCommand, runPythonProbe, type PythonProbeOutcome } from "./python-probe.js";
+import type { PythonProbeOutcome } from "./python-probe.js";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 
 export interface PythonInstallation {
@@ -15,13 +15,10 @@ export interface PythonInstallation {
 }
 
 const ProbeSchema = z.tuple([z.string(), z.string(), z.string(), z.array(z.string())]);
-const remedy = "Pass --set python=<path of a Python 3 interpreter> or set RLLM_PYTHON";
+const remedy = "Pass --python <path of a Python 3 interpreter> or set RLLM_PYTHON";
 
-/**
- * Asks `command` (default `python3` on PATH, or $RLLM_PYTHON) where it really lives; `result` is its answer when the
- * question was asked already (python-probe.ts).
- */
-export function findPython(command = pythonCommand(), result: PythonProbeOutcome = runPythonProbe(command)): PythonInstallation {
+/** The installation `command` described in `result`; SandboxUnavailableError, naming the command, when it did not. */
+export function findPython(command: string, result: PythonProbeOutcome): PythonInstallation {
   if (result.status !== 0) {
     throw new SandboxUnavailableError(`cannot run the Python interpreter "${command}": ${result.error?.message ?? result.stderr.trim()}`, remedy);
   }

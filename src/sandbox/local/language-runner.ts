@@ -1,21 +1,6 @@
-/** The language-pluggable part of the code verifier: how to start a language's fork server inside the sandbox. */
+/** The language-pluggable part of the local program slots: how to start a language's fork server inside the sandbox. */
 import type { Mount } from "./sandbox-command.js";
 import type { SandboxHost } from "./sandbox-host.js";
-
-/** stdio: one forked run per test, stdin in, stdout out. functional / assert: one run per problem, a trusted checker calls the program. */
-export type RunMode = "stdio" | "functional" | "assert";
-
-export interface RunJob {
-  mode: RunMode;
-  program: string;
-  /** stdio: the test's standard input. */
-  stdin?: string;
-  /** functional: each test's arguments, one JSON value per line (sent to the checker, never to the program). */
-  inputs?: string[];
-  /** assert: test code run by the checker, with the program's functions as proxies (never sent to the program). */
-  asserts?: string[];
-  fnName?: string;
-}
 
 /** What the fork server applies to every run it forks. */
 export interface ForkServerConfig {

@@ -1,12 +1,9 @@
 /** What this machine offers for isolation: bubblewrap, setpriv, the Python installation, and whether we run as root. */
-import { lstatSync, readlinkSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { findExecutable } from "../find-executable.js";
-import { findPython, type PythonInstallation } from "./find-python.js";
-import type { PythonProbeOutcome } from "./python-probe.js";
+import { hostEntries, type BwrapMount } from "./bwrap-command.js";
+import type { PythonInstallation } from "./find-python.js";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
-
-/** A top-level directory of the host that the sandbox reproduces: a symlink (usrmerge: /bin -> usr/bin) or a read-only bind. */
-export type RootEntry = { path: string; symlinkTarget: string } | { path: string; symlinkTarget?: undefined };
 
 export interface SandboxHost {
   /** "bwrap": real isolation; "unsafe": rlimits, the seccomp filter and a scratch directory only (--unsafe-no-sandbox). */
@@ -18,7 +15,8 @@ export interface SandboxHost {
   dropsToSlotUser: boolean;
   /** Processes this user already runs; RLIMIT_NPROC counts them too when we are not root. */
   existingProcesses: number;
-  rootEntries: RootEntry[];
+  /** The host's top-level library and binary folders as the sandbox reproduces them (usrmerge's symlinks kept). */
+  rootEntries: BwrapMount[];
 }
 
 const rootCandidates = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -26,15 +24,13 @@ const rootCandidates = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 export interface DetectSandboxHostOptions {
   /** Allow running without bubblewrap (rlimits only). */
   unsafeNoSandbox?: boolean;
-  /** Python command to resolve (default $RLLM_PYTHON or python3). */
-  python?: string;
-  /** Its answer to the probe, when it was asked already (python-probe.ts). */
-  pythonAnswer?: PythonProbeOutcome;
+  /** The interpreter programs run with (resolve-python.ts). */
+  python: PythonInstallation;
   searchPath?: string;
 }
 
 /** Inspects the machine; throws SandboxUnavailableError when no sandbox exists and unsafe mode was not asked for. */
-export function detectSandboxHost(options: DetectSandboxHostOptions = {}): SandboxHost {
+export function detectSandboxHost(options: DetectSandboxHostOptions): SandboxHost {
   const bwrap = findExecutable("bwrap", options.searchPath);
   const isRoot = process.getuid?.() === 0;
   const setpriv = isRoot ? findExecutable("setpriv", options.searchPath) : undefined;
@@ -44,20 +40,12 @@ export function detectSandboxHost(options: DetectSandboxHostOptions = {}): Sandb
   }
   return {
     kind: bwrap ? "bwrap" : "unsafe",
-    python: findPython(options.python, options.pythonAnswer),
+    python: options.python,
     bwrap,
     setpriv,
     dropsToSlotUser: isRoot && setpriv !== undefined,
     existingProcesses: isRoot ? 0 : countProcessesOfUser(process.getuid?.() ?? -1),
-    rootEntries: rootCandidates.flatMap((path): RootEntry[] => {
-      try {
-        const stat = lstatSync(path);
-        if (stat.isSymbolicLink()) return [{ path, symlinkTarget: readlinkSync(path) }];
-        return stat.isDirectory() ? [{ path }] : [];
-      } catch {
-        return [];
-      }
-    }),
+    rootEntries: hostEntries(rootCandidates),
   };
 }
 

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
+import type { ProcessOutcome } from "../../core/program-sandbox.js";
 import type { SlotCgroup } from "./sandbox-cgroup.js";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 
@@ -26,24 +27,6 @@ export interface SlotJob {
   cpuSeconds: number;
   outputBytes: number;
   stderrBytes: number;
-}
-
-/** What one job did. */
-export interface ProcessOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: Buffer;
-  /** The last stderrBytes of the program's stderr. */
-  stderr: string;
-  timedOut: boolean;
-  outputLimitExceeded: boolean;
-  stoppedEarly: boolean;
-  /** The sandbox's memory cap (cgroup) was hit during the job. */
-  memoryCapHit: boolean;
-  wallMs: number;
-  checkerStderr: string;
-  /** Why the sandbox itself ended during the job (its fork server's last words), or null when it answered. */
-  sandboxFailure: string | null;
 }
 
 const ReadySchema = z.object({ type: z.literal("ready"), python: z.string(), error: z.string().nullable() });

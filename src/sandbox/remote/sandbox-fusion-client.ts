@@ -1,5 +1,5 @@
 /** A minimal client of one SandboxFusion-compatible service's `/run_code`: every failure of the host is a HostFailureError. */
-import { type HostLimits, limitHeaders, type RunCodeRequest, type RunCodeResponse, RunCodeResponseSchema } from "../../core/sandbox-fusion-protocol.js";
+import { type HostLimits, limitHeaders, runCodeUrl, type RunCodeRequest, type RunCodeResponse, RunCodeResponseSchema } from "../../core/sandbox-fusion-protocol.js";
 import { HostFailureError } from "./host-failure-error.js";
 
 export interface RunCodeCallOptions {
@@ -9,12 +9,6 @@ export interface RunCodeCallOptions {
   signal?: AbortSignal;
   /** Called with the limits the service states in its reply's headers (limitHeaders), whatever its status. */
   onLimits?: (limits: HostLimits) => void;
-}
-
-/** The run_code endpoint of a base URL given either as the service's root or as its `/run_code` URL (verl's form). */
-export function runCodeUrl(base: string): string {
-  const trimmed = base.replace(/\/+$/, "");
-  return trimmed.endsWith("/run_code") ? trimmed : `${trimmed}/run_code`;
 }
 
 /**

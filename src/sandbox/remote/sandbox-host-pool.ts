@@ -7,9 +7,11 @@
  * a while) from one that works but could not take this request; either way the run goes to the next host, and when no
  * host did it the caller grades it elsewhere or records an infrastructure error with every host's reason.
  */
+import { AllHostsFailedError } from "../../core/errors/all-hosts-failed-error.js";
+import type { PooledRunResult } from "../../core/program-sandbox.js";
+import type { HostLimits, RunCodeRequest, RunCodeResponse } from "../../core/sandbox-fusion-protocol.js";
 import { callRunCode } from "./sandbox-fusion-client.js";
 import { HostFailureError } from "./host-failure-error.js";
-import type { HostLimits, RunCodeRequest, RunCodeResponse } from "../../core/sandbox-fusion-protocol.js";
 
 /** One service and the API key that belongs to it (sent to that service only). */
 export interface SandboxHostAddress {
@@ -28,27 +30,6 @@ export interface SandboxHostPoolOptions {
   controlTimeoutMs?: number;
 }
 
-/** A run a host did: its reply, with a run result the program produced, and the limits the host states. */
-export interface PooledRunResult {
-  host: string;
-  response: RunCodeResponse;
-  limits: HostLimits;
-}
-
-/**
- * No host did the run: each one's reason. `isRequestRejected`: some host refused the request as such (too large, too
- * long a run_timeout), so the same work split into smaller requests may fit.
- */
-export class AllHostsFailedError extends Error {
-  constructor(
-    readonly reasons: string[],
-    readonly isRequestRejected: boolean,
-  ) {
-    super(`no sandbox service could run it: ${reasons.join("; ")}`);
-    this.name = "AllHostsFailedError";
-  }
-}
-
 const controlRequest: RunCodeRequest = { language: "python", code: "print(6 * 7)", stdin: "", run_timeout: 10, compile_timeout: 10 };
 
 interface HostState {
@@ -62,7 +43,7 @@ interface HostState {
   limits: HostLimits;
 }
 
-/** The hosts behind `--sandbox-url`; `run` sends one request and never grades it twice. */
+/** The hosts behind `--sandbox URL[,URL…]`; `run` sends one request and never grades it twice. */
 export class SandboxHostPool {
   private readonly hosts: HostState[];
   private next = 0;

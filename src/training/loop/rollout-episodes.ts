@@ -2,6 +2,7 @@
 import pLimit from "p-limit";
 import type { Limited } from "./priority-limit.js";
 import type { Cookbook } from "../../core/cookbook.js";
+import type { RunResources } from "../../core/run-resources.js";
 import type { Episode } from "../../core/episode.js";
 import type { Task } from "../../core/task.js";
 import { runEpisode, EpisodeCancelledError } from "../../engine/run-episode.js";
@@ -24,6 +25,8 @@ export interface RolloutOptions {
   limit?: Limited;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The run's sandbox and pools, lent to every flow and evaluator. */
+  resources: RunResources;
   /** Session ids are `<prefix>/<episode id>`, so steps and validation runs never share a session. */
   sessionPrefix: string;
   /** Called as each episode finishes, with the count done and the batch's size (a validation's progress line). */
@@ -52,6 +55,7 @@ export async function rolloutEpisodes(tasks: readonly Task[], options: RolloutOp
             seed: options.seed,
             timeoutMs: options.timeoutMs,
             runSignal: options.signal,
+            resources: options.resources,
           });
           const attached = attachGatewaySteps(episode, options.gateway.steps(sessionId));
           done += 1;

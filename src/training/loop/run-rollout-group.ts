@@ -4,6 +4,7 @@
  */
 import type { Cookbook } from "../../core/cookbook.js";
 import type { Episode } from "../../core/episode.js";
+import type { RunResources } from "../../core/run-resources.js";
 import { createRng, deriveSeed } from "../../core/random.js";
 import type { Task } from "../../core/task.js";
 import type { SamplingParams } from "../../core/llm-client.js";
@@ -31,6 +32,8 @@ export interface RolloutGroupContext {
   /** Shared by every group of the run (`config.concurrency` episodes in flight in all), earlier groups first. */
   limit: PriorityLimit;
   signal: AbortSignal;
+  /** The run's sandbox and pools, lent to every flow and evaluator. */
+  resources: RunResources;
   /**
    * The model name a call asks for as its episode starts, and the version that name stands for: a name pinned to
    * the newest version (partial rollouts off), or the plain name, which always means the newest (partial rollouts on).
@@ -63,7 +66,7 @@ export async function runRolloutGroup(task: Task, slot: number, taskIndex: numbe
 
 async function rolloutAndJudge(task: Task, slot: number, model: () => string, limit: Limited, context: RolloutGroupContext): Promise<Pick<TrainingGroup, "solverEpisodes" | "judgeEpisodes" | "judge">> {
   const { config } = context;
-  const common = { gateway: context.gateway, model, sampling: context.sampling, concurrency: config.concurrency, limit, signal: context.signal };
+  const common = { gateway: context.gateway, model, sampling: context.sampling, concurrency: config.concurrency, limit, signal: context.signal, resources: context.resources };
   // The step's seed, as the synchronous loop has always sampled a step's attempts: each derives its own per episode.
   const seed = config.seed * 7919 + slot;
   const solverEpisodes = await rolloutEpisodes([task], {
@@ -77,7 +80,7 @@ async function rolloutAndJudge(task: Task, slot: number, model: () => string, li
   if (!config.joint.enabled) return { solverEpisodes, judgeEpisodes: [], judge: null };
   const judged = await judgeRollouts([task], solverEpisodes, {
     ...common,
-    judgeKind: cookbookJudgeKind(context.cookbook.name),
+    judgeKind: cookbookJudgeKind(context.cookbook),
     pairsPerTask: config.joint.pairsPerTask,
     pairing: config.joint.pairing,
     samplesPerPair: config.joint.samplesPerPair,

@@ -5,6 +5,7 @@
  * `async.maxStaleness` 0 the scheduler starts a step's rollouts only after the update before it (the synchronous
  * loop); above 0 rollouts go on while updates run, each group stamped with the versions that sampled it.
  */
+import type { RunResources } from "../../core/run-resources.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Cookbook } from "../../core/cookbook.js";
@@ -40,6 +41,8 @@ export interface TrainingOptions {
   resume: boolean;
   /** Aborted (Ctrl-C): rollouts stop, the update under way finishes, and a checkpoint of it is saved. */
   signal: AbortSignal;
+  /** The run's sandbox and pools (opened and closed by the caller), lent to every flow and evaluator. */
+  resources: RunResources;
   onRecord?: (record: TrainRecord) => void;
   /** Called when a phase starts, for a progress line ("step 3/30: rollouts"). */
   onPhase?: (phase: string) => void;
@@ -120,7 +123,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
       slotTaskIds: (slot) => slotTasks(options.trainTasks, config, slot).map((task) => task.id),
       runGroup: async ({ slot, taskIndex }) => {
         const task = slotTasks(options.trainTasks, config, slot)[taskIndex]!;
-        const context = { config, cookbook: options.cookbook, gateway, sampling, limit, signal: rolloutSignal, modelForEpisode, release, currentVersion: () => policy.version };
+        const context = { config, cookbook: options.cookbook, gateway, sampling, limit, signal: rolloutSignal, resources: options.resources, modelForEpisode, release, currentVersion: () => policy.version };
         return runRolloutGroup(task, slot, taskIndex, context);
       },
       onFinished: (group) => rolloutLog!.append(group),
@@ -143,6 +146,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
         gateway,
         model: policy.modelId,
         signal: options.signal,
+        resources: options.resources,
         baseline,
         onProgress: (unit, done, total) => options.onValidationProgress?.(step, done, total, unit),
       });

@@ -5,6 +5,7 @@
 import { accuracyStats } from "../../metrics/accuracy.js";
 import { createRng } from "../../core/random.js";
 import type { Cookbook } from "../../core/cookbook.js";
+import type { RunResources } from "../../core/run-resources.js";
 import type { Task } from "../../core/task.js";
 import type { Gateway } from "../../gateway/gateway-server.js";
 import type { TrainConfig } from "../train-config.js";
@@ -20,6 +21,8 @@ export interface ValidationContext {
   /** The model name of the version being validated. */
   model: string;
   signal: AbortSignal;
+  /** The run's sandbox and pools, lent to every flow and evaluator. */
+  resources: RunResources;
   /** The step-0 record (absent at step 0): later validations report their gains over it and re-judge its pairs. */
   baseline: ValidationRecord | undefined;
   /** Each validation episode, then each judge verdict, as it lands. */
@@ -47,6 +50,7 @@ export async function runValidation(step: number, context: ValidationContext): P
     timeoutMs: config.timeoutSeconds * 1000,
     random: createRng(config.seed + 17),
     signal: context.signal,
+    resources: context.resources,
     sessionPrefix: `validation-${step}`,
     onEpisodeDone: (done, total) => context.onProgress?.("episodes", done, total),
     onVerdictDone: (done, total) => context.onProgress?.("verdicts", done, total),

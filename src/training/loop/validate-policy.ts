@@ -78,7 +78,7 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
     // Seeded judge calls, so two validations differ by the weights, not by the draws: sample j of every pair uses seed + j.
     const samples = options.judgeSamples ?? 1;
     const judges = Array.from({ length: samples }, (_, sample) =>
-      createLlmJudge({ client, kind: cookbookJudgeKind(options.cookbook.name), sampling: { ...options.sampling, seed: options.seed + sample }, concurrency: options.concurrency, signal: options.signal }),
+      createLlmJudge({ client, kind: cookbookJudgeKind(options.cookbook), sampling: { ...options.sampling, seed: options.seed + sample }, concurrency: options.concurrency, signal: options.signal }),
     );
     const limit = pLimit(options.concurrency);
     let verdicts = 0;
@@ -125,7 +125,7 @@ export async function validatePolicy(tasks: readonly Task[], options: Validation
           const reranked = await rerankTaskEpisodes({
             problem: messageText(task.instruction),
             episodes: candidates,
-            judgeKind: cookbookJudgeKind(options.cookbook.name),
+            judgeKind: cookbookJudgeKind(options.cookbook),
             method: "v1",
             budget: options.rerankBudget,
             client,

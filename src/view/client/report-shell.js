@@ -105,6 +105,7 @@
     element("header", {}, [
       element("h1", {}, [`${config.benchmark ?? config.cookbook ?? "run"} · ${config.model ?? (config.agent ? `agent ${config.agent}` : (config.backend ?? ""))}`, liveBadge]),
       element("div", { class: "muted", text: run.directory }),
+      ...(config.sandbox ? [element("div", { class: "muted", text: sandboxLine(config) })] : []),
       element("nav", {}, tabs.map(({ key, label }) => element("button", { "data-tab": key, text: label, onclick: () => show(key) }))),
     ]),
     summaryPanel,
@@ -112,6 +113,21 @@
     tournamentsPanel,
     trainingPanel,
   );
+
+  /**
+   * "sandbox local (bubblewrap, seccomp and cgroups) · python 3.12.1, the pinned sandbox environment (sandbox.txt) · pools: code sandbox local slots 2".
+   * @param {Partial<import("../../core/run-config.js").RunConfig>} given
+   */
+  function sandboxLine(given) {
+    const setting = given.sandbox;
+    if (!setting) return "";
+    const record = given.resources?.sandbox;
+    const parts = [`sandbox ${setting.provider === "remote" ? setting.urls.join(", ") : setting.provider}${record?.isolation ? ` (${record.isolation})` : ""}`];
+    if (record?.python) parts.push(`python ${record.python.version}, ${record.python.source}`);
+    const pools = Object.entries(given.resources?.pools ?? {}).map(([name, pool]) => `${name} ${Object.entries(pool).filter(([, value]) => typeof value !== "object").map(([key, value]) => `${key} ${value}`).join(" ")}`);
+    if (pools.length > 0) parts.push(`pools: ${pools.join("; ")}`);
+    return parts.join(" · ");
+  }
 
   function renderSummary() {
     summaryPanel.replaceChildren(view.summaryView(run));

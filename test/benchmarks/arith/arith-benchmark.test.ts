@@ -1,10 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { arithQuestion, arithSplitOf, generateArithProblem, operationsInOrder, solveArith } from "../../../benchmarks/arith/arith-problem.js";
 import { arithBenchmark } from "../../../benchmarks/arith/index.js";
 import { arithCookbook } from "../../../cookbooks/arith/index.js";
 import type { Episode } from "../../../src/core/episode.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
 import { createRng } from "../../../src/core/random.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const home = "/nonexistent-rllm-home";
 
@@ -68,9 +72,9 @@ describe("arith cookbook", () => {
   it("gives the gold answer full marks and a near miss none", async () => {
     const task = (await arithBenchmark.loadTasks({ home }))[0]!;
     const gold = String(task.metadata.ground_truth);
-    const right = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${gold}}`));
-    const wrong = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${Number(gold) + 1}}`));
-    const none = await arithCookbook.evaluate(task, episodeWith(task.id, "no answer"));
+    const right = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${gold}}`), testRun.evaluatorContext());
+    const wrong = await arithCookbook.evaluate(task, episodeWith(task.id, `steps \\boxed{${Number(gold) + 1}}`), testRun.evaluatorContext());
+    const none = await arithCookbook.evaluate(task, episodeWith(task.id, "no answer"), testRun.evaluatorContext());
     expect([right.isCorrect, right.value]).toEqual([true, 1]);
     expect([wrong.isCorrect, wrong.value]).toEqual([false, 0]);
     expect(none.isCorrect).toBe(false);

@@ -4,12 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadFinqaTasks } from "../../../benchmarks/finqa/finqa-benchmark.js";
-import { closeCompanyTables } from "../../../benchmarks/finqa/open-company-tables.js";
+import { CompanyTables } from "../../../benchmarks/finqa/company-tables.js";
 import { readRllmFinqaRows } from "../../../benchmarks/finqa/rllm-format.js";
 import { TableSourceSchema } from "../../../benchmarks/finqa/table-source.js";
 import { runFinqaTool } from "../../../cookbooks/finqa/finqa-tools.js";
 
-afterAll(() => closeCompanyTables());
+const tables = new CompanyTables();
+afterAll(() => tables.close());
 
 /** A dataset folder laid out like rLLM's data.tar.gz: `<split>_finqa.csv` and `company_tables/<company>/*.json`. */
 function writeRllmFixture(folder: string): void {
@@ -54,18 +55,18 @@ describe("rLLM/finqa format", () => {
   it("serves the company's tables to the tools, case-insensitively", async () => {
     const task = (await loadFinqaTasks({ home: "/nonexistent", dataFile: folder }))[0]!;
     const source = TableSourceSchema.parse(task.metadata.table_source);
-    expect((await runFinqaTool(call("get_table_names", { company_name: "acme corp" }), source)).content).toBe('["revenue_by_segment","Headcount"]');
-    const info = JSON.parse((await runFinqaTool(call("get_table_info", { company_name: "Acme Corp", table_name: "revenue_by_segment" }), source)).content);
+    expect((await runFinqaTool(call("get_table_names", { company_name: "acme corp" }), tables, source)).content).toBe('["revenue_by_segment","Headcount"]');
+    const info = JSON.parse((await runFinqaTool(call("get_table_info", { company_name: "Acme Corp", table_name: "revenue_by_segment" }), tables, source)).content);
     expect(info).toMatchObject({ column_names: ["segment", "2023", "2022"], index: { name: "segment", values: ["Cloud", "Devices"] } });
     expect(info.description).toBe("Revenue by segment, USD millions");
     const query = `SELECT "2023" FROM revenue_by_segment WHERE segment = 'Cloud'`;
-    expect(await runFinqaTool(call("sql_query", { company_name: "Acme Corp", table_name: "revenue_by_segment", query }), source)).toEqual({
+    expect(await runFinqaTool(call("sql_query", { company_name: "Acme Corp", table_name: "revenue_by_segment", query }), tables, source)).toEqual({
       content: '[{"2023":1200}]',
       isError: false,
       accessedTable: "revenue_by_segment",
     });
-    const split = await runFinqaTool(call("sql_query", { company: "Acme Corp", table: "headcount", query: "SELECT employees FROM headcount WHERE year = 2023" }), source);
+    const split = await runFinqaTool(call("sql_query", { company: "Acme Corp", table: "headcount", query: "SELECT employees FROM headcount WHERE year = 2023" }), tables, source);
     expect(split.content).toBe('[{"employees":500}]');
-    expect((await runFinqaTool(call("get_table_names", { company_name: "Globex" }), source)).content).toMatch(/^Error: unknown company "Globex" .*known: Acme Corp/);
+    expect((await runFinqaTool(call("get_table_names", { company_name: "Globex" }), tables, source)).content).toMatch(/^Error: unknown company "Globex" .*known: Acme Corp/);
   });
 });

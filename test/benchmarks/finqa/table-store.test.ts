@@ -9,11 +9,13 @@ import { originalCompanyTables, readOriginalFinqaRows } from "../../../benchmark
 import { packagePath } from "../../../src/core/package-root.js";
 
 const companies = originalCompanyTables(readOriginalFinqaRows(packagePath("benchmarks/finqa/data/finqa_sample.jsonl")));
-const store = TableStore.build("ETR", companies.get("etr")!);
-const cmcsa = TableStore.build("CMCSA", companies.get("cmcsa")!);
+const queries = new SqlQueryPool();
+const store = TableStore.build("ETR", companies.get("etr")!, { pool: queries });
+const cmcsa = TableStore.build("CMCSA", companies.get("cmcsa")!, { pool: queries });
 afterAll(() => {
   store.close();
   cmcsa.close();
+  queries.close();
 });
 const revenue = store.findTable("fy2016_page_23")!;
 
@@ -181,7 +183,7 @@ describe("TableStore runaway queries", () => {
   const tenWayJoin = `SELECT count(*) AS n FROM ${Array.from({ length: 10 }, (_, index) => `fy2016_page_23 t${index}`).join(", ")}`;
 
   it("stops a 10-way self cross join at the time limit, and the next query runs", async () => {
-    const limited = TableStore.build("ETR", companies.get("etr")!, { queryTimeoutMs: 300 });
+    const limited = TableStore.build("ETR", companies.get("etr")!, { pool: queries, queryTimeoutMs: 300 });
     const table = limited.findTable("fy2016_page_23")!;
     try {
       await expect(limited.query(table, tenWayJoin)).rejects.toThrow(/query stopped: it ran past the 0.3 s time limit/);
@@ -214,7 +216,7 @@ describe("TableStore runaway queries", () => {
   it.runIf(process.platform === "linux" && existsSync("/usr/bin/prlimit"))(
     "refuses a value larger than the query process's memory cap",
     async () => {
-      const roomy = TableStore.build("ETR", companies.get("etr")!, { queryTimeoutMs: 120_000 });
+      const roomy = TableStore.build("ETR", companies.get("etr")!, { pool: queries, queryTimeoutMs: 120_000 });
       const table = roomy.findTable("fy2016_page_23")!;
       // Nine tenfold replaces build a 10^9-character string from one character.
       const grow = (inner: string, depth: number): string => (depth === 0 ? inner : grow(`replace(${inner}, 'x', 'xxxxxxxxxx')`, depth - 1));

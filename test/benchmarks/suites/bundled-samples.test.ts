@@ -9,6 +9,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Episode, Task } from "../../../src/core/index.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { cookbooks } from "../../../cookbooks/registry.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const home = mkdtempSync(path.join(os.tmpdir(), "rllm-suites-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -37,8 +41,8 @@ describe("the math suites' samples", () => {
     for (const task of tasks) {
       const truth = String(task.metadata.ground_truth);
       const reply = name === "gsm8k" ? `Working it out.\nThe final answer is ${truth}` : `Reasoning…\n\\boxed{${truth}}`;
-      expect((await cookbook.evaluate(task, answered(task, reply))).value, `${task.id}: ${truth}`).toBe(1);
-      expect((await cookbook.evaluate(task, answered(task, "\\boxed{123456789}"))).value, task.id).toBe(0);
+      expect((await cookbook.evaluate(task, answered(task, reply), testRun.evaluatorContext())).value, `${task.id}: ${truth}`).toBe(1);
+      expect((await cookbook.evaluate(task, answered(task, "\\boxed{123456789}"), testRun.evaluatorContext())).value, task.id).toBe(0);
     }
   });
 
@@ -73,9 +77,9 @@ describe("the multiple-choice samples", () => {
       const correct = String(task.metadata.ground_truth);
       const wrong = correct === "A" ? "B" : "A";
       for (const reply of [`Let's think.\nThe answer is (${correct}).`, `\\boxed{${correct}}`, `**${correct}**`, `Answer: ${correct}`]) {
-        expect((await cookbook.evaluate(task, answered(task, reply))).value, `${task.id}: ${reply}`).toBe(1);
+        expect((await cookbook.evaluate(task, answered(task, reply), testRun.evaluatorContext())).value, `${task.id}: ${reply}`).toBe(1);
       }
-      expect((await cookbook.evaluate(task, answered(task, `The answer is (${wrong}).`))).value).toBe(0);
+      expect((await cookbook.evaluate(task, answered(task, `The answer is (${wrong}).`), testRun.evaluatorContext())).value).toBe(0);
       expect(task.instruction).toMatch(/Think step by step and then finish your answer with "the answer is \(X\)"[\s\S]*\nAnswer: Let's think step by step\.$/);
     }
   });

@@ -7,15 +7,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packagePath } from "../../../src/core/package-root.js";
-import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-sandbox.js";
-import type { Sandbox } from "../../../src/core/sandbox-environment.js";
+import { createBwrapEnvironment } from "../../../src/sandbox/local/bwrap-environment.js";
+import type { SandboxEnvironment } from "../../../src/core/sandbox-environment.js";
 
 const tasks = packagePath("benchmarks/terminal-sample/tasks");
 const copies = ["python-bugfix", "executable-script", "fix-shell-script"].map((task) => path.join(tasks, task, "tests", "agent_code.py"));
 
-let sandbox: Sandbox;
+let sandbox: SandboxEnvironment;
 beforeAll(async () => {
-  sandbox = createBwrapSandbox({ memoryMb: 512 });
+  sandbox = createBwrapEnvironment({ memoryMb: 512 });
   await sandbox.upload(copies[0]!, "/tests/agent_code.py");
 });
 afterAll(() => sandbox.close());

@@ -2,14 +2,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFinqaCookbook, createFinqaFlow, finqaCookbook } from "../../../cookbooks/finqa/index.js";
 import { loadFinqaTasks } from "../../../benchmarks/finqa/finqa-benchmark.js";
-import { closeCompanyTables } from "../../../benchmarks/finqa/open-company-tables.js";
-import { sharedSqlQueryPool } from "../../../benchmarks/finqa/sql-query-pool.js";
+import { companyTablesPool } from "../../../benchmarks/finqa/company-tables.js";
 import { TableSourceSchema } from "../../../benchmarks/finqa/table-source.js";
 import { runFinqaTool } from "../../../cookbooks/finqa/finqa-tools.js";
 import type { Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import { createOpenAiClient } from "../../../src/llm/openai-client.js";
 import { runEpisode } from "../../../src/engine/run-episode.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
 import { startScriptedServer, type Script, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 
 let tasks: Task[];
@@ -21,7 +21,9 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-afterAll(() => closeCompanyTables());
+// One run for the whole file: its company tables and query processes are shared by every episode, as a run's are.
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const taskById = (id: string) => tasks.find((task) => task.id === id)!;
 const lastToolText = (body: Record<string, any>) => String(body.messages.at(-1).content);
@@ -54,7 +56,7 @@ const analystScript: Script = (body, index) => {
 async function runWith(script: Script, task: Task, cookbook = finqaCookbook, timeoutMs = 30_000): Promise<Episode> {
   server = await startScriptedServer(script);
   const client = createOpenAiClient({ baseUrl: server.url, model: "scripted-analyst", apiKey: "test" });
-  return runEpisode(task, 0, { cookbook, client, sampling: { temperature: 0 }, timeoutMs, runSignal: new AbortController().signal });
+  return runEpisode(task, 0, { cookbook, client, sampling: { temperature: 0 }, timeoutMs, runSignal: new AbortController().signal, resources: testRun });
 }
 
 describe("finqa flow against a scripted server", () => {
@@ -165,14 +167,15 @@ describe("finqa flow with runaway SQL", () => {
     const task = taskById("ETR/2016/page_23.pdf-2");
     const episode = await runWith(() => ({ toolCalls: [etrQuery(tenWayJoin)] }), task, finqaCookbook, 2000);
     expect(episode.terminationReason).toBe("timeout");
-    expect((await runFinqaTool(toolCall(plainQuery, "after"), sourceOf(task))).content).toBe('[{"amount_in_millions":-35}]');
+    const tables = await testRun.pool(companyTablesPool);
+    expect((await runFinqaTool(toolCall(plainQuery, "after"), tables, sourceOf(task))).content).toBe('[{"amount_in_millions":-35}]');
   }, 60_000);
 
   it("kills the running query's process when the episode's signal aborts", async () => {
     const task = taskById("ETR/2016/page_23.pdf-2");
     server = await startScriptedServer(() => ({ toolCalls: [etrQuery(tenWayJoin)] }));
     const client = createOpenAiClient({ baseUrl: server.url, model: "scripted-analyst", apiKey: "test" });
-    const pool = sharedSqlQueryPool();
+    const pool = (await testRun.pool(companyTablesPool)).queries;
     const killedBefore = pool.killed;
     const controller = new AbortController();
     const reason = new Error("episode over");
@@ -181,7 +184,7 @@ describe("finqa flow with runaway SQL", () => {
       if (pool.running > 0) controller.abort(reason);
     }, 10);
     try {
-      await expect(createFinqaFlow()(task, { client, sampling: {}, attempt: 0, signal: controller.signal })).rejects.toBe(reason);
+      await expect(createFinqaFlow()(task, testRun.flowContext(client, { signal: controller.signal }))).rejects.toBe(reason);
     } finally {
       clearInterval(watcher);
     }

@@ -1,10 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { frozenLakeTasks } from "../../../benchmarks/frozenlake/index.js";
 import { createFrozenLakeEnvironment, frozenLakeCookbook, frozenLakeTransition, parseFrozenLakeAction, renderFrozenLake, type FrozenLakeAction } from "../../../cookbooks/frozenlake/index.js";
 import { createRecordingLlmClient } from "../../../src/testing/index.js";
 import type { Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import actionCases from "./action-cases.json" with { type: "json" };
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const moves: [FrozenLakeAction, number, number][] = [[0, 0, -1], [1, 1, 0], [2, 0, 1], [3, -1, 0]];
 
@@ -56,7 +60,7 @@ function randomPolicyWinProbability(map: string[], turns: number, isSlippery: bo
 
 function runFlow(task: Task, replies: string[] | ((request: unknown, index: number) => string)): Promise<Episode> {
   const client = createRecordingLlmClient({ reply: replies as never });
-  return frozenLakeCookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal }) as Promise<Episode>;
+  return frozenLakeCookbook.flow(task, testRun.flowContext(client)) as Promise<Episode>;
 }
 
 const fence = (action: FrozenLakeAction) => `\`\`\`\n${["Left", "Down", "Right", "Up"][action]}\n\`\`\``;
@@ -90,7 +94,7 @@ describe("FrozenLake", () => {
     const episode = await runFlow(task, path.map((action) => `I move.\n${fence(action)}`));
     expect(episode.trajectories[0]!.steps).toHaveLength(path.length);
     expect(episode.terminationReason).toBe("done");
-    expect(await frozenLakeCookbook.evaluate(task, episode)).toMatchObject({ value: 1, isCorrect: true });
+    expect(await frozenLakeCookbook.evaluate(task, episode, testRun.evaluatorContext())).toMatchObject({ value: 1, isCorrect: true });
   });
 
   it("uses up a turn for an invalid reply without moving, and reminds the model of the grid", async () => {
@@ -101,7 +105,7 @@ describe("FrozenLake", () => {
     expect(steps[0]!.info.decision).toBe("invalid");
     expect(String(steps[1]!.input.at(-1)!.content)).toContain(renderFrozenLake({ map: ["SF", "FG"], position: 0 }));
     expect(episode.terminationReason).toBe("max_turns");
-    expect(await frozenLakeCookbook.evaluate(task, episode)).toMatchObject({ value: 0, isCorrect: false });
+    expect(await frozenLakeCookbook.evaluate(task, episode, testRun.evaluatorContext())).toMatchObject({ value: 0, isCorrect: false });
   });
 
   it.each([false, true])("matches the random policy's exact win rate on a 4×4 lake (slippery %s)", async (isSlippery) => {

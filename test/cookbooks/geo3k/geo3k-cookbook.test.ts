@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { geo3kBenchmark } from "../../../benchmarks/geo3k/index.js";
 import { geo3kCookbook } from "../../../cookbooks/geo3k/index.js";
 import { mathCookbook } from "../../../cookbooks/math/index.js";
@@ -6,6 +6,10 @@ import type { Episode } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import type { Trajectory } from "../../../src/core/trajectory.js";
 import type { ChatRequest, LlmClient } from "../../../src/core/llm-client.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 /** A fake client that records each request and answers with a fixed text. */
 function recordingClient(text: string): LlmClient & { requests: ChatRequest[] } {
@@ -42,7 +46,7 @@ describe("geo3k cookbook", () => {
   it("sends the system prompt and the diagram with the text, and records the reply as the solver step", async () => {
     const client = recordingClient("30-60-90 triangle, so $y = \\boxed{5\\sqrt{3}}$");
     const controller = new AbortController();
-    const trajectory = (await geo3kCookbook.flow(task15, { client, sampling: { temperature: 0.5 }, attempt: 0, signal: controller.signal })) as Trajectory;
+    const trajectory = (await geo3kCookbook.flow(task15, testRun.flowContext(client, { sampling: { temperature: 0.5 }, signal: controller.signal }))) as Trajectory;
     const request = client.requests[0]!;
     expect(request.temperature).toBe(0.5);
     expect(request.signal).toBe(controller.signal);
@@ -55,7 +59,7 @@ describe("geo3k cookbook", () => {
   });
 
   it("gives reward 1 to an equivalent answer, a letter or a rounded value, and 0 to a near miss", async () => {
-    const grade = async (output: string) => geo3kCookbook.evaluate(task15, episodeWith(task15, output));
+    const grade = async (output: string) => geo3kCookbook.evaluate(task15, episodeWith(task15, output), testRun.evaluatorContext());
     expect(await grade("\\boxed{5 \\sqrt 3}")).toMatchObject({ value: 1, isCorrect: true, answer: "5 \\sqrt 3" });
     expect(await grade("The answer is \\boxed{C}")).toMatchObject({ value: 1, isCorrect: true });
     expect(await grade("\\boxed{8.66}")).toMatchObject({ value: 1 });
@@ -76,9 +80,9 @@ describe("math cookbook", () => {
 
   it("asks for a boxed answer and grades it with the math verifier", async () => {
     const client = recordingClient("1/2 + 1/4 = \\boxed{0.75}");
-    const trajectory = (await mathCookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Trajectory;
+    const trajectory = (await mathCookbook.flow(task, testRun.flowContext(client))) as Trajectory;
     expect(client.requests[0]!.messages[1]).toEqual({ role: "user", content: "What is 1/2 + 1/4?" });
-    expect(await mathCookbook.evaluate(task, episodeWith(task, String(trajectory.output)))).toMatchObject({ value: 1, isCorrect: true });
-    expect(await mathCookbook.evaluate(task, episodeWith(task, "\\boxed{0.7}"))).toMatchObject({ value: 0, isCorrect: false });
+    expect(await mathCookbook.evaluate(task, episodeWith(task, String(trajectory.output)), testRun.evaluatorContext())).toMatchObject({ value: 1, isCorrect: true });
+    expect(await mathCookbook.evaluate(task, episodeWith(task, "\\boxed{0.7}"), testRun.evaluatorContext())).toMatchObject({ value: 0, isCorrect: false });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openKeystrokeTerminal } from "../../../cookbooks/terminal/keystroke-terminal.js";
-import type { ExecOptions, ExecResult, Sandbox } from "../../../src/core/sandbox-environment.js";
+import type { ExecOptions, ExecResult, SandboxEnvironment } from "../../../src/core/sandbox-environment.js";
 
 const result = (stdout: string, exitCode = 0): ExecResult => ({ exitCode, stdout, stderr: "", timedOut: false, truncated: false, durationMs: 1 });
 
@@ -17,7 +17,7 @@ function fakeSandbox(answer: (command: string) => ExecResult) {
       calls.push({ command, ...(options.env ? { env: options.env } : {}) });
       return answer(command);
     },
-  } as unknown as Sandbox;
+  } as unknown as SandboxEnvironment;
   return { sandbox, calls };
 }
 

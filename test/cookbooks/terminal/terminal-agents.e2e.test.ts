@@ -18,6 +18,10 @@ import { packagePath } from "../../../src/core/package-root.js";
 import { createOpenAiClient } from "../../../src/llm/openai-client.js";
 import { createRecordingLlmClient } from "../../../src/testing/index.js";
 import { lastUserText, startScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const sampleFolder = packagePath("benchmarks/terminal-sample/tasks");
 const tasks = loadTerminalTasks(sampleFolder);
@@ -29,8 +33,8 @@ const noModel: LlmClient = { model: "none", chat: () => Promise.reject(new Error
 
 async function runEpisode(task: Task, options: Partial<TerminalOptions>, client: LlmClient = noModel) {
   const cookbook = createTerminalCookbook(options);
-  const episode = (await cookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
-  return { episode, score: await cookbook.evaluate(task, episode) };
+  const episode = (await cookbook.flow(task, testRun.flowContext(client))) as Episode;
+  return { episode, score: await cookbook.evaluate(task, episode, testRun.evaluatorContext()) };
 }
 
 /** Runs `work` over `items` with `limit` in flight. */

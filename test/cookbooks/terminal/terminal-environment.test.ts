@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadTerminalTasks } from "../../../benchmarks/harbor/load-terminal-tasks.js";
 import { createTerminalEnvironment } from "../../../cookbooks/terminal/terminal-environment.js";
 import { packagePath } from "../../../src/core/package-root.js";
-import { SandboxSpecSchema, type ExecResult, type Sandbox } from "../../../src/core/sandbox-environment.js";
+import { SandboxSpecSchema, type ExecResult, type SandboxEnvironment } from "../../../src/core/sandbox-environment.js";
 
 const helloFile = loadTerminalTasks(packagePath("benchmarks/terminal-sample/tasks")).find((task) => task.id === "rllm/hello-file")!;
 const result = (exitCode: number): ExecResult => ({ exitCode, stdout: "", stderr: "", timedOut: false, truncated: false, durationMs: 1 });
@@ -15,8 +15,8 @@ describe("terminal environment", () => {
   it("starts no command of a cut-off keystroke batch once grading has begun", async () => {
     const agentCommands: string[] = [];
     let release: (() => void) | undefined;
-    const sandbox: Sandbox = {
-      backend: "bwrap",
+    const sandbox: SandboxEnvironment = {
+      provider: "local",
       spec: SandboxSpecSchema.parse({}),
       async exec(command, options = {}) {
         if (options.role === "verifier") return result(0);
@@ -33,7 +33,7 @@ describe("terminal environment", () => {
       isAlive: () => true,
       close: async () => {},
     };
-    const environment = createTerminalEnvironment({ createSandbox: () => sandbox, allowNetwork: false });
+    const environment = createTerminalEnvironment({ sandbox: { openEnvironment: async () => sandbox }, allowNetwork: false });
     await environment.reset(helloFile, 0);
     const step = environment.step({ kind: "keystrokes", commands: [{ keystrokes: "sleep 100\n", durationSec: 0 }, { keystrokes: "echo late > /app/hello.txt\n", durationSec: 0 }] });
     while (release === undefined) await new Promise((resolve) => setImmediate(resolve));

@@ -5,12 +5,16 @@
  * ran nothing is it a grading error (unscored), the task's own failure.
  */
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { loadTerminalTasks } from "../../../benchmarks/harbor/load-terminal-tasks.js";
 import { createTerminalCookbook, type TerminalOptions } from "../../../cookbooks/terminal/index.js";
 import type { Episode } from "../../../src/core/episode.js";
 import type { ChatResponse, LlmClient } from "../../../src/core/llm-client.js";
 import { createRecordingLlmClient } from "../../../src/testing/index.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const [task] = loadTerminalTasks(path.join(import.meta.dirname, "../../fixtures/terminal-tasks/script-under-test"));
 const noModel: LlmClient = { model: "none", chat: () => Promise.reject(new Error("this agent calls no model")) };
@@ -30,8 +34,8 @@ const agentRunning = (command: string): LlmClient =>
 
 async function runEpisode(options: Partial<TerminalOptions>, client: LlmClient = noModel) {
   const cookbook = createTerminalCookbook(options);
-  const episode = (await cookbook.flow(task!, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
-  return { episode, score: await cookbook.evaluate(task!, episode) };
+  const episode = (await cookbook.flow(task!, testRun.flowContext(client))) as Episode;
+  return { episode, score: await cookbook.evaluate(task!, episode, testRun.evaluatorContext()) };
 }
 
 describe("a verifier that gives no reward", () => {

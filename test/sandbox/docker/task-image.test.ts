@@ -8,15 +8,15 @@ const noDocker = "/nonexistent/docker";
 
 describe("taskImage", () => {
   it("runs the task's prebuilt image even when it also has a Dockerfile", async () => {
-    expect(await taskImage(noDocker, SandboxSpecSchema.parse({ image: "alexgshaw/task:20250101", buildContext: "/tasks/a/environment" }))).toBe("alexgshaw/task:20250101");
+    expect(await taskImage(noDocker, SandboxSpecSchema.parse({ image: "alexgshaw/task:20250101", buildContext: "/tasks/a/environment" }), new Map())).toBe("alexgshaw/task:20250101");
   });
 
   it("falls back to rLLM's default image when the task has neither image nor Dockerfile", async () => {
-    expect(await taskImage(noDocker, SandboxSpecSchema.parse({}))).toBe(defaultTaskImage);
+    expect(await taskImage(noDocker, SandboxSpecSchema.parse({}), new Map())).toBe(defaultTaskImage);
   });
 
   it("reports a failed build as no sandbox, naming the build context", async () => {
-    await expect(taskImage(noDocker, SandboxSpecSchema.parse({ buildContext: "/tasks/broken/environment" }))).rejects.toThrow(/docker build of \/tasks\/broken\/environment failed/);
+    await expect(taskImage(noDocker, SandboxSpecSchema.parse({ buildContext: "/tasks/broken/environment" }), new Map())).rejects.toThrow(/docker build of \/tasks\/broken\/environment failed/);
   });
 });
 

@@ -3,10 +3,11 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { CodeGrader } from "../../../verifiers/code/code-grader.js";
-import { createSlotCgroups } from "../../../src/sandbox/local/sandbox-cgroup.js";
+import type { LocalProgramSlots } from "../../../src/sandbox/local/local-programs.js";
+import { createSandboxCgroups } from "../../../src/sandbox/local/sandbox-cgroup.js";
 
 const mebibyte = 1024 ** 2;
-const cgroups = createSlotCgroups(1, 96 * mebibyte, 8);
+const cgroups = createSandboxCgroups(1, { memoryBytes: 96 * mebibyte, processes: 8 });
 afterAll(() => {
   if (cgroups.slots) cgroups.remove();
 });
@@ -76,7 +77,7 @@ describe.skipIf(!cgroups.slots)("a program past the sandbox's memory cap", () =>
       expect(verdict.passed).toBe(false);
       expect(verdict.verdict, verdict.detail).toBe("memory_limit");
       expect(verdict.detail).toContain("memory policy");
-      expect(grader.memoryPolicy).toMatch(/^cgroup v[12]: each sandbox capped at 160 MiB/);
+      expect((grader.programs as LocalProgramSlots).memoryPolicy).toMatch(/^cgroup v[12]: each sandbox capped at 160 MiB/);
     } finally {
       await grader.close();
     }

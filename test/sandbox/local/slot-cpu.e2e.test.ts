@@ -16,7 +16,7 @@ afterAll(() => grader.close());
 describe("a slot's CPU", () => {
   it("is one CPU per slot, and two slots on a machine with two or more take different ones", async () => {
     // Two runs at once hold both slots.
-    const outcomes = await Promise.all([grader.execute(printAffinity, "", 5), grader.execute(printAffinity, "", 5)]);
+    const outcomes = await Promise.all([grader.programs.execute(printAffinity, "", 5), grader.programs.execute(printAffinity, "", 5)]);
     const affinities = outcomes.map((outcome) => JSON.parse(outcome.stdout.toString("utf8").trim()) as number[]);
     for (const affinity of affinities) expect(affinity).toHaveLength(1);
     if (os.availableParallelism() >= 2) expect(affinities[0]).not.toEqual(affinities[1]);

@@ -4,7 +4,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { AllHostsFailedError, SandboxHostPool } from "../../../src/sandbox/remote/sandbox-host-pool.js";
+import { AllHostsFailedError } from "../../../src/core/errors/all-hosts-failed-error.js";
+import { SandboxHostPool } from "../../../src/sandbox/remote/sandbox-host-pool.js";
 
 type Behaviour =
   | "ok"

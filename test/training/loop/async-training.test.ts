@@ -9,6 +9,7 @@ import type { Cookbook } from "../../../src/core/cookbook.js";
 import { scored } from "../../../src/core/score.js";
 import type { Task } from "../../../src/core/task.js";
 import { stepFromChat } from "../../../src/llm/step-from-chat.js";
+import { openRunResources } from "../../../src/sandbox/run-resources.js";
 import { runTraining } from "../../../src/training/loop/run-training.js";
 import type { TrainRecord, TrainStepRecord } from "../../../src/training/loop/train-records.js";
 import { TrainConfigSchema } from "../../../src/training/train-config.js";
@@ -71,6 +72,7 @@ async function train(cookbook: Cookbook | ((fake: VersionedFakeBackend) => Cookb
     directory: mkdtempSync(path.join(tmpdir(), "rllm-async-")),
     resume: false,
     signal: new AbortController().signal,
+    resources: openRunResources(),
   });
   return { records: records.filter((record): record is TrainStepRecord => record.kind === "train"), all: records as TrainRecord[], fake };
 }

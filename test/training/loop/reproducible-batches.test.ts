@@ -13,6 +13,7 @@ import { createRng, type Rng } from "../../../src/core/random.js";
 import { scored } from "../../../src/core/score.js";
 import type { Task } from "../../../src/core/task.js";
 import { stepFromChat } from "../../../src/llm/step-from-chat.js";
+import { openRunResources } from "../../../src/sandbox/run-resources.js";
 import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.js";
 import { runTraining } from "../../../src/training/loop/run-training.js";
 import type { TrainRecord } from "../../../src/training/loop/train-records.js";
@@ -118,7 +119,7 @@ async function train(delaySeed: number): Promise<{ batches: TrainBatch[]; record
     });
     const { backend, batches } = recordingBackend(sampler.baseUrl);
     const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-replay-"));
-    const records = await runTraining({ config, cookbook, trainTasks: tasks, testTasks: tasks, backend, baseModel: "fake", directory, resume: false, signal: new AbortController().signal });
+    const records = await runTraining({ config, cookbook, trainTasks: tasks, testTasks: tasks, backend, baseModel: "fake", directory, resume: false, signal: new AbortController().signal, resources: openRunResources() });
     return { batches, records };
   } finally {
     await sampler.close();

@@ -13,6 +13,7 @@ import { runTraining } from "../../../src/training/loop/run-training.js";
 import type { TrainRecord } from "../../../src/training/loop/train-records.js";
 import { TrainConfigSchema } from "../../../src/training/train-config.js";
 import { startFakeVllm } from "../../gateway/fake-vllm-server.js";
+import { openRunResources } from "../../../src/sandbox/run-resources.js";
 
 // The fake server answers "reply <n>" with n counting calls; the cookbook calls an even n correct, so groups are mixed.
 const cookbook: Cookbook = {
@@ -79,7 +80,7 @@ describe("runTraining", () => {
     const first = recordingBackend(upstream.baseUrl);
     const records = await runTraining({
       config, cookbook, trainTasks: tasks, testTasks: tasks, backend: first.backend, baseModel: "fake",
-      directory, resume: false, signal: new AbortController().signal,
+      directory, resume: false, signal: new AbortController().signal, resources: openRunResources(),
     });
     const kinds = records.map((record) => `${record.kind}@${record.step}`);
     expect(kinds).toEqual(["validation@0", "train@1", "train@2", "validation@2", "train@3", "validation@3"]);
@@ -119,7 +120,7 @@ describe("runTraining", () => {
     const second = recordingBackend(upstream.baseUrl);
     const resumed = await runTraining({
       config: { ...config, steps: 4 }, cookbook, trainTasks: tasks, testTasks: tasks, backend: second.backend, baseModel: "fake",
-      directory, resume: true, signal: new AbortController().signal,
+      directory, resume: true, signal: new AbortController().signal, resources: openRunResources(),
     });
     expect(resumed.map((record) => `${record.kind}@${record.step}`)).toEqual(["train@3", "train@4", "validation@4"]);
     expect((resumed[0] as Extract<TrainRecord, { kind: "train" }>).policyVersion).toBe(2);
@@ -137,9 +138,9 @@ describe("runTraining", () => {
     // Task t0's rollouts are infrastructure errors (its evaluator cannot run): 1 task of 3 is a third of the rollouts.
     const flaky: Cookbook = {
       ...cookbook,
-      evaluate(task, episode) {
+      evaluate(task, episode, context) {
         if (task.id === "t0") throw new InfraError("the grader's sandbox is down");
-        return cookbook.evaluate(task, episode);
+        return cookbook.evaluate(task, episode, context);
       },
     };
     const threeTasks = tasks.slice(0, 3);
@@ -147,7 +148,7 @@ describe("runTraining", () => {
       const { backend, batches } = recordingBackend(upstream.baseUrl);
       const config = TrainConfigSchema.parse({ steps: 1, tasksPerStep: 3, groupSize: 2, validation: { every: 100, tasks: 1 }, concurrency: 2, maxInfraErrorRate });
       const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-infra-"));
-      const done = runTraining({ config, cookbook: flaky, trainTasks: threeTasks, testTasks: threeTasks, backend, baseModel: "fake", directory, resume: false, signal: new AbortController().signal });
+      const done = runTraining({ config, cookbook: flaky, trainTasks: threeTasks, testTasks: threeTasks, backend, baseModel: "fake", directory, resume: false, signal: new AbortController().signal, resources: openRunResources() });
       return { done, batches, directory };
     };
     const stopped = run(0.05);
@@ -177,7 +178,7 @@ describe("runTraining", () => {
     const { backend } = recordingBackend(upstream.baseUrl);
     const records = await runTraining({
       config, cookbook, trainTasks: tasks, testTasks: tasks, backend, baseModel: "fake",
-      directory, resume: false, signal: new AbortController().signal,
+      directory, resume: false, signal: new AbortController().signal, resources: openRunResources(),
     });
     const validations = records.filter((record): record is Extract<TrainRecord, { kind: "validation" }> => record.kind === "validation");
     const start = validations[0]!.startJudgePairs!;

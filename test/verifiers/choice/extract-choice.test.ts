@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { extractChoice } from "../../../verifiers/choice/extract-choice.js";
 import { gradeChoice } from "../../../verifiers/choice/grade-choice.js";
 import { choiceGradeVerifier } from "../../../verifiers/choice/choice-grade-verifier.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 interface RecordedReply {
   model: string;
@@ -88,7 +92,7 @@ describe("gradeChoice", () => {
       { response: "Answer: D", choices: options, ground_truth: "D" },
       { response: "Answer: A", choices: options, ground_truth: "D" },
     ].map((row) => choiceGradeVerifier.rowSchema.parse(row));
-    expect((await choiceGradeVerifier.gradeRows(rows, { flags: {} })).map((score) => score.value)).toEqual([1, 0]);
+    expect((await choiceGradeVerifier.gradeRows(rows, { flags: {} }, testRun.evaluatorContext())).map((score) => score.value)).toEqual([1, 0]);
     expect(choiceGradeVerifier.rowSchema.safeParse({ response: "x", choices: options, ground_truth: "E" }).success).toBe(false);
   });
 });

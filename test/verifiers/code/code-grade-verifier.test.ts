@@ -7,7 +7,12 @@ import { InputError } from "../../../src/core/errors/input-error.js";
 import { codeGradeVerifier, type CodeRow } from "../../../verifiers/code/code-grade-verifier.js";
 import { findExecutable } from "../../../src/sandbox/find-executable.js";
 import { detectSandboxHost } from "../../../src/sandbox/local/sandbox-host.js";
+import { resolvePython } from "../../../src/sandbox/local/resolve-python.js";
 import { SandboxUnavailableError } from "../../../src/sandbox/sandbox-unavailable-error.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "rllm-grade-code-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -24,7 +29,7 @@ const rows: CodeRow[] = [
 
 describe("codeGradeVerifier", () => {
   it("gives the gold program full marks, a near miss none, and leaves an ungradable row unscored", async () => {
-    const verdicts = await codeGradeVerifier.gradeRows(rows, { concurrency: 2, flags: { timeout: 3 } });
+    const verdicts = await codeGradeVerifier.gradeRows(rows, { concurrency: 2, flags: { timeout: 3 } }, testRun.evaluatorContext());
     expect(verdicts.map((verdict) => verdict.isCorrect)).toEqual([true, false, true, false, false, false]);
     expect(verdicts.map((verdict) => verdict.value)).toEqual([1, 0, 1, 0, 0, 0]);
     expect(verdicts.map((verdict) => verdict.status)).toEqual(["scored", "scored", "scored", "unscored", "unscored", "unscored"]);
@@ -37,7 +42,7 @@ describe("codeGradeVerifier", () => {
   });
 
   it("rejects unknown flags as a usage error", async () => {
-    await expect(codeGradeVerifier.gradeRows(rows.slice(0, 1), { flags: { timeuot: 3 } })).rejects.toThrow(InputError);
+    await expect(codeGradeVerifier.gradeRows(rows.slice(0, 1), { flags: { timeuot: 3 } }, testRun.evaluatorContext())).rejects.toThrow(InputError);
   });
 
   it("runs from `rllm grade --verifier code` with the code flags", () => {
@@ -66,22 +71,26 @@ describe("sandbox refusal", () => {
   }
   afterAll(() => rmSync(searchPath, { recursive: true, force: true }));
 
+  // What the interpreter is matters not here: the host is checked for bubblewrap and setpriv.
+  const python = { executable: "/usr/bin/python3", prefix: "/usr", version: "3.11.2", sitePackages: [] };
+
   it("refuses to run without a sandbox and says how to fix it", () => {
-    expect(() => detectSandboxHost({ searchPath })).toThrow(SandboxUnavailableError);
-    expect(() => detectSandboxHost({ searchPath })).toThrow(/apt-get install -y bubblewrap.*--unsafe-no-sandbox/);
+    expect(() => detectSandboxHost({ searchPath, python })).toThrow(SandboxUnavailableError);
+    expect(() => detectSandboxHost({ searchPath, python })).toThrow(/apt-get install -y bubblewrap.*--unsafe-no-sandbox/);
   });
 
-  it("names a bad Python path instead of blaming bubblewrap", () => {
-    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).toThrow(SandboxUnavailableError);
-    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).toThrow(/"\/nonexistent\/python3".*--set python=/);
-    expect(() => detectSandboxHost({ python: "/nonexistent/python3" })).not.toThrow(/bubblewrap/);
+  it("names a bad Python path instead of blaming bubblewrap", async () => {
+    const resolved = resolvePython({ python: "/nonexistent/python3" });
+    await expect(resolved).rejects.toThrow(SandboxUnavailableError);
+    await expect(resolved).rejects.toThrow(/"\/nonexistent\/python3".*--python/);
+    await expect(resolved).rejects.not.toThrow(/bubblewrap/);
   });
 
-  it("names a program that is not a Python interpreter", () => {
-    expect(() => detectSandboxHost({ python: "/bin/true" })).toThrow(/"\/bin\/true" is not a Python 3 interpreter.*--set python=/);
+  it("names a program that is not a Python interpreter", async () => {
+    await expect(resolvePython({ python: "/bin/true" })).rejects.toThrow(/"\/bin\/true" is not a Python 3 interpreter.*--python/);
   });
 
   it("runs unsandboxed only when --unsafe-no-sandbox is given", () => {
-    expect(detectSandboxHost({ searchPath, unsafeNoSandbox: true }).kind).toBe("unsafe");
+    expect(detectSandboxHost({ searchPath, unsafeNoSandbox: true, python }).kind).toBe("unsafe");
   });
 });

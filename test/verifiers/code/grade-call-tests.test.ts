@@ -2,10 +2,9 @@
 // fails too. The sandbox is a fake that records every job, so each case can kill the checker exactly where it wants.
 import { describe, expect, it } from "vitest";
 import { gradeCallTests } from "../../../verifiers/code/grade-call-tests.js";
-import type { RunJob } from "../../../src/sandbox/local/language-runner.js";
+import type { ProcessOutcome, ProgramJob } from "../../../src/core/program-sandbox.js";
 import type { TestCase } from "../../../verifiers/code/normalize-tests.js";
 import type { RunContext } from "../../../verifiers/code/run-context.js";
-import type { ProcessOutcome } from "../../../src/sandbox/local/sandbox-slot.js";
 import { SandboxLimitsSchema } from "../../../src/core/sandbox-limits.js";
 
 /** What a job did in the fake sandbox: the checker's record lines, then how the run ended. */
@@ -32,8 +31,8 @@ const quietEnd: ProcessOutcome = {
  * A context whose sandbox answers the candidate's runs with `candidate` (one run each, the last repeated) and the
  * control with `control`; `jobs` records each job.
  */
-function fakeContext(candidate: FakeRun | FakeRun[], control: FakeRun): { context: RunContext; jobs: RunJob[] } {
-  const jobs: RunJob[] = [];
+function fakeContext(candidate: FakeRun | FakeRun[], control: FakeRun): { context: RunContext; jobs: ProgramJob[] } {
+  const jobs: ProgramJob[] = [];
   const candidateRuns = Array.isArray(candidate) ? candidate : [candidate];
   let candidateJobs = 0;
   const context: RunContext = {
@@ -44,7 +43,7 @@ function fakeContext(candidate: FakeRun | FakeRun[], control: FakeRun): { contex
       for (const line of run.records) onRecord?.(line);
       return { ...quietEnd, sandboxFailure: run.sandboxFailure ?? null };
     },
-    runner: { language: "python", mounts: [], argv: () => [], deniedExitCode: 86 },
+    deniedExitCode: 86,
     limits: SandboxLimitsSchema.parse({}),
     timeoutMs: 3000,
     runAllTests: false,

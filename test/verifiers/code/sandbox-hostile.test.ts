@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeGrader } from "../../../verifiers/code/code-grader.js";
+import type { LocalProgramSlots } from "../../../src/sandbox/local/local-programs.js";
 import { normalizeTests } from "../../../verifiers/code/normalize-tests.js";
 import cases from "./hostile-cases.json" with { type: "json" };
 
@@ -51,7 +52,7 @@ function fill(text: string): string {
 /** Processes left by this file's sandboxes: any process of a sandbox uid, or (without uid drop) a launcher process
  * that is ours or orphaned. Other test files may be running sandboxes of their own at the same time. */
 function leftoverProcesses(): string[] {
-  const uids = new Set(grader.sandboxUids);
+  const uids = new Set((grader.programs as LocalProgramSlots).sandboxUids);
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .flatMap((pid) => {

@@ -4,9 +4,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { finqaGradeVerifier, FinqaRowSchema } from "../../../verifiers/finqa/finqa-grade-verifier.js";
 import { packagePath } from "../../../src/core/package-root.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const rows = [
   { id: "INTC/2015/page_41.pdf-4", response: "FINAL ANSWER: 14.46%", ground_truth: 0.14464, expected_tables: ["fy2015_page_41"], accessed_tables: ["FY2015_PAGE_41"] },
@@ -17,7 +21,7 @@ const rows = [
 
 describe("finqa GradeVerifier", () => {
   it("adds β · table access to correctness, with β from --set", async () => {
-    const verdicts = await finqaGradeVerifier.gradeRows(rows.map((row) => FinqaRowSchema.parse(row)), { flags: { beta: 0.5 } });
+    const verdicts = await finqaGradeVerifier.gradeRows(rows.map((row) => FinqaRowSchema.parse(row)), { flags: { beta: 0.5 } }, testRun.evaluatorContext());
     expect(verdicts.map((verdict) => [verdict.isCorrect, verdict.value])).toEqual([
       [true, 1.5],
       [false, 0.5],
@@ -29,9 +33,9 @@ describe("finqa GradeVerifier", () => {
   });
 
   it("uses β = 0.1 by default and rejects unknown flags", async () => {
-    const [verdict] = await finqaGradeVerifier.gradeRows([FinqaRowSchema.parse(rows[0])], { flags: {} });
+    const [verdict] = await finqaGradeVerifier.gradeRows([FinqaRowSchema.parse(rows[0])], { flags: {} }, testRun.evaluatorContext());
     expect(verdict!.value).toBeCloseTo(1.1, 12);
-    await expect(finqaGradeVerifier.gradeRows([], { flags: { betta: 1 } })).rejects.toThrow(/--set .*betta/);
+    await expect(finqaGradeVerifier.gradeRows([], { flags: { betta: 1 } }, testRun.evaluatorContext())).rejects.toThrow(/--set .*betta/);
   });
 
   it("runs as `rllm grade --verifier finqa` and leaves unscored rows out of the accuracy", async () => {

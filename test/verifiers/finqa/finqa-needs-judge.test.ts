@@ -1,9 +1,13 @@
 // A FinQA reply to a free-text gold answer, with no judge to read it: `rllm eval` and `rllm grade` must agree that it is
 // unscored: not a wrong answer (eval used to score it 0 and count it), not an infrastructure error (grade used to).
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createFinqaEvaluator } from "../../../cookbooks/finqa/finqa-evaluator.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
 import { gradeFinqaRow } from "../../../verifiers/finqa/finqa-grade-verifier.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const reply = "FINAL ANSWER: up 20%";
 const groundTruth = "Revenue rose from $10 million to $12 million, up 20%.";
@@ -18,7 +22,7 @@ describe("a FinQA reply whose gold answer is free text, without a judge", () => 
       trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
       artifacts: { answer: reply },
     });
-    const score = await createFinqaEvaluator()(task, episode);
+    const score = await createFinqaEvaluator()(task, episode, testRun.evaluatorContext());
     expect(score).toMatchObject({ status: "unscored", isCorrect: false, value: 0 });
   });
 
@@ -32,7 +36,7 @@ describe("a FinQA reply whose gold answer is free text, without a judge", () => 
   it("gets the same Score on both paths", async () => {
     const task = { id: "t1", instruction: "q", metadata: { ground_truth: groundTruth } };
     const episode = EpisodeSchema.parse({ id: "t1:0", taskId: "t1", attempt: 0, trajectories: [{ name: "solver", steps: [{ input: [], output: reply }] }] });
-    const evaluated = await createFinqaEvaluator()(task, episode);
+    const evaluated = await createFinqaEvaluator()(task, episode, testRun.evaluatorContext());
     const graded = gradeFinqaRow({ response: reply, ground_truth: groundTruth }, 0.1);
     expect({ ...evaluated, signals: {} }).toEqual({ ...graded, signals: {} });
   });

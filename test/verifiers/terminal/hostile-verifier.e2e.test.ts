@@ -15,7 +15,8 @@ import type { Episode } from "../../../src/core/episode.js";
 import type { LlmClient } from "../../../src/core/llm-client.js";
 import type { Task } from "../../../src/core/task.js";
 import { packagePath } from "../../../src/core/package-root.js";
-import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-sandbox.js";
+import { createBwrapEnvironment } from "../../../src/sandbox/local/bwrap-environment.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
 import { verifyTerminalTask } from "../../../verifiers/terminal/verify-terminal-task.js";
 import table from "./hostile-solutions.json" with { type: "json" };
 
@@ -23,6 +24,9 @@ const HostileSolutionsSchema = z.object({
   cases: z.array(z.object({ name: z.string(), class: z.string(), tasks: z.union([z.literal("all"), z.array(z.string()).min(1)]), solve: z.array(z.string()).min(1) }).strict()),
 });
 const { cases } = HostileSolutionsSchema.parse(table);
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const hostile = packagePath("test/fixtures/terminal/hostile");
 const sample = packagePath("benchmarks/terminal-sample/tasks");
@@ -34,8 +38,8 @@ const noModel: LlmClient = { model: "none", chat: () => Promise.reject(new Error
 
 async function oracleScore(task: Task) {
   const cookbook = createTerminalCookbook({ agent: "oracle" });
-  const episode = (await cookbook.flow(task, { client: noModel, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
-  return cookbook.evaluate(task, episode);
+  const episode = (await cookbook.flow(task, testRun.flowContext(noModel))) as Episode;
+  return cookbook.evaluate(task, episode, testRun.evaluatorContext());
 }
 
 /** A copy of the bundled task `folder` whose solution script is `solve` (Harbor: solution/solve.sh, TB v1: solution.sh). */
@@ -68,7 +72,7 @@ describe("the terminal verifier against hostile solutions", () => {
   }, 60_000);
 
   it("reads no reward file that was in /logs/verifier before the tests ran", async () => {
-    const sandbox = createBwrapSandbox({ memoryMb: 512 });
+    const sandbox = createBwrapEnvironment({ memoryMb: 512 });
     try {
       const stale = path.join(scratch, "stale-reward.json");
       writeFileSync(stale, '{"reward": 1}');

@@ -1,5 +1,5 @@
 /**
- * The code grader on SandboxFusion-compatible services (`--sandbox-url`): stdin tests as one run each, function-call
+ * The code grader on SandboxFusion-compatible services (`--sandbox URL[,URL…]`): stdin tests as one run each, function-call
  * tests as one harness run (split into several when a service refuses it as too large or too long), stdout and
  * returned values compared here, so expected outputs never leave this process. Assert tests carry their expected
  * values inside the test code, which a program sharing their process could read, so they are graded in the local
@@ -17,21 +17,16 @@ import {
   AllHostsFailedError,
   outputExceededNote,
   sandboxFusionCapturedBytes,
-  SandboxHostPool,
   type PooledRunResult,
+  type RemotePrograms,
+  type RunCodeRequest,
   type RunCodeResponse,
-  type SandboxHostAddress,
-} from "rllm-ts/sandbox";
+} from "rllm-ts/core";
 
 export interface RemoteCodeGraderOptions {
-  /** The services, each with the API key that belongs to it. */
-  hosts: SandboxHostAddress[];
   timeoutSeconds: number;
   runAllTests: boolean;
   floatTolerance?: number;
-  memoryMb?: number;
-  /** Problems graded at once (default 2 per host: more only wait in the services' queues). */
-  concurrency?: number;
   /**
    * Opens the local sandbox, for assert tests and for a problem no service could run; absent or failing, assert
    * problems are unscored and such a problem is an infrastructure error.
@@ -47,19 +42,17 @@ const deniedExitCode = 86;
 
 /** Grades programs on remote sandbox services; never grades a problem twice, and never blames a program for a service. */
 export class RemoteCodeGrader implements ProgramGrader {
-  readonly concurrency: number;
   readonly notice = undefined;
-  private readonly pool: SandboxHostPool;
-  private local: Promise<ProgramGrader> | undefined;
 
-  constructor(private readonly options: RemoteCodeGraderOptions) {
-    this.pool = new SandboxHostPool(options.hosts);
-    this.concurrency = options.concurrency ?? 2 * options.hosts.length;
-  }
+  constructor(
+    /** The hosts programs run on (the run's; this grader holds nothing of its own to close). */
+    readonly programs: RemotePrograms,
+    private readonly options: RemoteCodeGraderOptions,
+  ) {}
 
-  /** Runs and failures per host. */
-  get hostStatistics(): { url: string; runs: number; failures: number }[] {
-    return this.pool.statistics;
+  /** How many problems it grades at once. */
+  get concurrency(): number {
+    return this.programs.concurrency;
   }
 
   async grade(problem: CodeProblem): Promise<ProgramVerdict> {
@@ -82,10 +75,6 @@ export class RemoteCodeGrader implements ProgramGrader {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.local) await (await this.local.catch(() => undefined))?.close();
-  }
-
   private async gradeStdio(program: string, tests: { input: string; output: string; index: number }[]): Promise<TestResult[]> {
     const results: TestResult[] = [];
     for (const { input, output, index } of tests) {
@@ -93,7 +82,7 @@ export class RemoteCodeGrader implements ProgramGrader {
         results.push({ index, verdict: "not_run" });
         continue;
       }
-      const result = await this.pool.run(this.request(program, input, this.options.timeoutSeconds));
+      const result = await this.programs.run(this.request(program, input, this.options.timeoutSeconds));
       const failure = replyFailure(result.response);
       if (failure) {
         results.push({ index, ...failure });
@@ -135,7 +124,7 @@ export class RemoteCodeGrader implements ProgramGrader {
     let result: PooledRunResult | undefined;
     let unfit: AllHostsFailedError | undefined;
     try {
-      result = await this.pool.run(this.request(functionalProgram(program, fnName, marker), functionalStdin(tests.map(({ input }) => input)), seconds));
+      result = await this.programs.run(this.request(functionalProgram(program, fnName, marker), functionalStdin(tests.map(({ input }) => input)), seconds));
     } catch (error) {
       if (!(error instanceof AllHostsFailedError && error.isRequestRejected)) throw error;
       unfit = error;
@@ -168,23 +157,15 @@ export class RemoteCodeGrader implements ProgramGrader {
     return blameFirst(tests, failure, results);
   }
 
-  private request(code: string, stdin: string, runTimeoutSeconds: number) {
-    return {
-      language: "python",
-      code,
-      stdin,
-      run_timeout: runTimeoutSeconds,
-      compile_timeout: 10,
-      memory_limit_MB: this.options.memoryMb ?? -1,
-      files: {},
-      fetch_files: [],
-    };
+  // The memory limit is the hosts' (remote-programs.ts fills in the run's).
+  private request(code: string, stdin: string, runTimeoutSeconds: number): RunCodeRequest {
+    return { language: "python", code, stdin, run_timeout: runTimeoutSeconds, compile_timeout: 10, files: {}, fetch_files: [] };
   }
 
   private async gradeLocally(problem: CodeProblem): Promise<ProgramVerdict> {
     if (!this.options.openLocal) return assertsUnsupported("no local sandbox was configured");
     try {
-      return await (await this.openLocal()).grade(problem);
+      return await (await this.options.openLocal()).grade(problem);
     } catch (error) {
       return assertsUnsupported((error as Error).message);
     }
@@ -194,15 +175,10 @@ export class RemoteCodeGrader implements ProgramGrader {
   private async gradeInstead(problem: CodeProblem, reason: string): Promise<ProgramVerdict> {
     if (!this.options.openLocal) return infraVerdict(`${reason}; no local sandbox to grade it instead`, problem.tests.length);
     try {
-      return await (await this.openLocal()).grade(problem);
+      return await (await this.options.openLocal()).grade(problem);
     } catch (error) {
       return infraVerdict(`${reason}; the local sandbox could not grade it either: ${(error as Error).message}`, problem.tests.length);
     }
-  }
-
-  private openLocal(): Promise<ProgramGrader> {
-    this.local ??= this.options.openLocal!();
-    return this.local;
   }
 }
 

@@ -11,14 +11,10 @@ import type { ChatTokenizer } from "../../sft/tokenize-sft-row.js";
 import { tinyChatTokenizer } from "../../sft/tiny-chat-tokenizer.js";
 import type { BackendFlags } from "../create-training-backend.js";
 import type { ChatRenderer } from "../../../llm/tinker/chat-renderer.js";
-import { tinkerBaseUrl, tinkerCredentials, type CredentialSource } from "../../../llm/tinker/tinker-credentials.js";
+import { createTinkerClient } from "../../../llm/tinker/create-tinker-client.js";
 import { createTinkerBackend } from "./tinker-backend.js";
 import { TinkerUnreachableError } from "../../../llm/tinker/tinker-errors.js";
-import { TinkerHttpClient } from "../../../llm/tinker/tinker-http-client.js";
 import { TINY_TOKENIZER_ID, tinyChatRenderer } from "../../../llm/tinker/tiny-chat-renderer.js";
-
-/** The key sent to a local Tinker server on loopback when no TINKER_API_KEY is set (it accepts any tml- key). */
-export const LOOPBACK_DEVELOPMENT_KEY = "tml-local-development";
 
 /**
  * The backend, the base model it trains ("" = the server's only model) and, once open, the model's chat tokenizer.
@@ -57,28 +53,6 @@ export async function createTinkerTrainingBackend(
     },
   };
   return { backend: withFlagErrors, baseModel: flags.model ?? "", chatTokenizer: () => chatTokenizer };
-}
-
-/** The Tinker HTTP client for a base URL (explicit, TINKER_BASE_URL or the service) and the environment's credential. */
-export function createTinkerClient(explicitBaseUrl: string | undefined, notify?: (message: string) => void): TinkerHttpClient {
-  const baseUrl = tinkerBaseUrl(explicitBaseUrl);
-  return new TinkerHttpClient({ baseUrl, credentials: credentialsFor(baseUrl), notify });
-}
-
-function credentialsFor(baseUrl: string): CredentialSource {
-  const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(baseUrl);
-  if (loopback && !process.env.TINKER_API_KEY && !process.env.TINKER_CREDENTIAL_CMD) return () => LOOPBACK_DEVELOPMENT_KEY;
-  // Read at the first request, so that a backend built only to list its capabilities needs no key.
-  let source: CredentialSource | undefined;
-  return () => {
-    source ??= tinkerCredentials();
-    return source();
-  };
-}
-
-/** The renderer for a tokenizer id: the tiny model's own, or Hugging Face files from `directory`, the cache or the hub. */
-export async function loadRenderer(tokenizerId: string, directory: string | undefined): Promise<ChatRenderer> {
-  return (await loadChatFormat(tokenizerId, directory)).renderer;
 }
 
 /** A tokenizer id's renderer (for sampling) and SFT tokenizer, both from the same template and vocabulary. */

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { normalizeTests } from "../../../../verifiers/code/normalize-tests.js";
+import { RemoteProgramHosts } from "../../../../src/sandbox/remote/remote-programs.js";
 import { RemoteCodeGrader } from "../../../../verifiers/code/remote/remote-code-grader.js";
 import { runCli, spawnCli } from "../../../helpers/run-cli.js";
 import { sandboxServiceOrigin } from "../../../helpers/sandbox-service-origin.js";
@@ -32,7 +33,7 @@ const sixtyCalls = normalizeTests(
   Array.from({ length: 60 }, (_, index) => ({ testtype: "functional", input: `${index}\n${index + 1}`, output: String(2 * index + 1) })),
   "add",
 );
-const grader = (url: string) => new RemoteCodeGrader({ hosts: [{ url }], timeoutSeconds: 6, runAllTests: false, concurrency: 1 });
+const grader = (url: string) => new RemoteCodeGrader(new RemoteProgramHosts([{ url }], { concurrency: 1 }), { timeoutSeconds: 6, runAllTests: false });
 
 describe("remote grading with no local sandbox", () => {
   it("splits a problem whose whole-problem guard is over rllm sandbox serve's run_timeout limit, refused once, then sized by its stated limit", async () => {
@@ -85,7 +86,7 @@ describe("rllm grade --verifier code with per-service keys in config.json", () =
     mkdirSync(home, { recursive: true });
     writeFileSync(
       path.join(home, "config.json"),
-      JSON.stringify({ sandbox: { urls: [{ url: first, apiKeyEnv: "FIRST_SANDBOX_KEY" }, { url: second, apiKeyEnv: "SECOND_SANDBOX_KEY" }] } }),
+      JSON.stringify({ sandbox: { provider: "remote", urls: [{ url: first, apiKeyEnv: "FIRST_SANDBOX_KEY" }, { url: second, apiKeyEnv: "SECOND_SANDBOX_KEY" }] } }),
     );
     const result = await runCli(["grade", "--verifier", "code", "--input", rows, "--concurrency", "2"], {
       RLLM_HOME: home,

@@ -2,12 +2,17 @@
 // encode_shift) must call the prompt's, not the program's: a program redefining the helper passed (issue #44).
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { cookbooks } from "../../../cookbooks/registry.js";
 import { promptDefinitions } from "../../../cookbooks/deepcoder/prompt-definitions.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+// The cookbooks grade on the run's code pool: real sandbox slots, opened on the first grade and closed at the end.
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 const humanEval = new Map(
   readFileSync(new URL("../../verifiers/code/human-eval-canonical.jsonl", import.meta.url), "utf8")
@@ -27,7 +32,7 @@ async function grade(cookbookName: string, task: Task, program: string) {
     trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
     artifacts: { answer: reply },
   });
-  return cookbook.evaluate(task, episode);
+  return cookbook.evaluate(task, episode, testRun.evaluatorContext());
 }
 
 /** An evalplus task in the form the humaneval benchmark caches (benchmarks/humaneval/index.ts). */

@@ -9,8 +9,8 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBwrapSandbox } from "../../../src/sandbox/local/bwrap-sandbox.js";
-import type { Sandbox } from "../../../src/core/sandbox-environment.js";
+import { createBwrapEnvironment } from "../../../src/sandbox/local/bwrap-environment.js";
+import type { SandboxEnvironment } from "../../../src/core/sandbox-environment.js";
 
 /** Host processes whose command line contains `marker`. */
 function hostProcesses(marker: string): string[] {
@@ -19,9 +19,9 @@ function hostProcesses(marker: string): string[] {
     .filter((line) => line.includes(marker) && !line.includes("ps -eo"));
 }
 
-let sandbox: Sandbox;
+let sandbox: SandboxEnvironment;
 beforeAll(() => {
-  sandbox = createBwrapSandbox({ memoryMb: 256, processes: 64, outputBytes: 64 * 1024 });
+  sandbox = createBwrapEnvironment({ memoryMb: 256, processes: 64, outputBytes: 64 * 1024 });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -59,7 +59,7 @@ describe("bwrap sandbox", () => {
       const denied = await sandbox.exec(probe);
       expect(denied.exitCode).not.toBe(0);
       expect(connections).toHaveLength(0);
-      const open = createBwrapSandbox({ allowNetwork: true });
+      const open = createBwrapEnvironment({ allowNetwork: true });
       try {
         expect((await open.exec(probe)).stdout).toContain("hello");
       } finally {
@@ -81,7 +81,7 @@ describe("bwrap sandbox", () => {
   });
 
   it("holds a busy loop to the task's CPU share", async () => {
-    const limited = createBwrapSandbox({ cpus: 0.2 });
+    const limited = createBwrapEnvironment({ cpus: 0.2 });
     try {
       // CPU seconds per wall second of a one-second busy loop: about 0.2 under the quota, whatever the load.
       const result = await limited.exec('python3 -c "import time\nt = time.time(); c = time.process_time()\nwhile time.time() - t < 1: pass\nprint((time.process_time() - c) / (time.time() - t))"');
@@ -147,7 +147,7 @@ describe("bwrap sandbox", () => {
   });
 
   it("fails commands with a clear error, never a hang, once its supervisor is killed", async () => {
-    const own = createBwrapSandbox();
+    const own = createBwrapEnvironment();
     try {
       await own.exec("kill -KILL $(ps -o ppid= -p $PPID)").catch(() => undefined);
       await expect(own.exec("echo unreachable")).rejects.toThrow(/supervisor died/);
@@ -158,7 +158,7 @@ describe("bwrap sandbox", () => {
   });
 
   it("leaves no process, a setsid daemon included, after close", async () => {
-    const own = createBwrapSandbox();
+    const own = createBwrapEnvironment();
     expect((await own.exec("setsid nohup sleep 71445 > /dev/null 2>&1 & echo started")).stdout).toBe("started\n");
     const running = own.exec("sleep 71444");
     expect(hostProcesses("sleep 71445")).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * The bwrap Sandbox backend: a per-episode set of host folders (workdir, /tmp, /tests, /solution, /logs/{agent,verifier,
+ * The local provider's episode environment: a per-episode set of host folders (workdir, /tmp, /tests, /solution, /logs/{agent,verifier,
  * artifacts}) shown over the host's read-only system. The agent's commands run in one bubblewrap per episode (own pid,
  * ipc, uts and, unless allowed, net namespaces) inside the episode's cgroup, through a supervisor that starts each
  * command in its own process group: files and processes persist between commands (a background server, a tmux
@@ -9,17 +9,17 @@
  * there (a `usercustomize.py` in the user site, a shell rc file) runs inside the grader.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createSlotCgroups, type SlotCgroups } from "./sandbox-cgroup.js";
+import { bwrapShellArguments, hostEntries, type BwrapMount } from "./bwrap-command.js";
+import { createSandboxCgroups } from "./sandbox-cgroup.js";
 import { findExecutable } from "../find-executable.js";
 import { SandboxUnavailableError } from "../sandbox-unavailable-error.js";
 import { collectOutput } from "./collect-output.js";
-import { createCpuCgroup, type CpuCgroup } from "./cpu-cgroup.js";
 import { startSupervisor, type SupervisorConnection } from "./supervisor-connection.js";
 import { supervisorProgram } from "./supervisor-program.js";
-import { SandboxSpecSchema, type ExecOptions, type ExecResult, type Sandbox, type SandboxRole, type SandboxSpec } from "../../core/sandbox-environment.js";
+import { SandboxSpecSchema, type ExecOptions, type ExecResult, type SandboxEnvironment, type SandboxRole, type SandboxSpec } from "../../core/sandbox-environment.js";
 
 /**
  * The unprivileged uid every command runs as, without capabilities. The verifier shares it: it can read and fix the
@@ -45,17 +45,15 @@ const verifierTmp = "verifier-tmp";
 const verifierVariables = { PYTHONNOUSERSITE: "1" };
 const systemEntries = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"];
 const basePath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-// Joins the cgroups named in $RLLM_CGROUP_PROCS before starting bubblewrap, so every process of the command is counted.
-const joinCgroups = 'for file in $RLLM_CGROUP_PROCS; do echo $$ > "$file" || exit 97; done; exec "$@"';
 
-/** Options of `createBwrapSandbox` beyond the spec. */
-export interface BwrapSandboxOptions {
+/** Options of `createBwrapEnvironment` beyond the spec. */
+export interface BwrapEnvironmentOptions {
   /** PATH searched for bwrap and setpriv (default the process's). */
   searchPath?: string;
 }
 
 /** Creates an episode's sandbox; throws SandboxUnavailableError when bubblewrap is missing. */
-export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: BwrapSandboxOptions = {}): Sandbox {
+export function createBwrapEnvironment(given: Partial<SandboxSpec> = {}, options: BwrapEnvironmentOptions = {}): SandboxEnvironment {
   const spec = SandboxSpecSchema.parse(given);
   const bwrap = findExecutable("bwrap", options.searchPath);
   if (!bwrap) throw new SandboxUnavailableError("bubblewrap (bwrap) not found on PATH");
@@ -71,9 +69,8 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
     if (isRoot) chownSync(path.join(root, folder), sandboxUid, sandboxUid);
   }
   // The cap is on the agent's processes: bwrap's init and the supervisor (node: its main thread and three helper threads) come on top.
-  const cgroups: SlotCgroups = createSlotCgroups(1, spec.memoryMb * 1024 ** 2, spec.processes + 8);
-  const cpuCgroup: CpuCgroup | undefined = spec.cpus === undefined ? undefined : createCpuCgroup(spec.cpus);
-  const cgroupProcs = [...(cgroups.slots?.[0]?.procsFiles ?? []), ...(cpuCgroup?.procsFile ? [cpuCgroup.procsFile] : [])].join(" ");
+  const cgroups = createSandboxCgroups(1, { memoryBytes: spec.memoryMb * 1024 ** 2, processes: spec.processes + 8, ...(spec.cpus !== undefined ? { cpus: spec.cpus } : {}) });
+  const cgroupProcs = (cgroups.slots?.[0]?.procsFiles ?? []).join(" ");
   const running = new Set<ChildProcess>();
   const bashPath = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   let isClosed = false;
@@ -93,48 +90,41 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   writeFileSync(path.join(root, "supervisor.js"), supervisorProgram, { mode: 0o644 });
   const commandVariables = (env: Record<string, string>) => ({ PATH: basePath, HOME: "/tmp", LANG: "C.UTF-8", TERM: "xterm", ...spec.env, ...env });
 
-  const bwrapArgs = (role: SandboxRole, variables: Record<string, string>, cwd: string): string[] => {
-    const args = ["--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"];
-    if (!spec.allowNetwork) args.push("--unshare-net");
-    if (!isRoot) args.push("--unshare-user", "--uid", String(sandboxUid), "--gid", String(sandboxUid));
-    args.push("--die-with-parent", "--new-session", "--clearenv");
-    for (const [name, value] of Object.entries(variables)) args.push("--setenv", name, value);
-    for (const entry of systemEntries) {
-      if (!existsSync(entry)) continue;
-      const stat = lstatSync(entry);
-      if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(entry), entry);
-      else if (stat.isDirectory()) args.push("--ro-bind", entry, entry);
-    }
-    args.push("--perms", "0755", "--dir", "/run", "--perms", "0755", "--dir", "/run/rllm");
-    if (!isNodeVisible) args.push("--ro-bind", process.execPath, nodePath);
-    args.push("--ro-bind", path.join(root, "supervisor.js"), "/run/rllm/supervisor.js");
-    args.push("--proc", "/proc", "--dev", "/dev");
-    const created = new Set<string>();
-    for (const [destination, folder] of Object.entries(mounts)) {
+  // What the episode's sandbox shows: the host's system read-only, the supervisor (and node where the system lacks it),
+  // /proc and /dev, and the episode's folders; /tests and /logs/verifier only to the verifier.
+  const systemMounts = hostEntries(systemEntries);
+  const mountsFor = (role: SandboxRole): BwrapMount[] => [
+    ...systemMounts,
+    ...(isNodeVisible ? [] : [{ kind: "ro-bind" as const, source: process.execPath, destination: nodePath }]),
+    { kind: "ro-bind", source: path.join(root, "supervisor.js"), destination: "/run/rllm/supervisor.js" },
+    { kind: "proc", destination: "/proc" },
+    { kind: "dev", destination: "/dev" },
+    ...Object.entries(mounts)
       // The tests and the reward file's folder exist only while the verifier runs.
-      if (verifierOnly.has(destination) && role !== "verifier") continue;
-      // bwrap gives the folders it creates the host folder's mode (/root is 0700), so parents are made world-readable.
-      for (const parent of ancestors(destination)) {
-        if (created.has(parent)) continue;
-        created.add(parent);
-        args.push("--perms", "0755", "--dir", parent);
-      }
-      // /tests is read-only to the verifier as well: code the tests run (the agent's) cannot rewrite them mid-run, and
-      // bash reads a script as it runs it (issue #44). verify-terminal-task.ts makes the entry executable before upload.
-      const bind = destination === "/tests" ? "--ro-bind" : "--bind";
-      args.push(bind, path.join(root, role === "verifier" && destination === "/tmp" ? verifierTmp : folder), destination);
-    }
-    args.push("--remount-ro", "/", "--chdir", cwd);
-    return args;
-  };
+      .filter(([destination]) => role === "verifier" || !verifierOnly.has(destination))
+      .map(([destination, folder]): BwrapMount => ({
+        // /tests is read-only to the verifier as well: code the tests run (the agent's) cannot rewrite them mid-run,
+        // and bash reads a script as it runs it (issue #44). verify-terminal-task.ts makes the entry executable first.
+        kind: destination === "/tests" ? "ro-bind" : "bind",
+        source: path.join(root, role === "verifier" && destination === "/tmp" ? verifierTmp : folder),
+        destination,
+      })),
+  ];
 
   /** `/bin/sh` arguments that join the episode's cgroups, then start bubblewrap (with `extra` options) running `inner` as the sandbox user. */
-  const launch = (role: SandboxRole, variables: Record<string, string>, cwd: string, inner: string[], extra: string[] = []): string[] => {
-    const dropped = isRoot
-      ? [setpriv!, `--reuid=${sandboxUid}`, `--regid=${sandboxUid}`, "--clear-groups", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--", ...inner]
-      : inner;
-    return ["-c", joinCgroups, "rllm-sandbox", bwrap, ...extra, ...bwrapArgs(role, variables, cwd), ...dropped];
-  };
+  const launch = (role: SandboxRole, variables: Record<string, string>, cwd: string, inner: string[], extra: string[] = []): string[] =>
+    bwrapShellArguments({
+      bwrap,
+      ...(setpriv ? { setpriv } : {}),
+      uid: sandboxUid,
+      allowNetwork: spec.allowNetwork,
+      hostname: "sandbox",
+      variables,
+      mounts: mountsFor(role),
+      workingDirectory: cwd,
+      extraOptions: extra,
+      argv: inner,
+    });
   const launchEnv = { PATH: basePath, RLLM_CGROUP_PROCS: cgroupProcs };
   // Without cgroups, per-process rlimits stand in: address space and processes of the (unprivileged) user.
   const ulimits = cgroups.slots ? "" : `ulimit -v ${spec.memoryMb * 1024} 2>/dev/null; ulimit -u ${spec.processes} 2>/dev/null; `;
@@ -234,7 +224,7 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
   };
 
   return {
-    backend: "bwrap",
+    provider: "local",
     spec,
     exec,
     async upload(hostPath, sandboxPath) {
@@ -260,7 +250,6 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
         // A killed process leaves its cgroup a moment later.
         for (let attempt = 0; attempt < 50 && !cgroups.remove(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      if (cpuCgroup?.procsFile) for (let attempt = 0; attempt < 50 && !cpuCgroup.remove(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -269,12 +258,6 @@ export function createBwrapSandbox(given: Partial<SandboxSpec> = {}, options: Bw
 /** `text` as one single-quoted shell word. */
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
-}
-
-/** `/a/b/c` → [`/a`, `/a/b`]. */
-function ancestors(target: string): string[] {
-  const parts = target.split("/").filter((part) => part !== "");
-  return parts.slice(0, -1).map((_, index) => `/${parts.slice(0, index + 1).join("/")}`);
 }
 
 function killGroup(child: ChildProcess): void {

@@ -1,9 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deepcoderCookbook } from "../../../cookbooks/deepcoder/index.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
 import type { Task } from "../../../src/core/task.js";
 import type { Trajectory } from "../../../src/core/trajectory.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../../../src/core/llm-client.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+const testRun = openTestRun();
+afterAll(() => testRun.close());
 
 /** A client that answers every call with `reply` and records the requests. */
 function fakeClient(reply: string): LlmClient & { requests: ChatRequest[] } {
@@ -31,9 +35,9 @@ const stdinTask: Task = {
 
 async function runAndEvaluate(task: Task, reply: string) {
   const client = fakeClient(reply);
-  const trajectory = (await deepcoderCookbook.flow(task, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Trajectory;
+  const trajectory = (await deepcoderCookbook.flow(task, testRun.flowContext(client))) as Trajectory;
   const episode = EpisodeSchema.parse({ id: `${task.id}:0`, taskId: task.id, attempt: 0, trajectories: [trajectory] });
-  return { client, trajectory, verdict: await deepcoderCookbook.evaluate(task, episode) };
+  return { client, trajectory, verdict: await deepcoderCookbook.evaluate(task, episode, testRun.evaluatorContext()) };
 }
 
 describe("deepcoderCookbook", () => {

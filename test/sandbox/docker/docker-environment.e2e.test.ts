@@ -9,11 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDockerSandbox } from "../../../src/sandbox/docker/docker-sandbox.js";
+import { createDockerEnvironment } from "../../../src/sandbox/docker/docker-environment.js";
 import { killTaggedScript } from "../../../src/sandbox/docker/kill-tagged-script.js";
 import { sandboxLabel } from "../../../src/sandbox/docker/start-container.js";
 import { taskImageTag } from "../../../src/sandbox/docker/task-image.js";
-import type { Sandbox } from "../../../src/core/sandbox-environment.js";
+import type { SandboxEnvironment } from "../../../src/core/sandbox-environment.js";
 import { loadTerminalTasks } from "../../../benchmarks/harbor/load-terminal-tasks.js";
 import { createTerminalCookbook } from "../../../cookbooks/terminal/index.js";
 import type { Episode } from "../../../src/core/episode.js";
@@ -21,6 +21,9 @@ import type { ChatResponse } from "../../../src/core/llm-client.js";
 import { packagePath } from "../../../src/core/package-root.js";
 import { createRecordingLlmClient } from "../../../src/testing/index.js";
 import { busyboxBinary, importBusyboxImage } from "../../helpers/busybox-image.js";
+import { openTestRun } from "../../../src/testing/open-test-run.js";
+
+
 
 const hasDaemon = spawnSync("docker", ["info"], { timeout: 10_000 }).status === 0;
 const skipReason = !hasDaemon ? "no Docker daemon answers `docker info`" : !busyboxBinary ? "no busybox (Debian: busybox-static) to build the test image" : undefined;
@@ -51,10 +54,10 @@ const toolReply = (id: string, command: string): ChatResponse => ({
 const describeDocker = skipReason ? describe.skip : describe;
 
 describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`, () => {
-  let sandbox: Sandbox;
-  let built: Sandbox;
-  let orphan: Sandbox;
-  let networked: Sandbox;
+  let sandbox: SandboxEnvironment;
+  let built: SandboxEnvironment;
+  let orphan: SandboxEnvironment;
+  let networked: SandboxEnvironment;
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), "rllm-docker-test-"));
     buildContext = path.join(work, "build");
@@ -62,10 +65,10 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
     mkdirSync(buildContext);
     writeFileSync(path.join(buildContext, "Dockerfile"), `FROM ${image}\nUSER 1000\n`);
     // Containers start in the background: the build and the later sandboxes get ready while the first tests run.
-    sandbox = createDockerSandbox({ image, memoryMb: 128, processes: 64, cpus: 0.5, outputBytes: 64 * 1024 });
-    built = createDockerSandbox({ buildContext, workdir: "/work" });
-    orphan = createDockerSandbox({ image });
-    networked = createDockerSandbox({ image, allowNetwork: true });
+    sandbox = createDockerEnvironment({ image, memoryMb: 128, processes: 64, cpus: 0.5, outputBytes: 64 * 1024 });
+    built = createDockerEnvironment({ buildContext, workdir: "/work" });
+    orphan = createDockerEnvironment({ image });
+    networked = createDockerEnvironment({ image, allowNetwork: true });
   }, 60_000);
   afterAll(async () => {
     // Closing twice is a no-op: this only matters for a test that stopped before its own close.
@@ -225,9 +228,14 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
       "done",
     ];
     const client = createRecordingLlmClient({ reply: (_request, index) => replies[index]! });
-    const cookbook = createTerminalCookbook({ agent: "bash", backend: "docker", image });
-    const episode = (await cookbook.flow(helloFile, { client, sampling: {}, attempt: 0, signal: new AbortController().signal })) as Episode;
-    expect(episode.trajectories[0]!.steps).toHaveLength(3);
-    expect((await cookbook.evaluate(helloFile, episode)).value).toBe(1);
+    const cookbook = createTerminalCookbook({ agent: "bash", image });
+    const dockerRun = openTestRun({ sandbox: { provider: "docker" } });
+    try {
+      const episode = (await cookbook.flow(helloFile, dockerRun.flowContext(client))) as Episode;
+      expect(episode.trajectories[0]!.steps).toHaveLength(3);
+      expect((await cookbook.evaluate(helloFile, episode, dockerRun.evaluatorContext())).value).toBe(1);
+    } finally {
+      await dockerRun.close();
+    }
   }, 30_000);
 });

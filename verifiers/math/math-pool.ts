@@ -1,0 +1,28 @@
+/**
+ * The math verifier's pool: grading threads under a hard time limit per check, opened once per run by the run's
+ * services (one thread starts and warms up as the run starts) and closed when the run ends. This module loads nothing
+ * of the grader until the pool opens, so a command can name the pool before it loads the verifier.
+ */
+import type { PoolDefinition } from "rllm-ts/core";
+import type { MathWorkerPool } from "./math-worker-pool.js";
+
+/** Default hard limit per check: generous for real answers, short for pathological ones. */
+export const defaultMathTimeoutMs = 5000;
+
+/** The pool whose checks stop after `timeoutMs`; `mathPool` is the default one. */
+export function mathGradingPool(timeoutMs = defaultMathTimeoutMs): PoolDefinition<MathWorkerPool> {
+  return {
+    name: "math",
+    async open({ concurrency }) {
+      const { MathWorkerPool } = await import("./math-worker-pool.js");
+      const pool = new MathWorkerPool({ ...(concurrency !== undefined ? { size: concurrency } : {}), timeoutMs });
+      pool.warm();
+      return pool;
+    },
+    close: (pool) => pool.close(),
+    describe: (pool) => ({ threads: pool.size, timeoutMs: pool.timeoutMs }),
+  };
+}
+
+/** Grading threads (all cores) with the default time limit per check: what math cookbooks declare and ask their run for. */
+export const mathPool = mathGradingPool();
