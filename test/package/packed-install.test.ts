@@ -162,15 +162,15 @@ describe("the packed package", () => {
     expect(summary).toMatchObject({ status: "complete", counts: { tasks: 2 } });
   });
 
-  it("installed without its optional TensorFlow.js, loads every entry but rllm-ts/tiny, and the embedded model says in one line how to add it", async () => {
-    // What `npm install rllm-ts --omit=optional` leaves out: the @tensorflow packages.
+  it("installed without its optional TensorFlow.js and node-llama-cpp, loads every entry but rllm-ts/tiny, and the embedded model says in one line how to add it", async () => {
+    // What `npm install rllm-ts --omit=optional` leaves out: the @tensorflow packages and node-llama-cpp.
     const lean = path.join(folder, "lean-project");
     mkdirSync(lean);
-    installTarball(tarball, lean, ["@tensorflow"]);
+    installTarball(tarball, lean, ["@tensorflow", "node-llama-cpp"]);
     writeFileSync(path.join(lean, "package.json"), JSON.stringify({ name: "lean-project", private: true, type: "module" }));
     const manifest = JSON.parse(readFileSync(path.join(lean, "node_modules/rllm-ts/package.json"), "utf8"));
-    expect(Object.keys(manifest.optionalDependencies)).toEqual(["@tensorflow/tfjs", "@tensorflow/tfjs-backend-wasm"]);
-    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith("@tensorflow/"))).toEqual([]);
+    expect(Object.keys(manifest.optionalDependencies)).toEqual(["@tensorflow/tfjs", "@tensorflow/tfjs-backend-wasm", "node-llama-cpp"]);
+    expect(Object.keys(manifest.dependencies).filter((name) => name.startsWith("@tensorflow/") || name === "node-llama-cpp")).toEqual([]);
     const entries = Object.keys(manifest.exports)
       .filter((key) => key !== "./package.json" && key !== "./tiny")
       .map((key) => (key === "." ? "rllm-ts" : `rllm-ts/${key.slice(2)}`));
