@@ -4,20 +4,17 @@
 // no seed. Before judge calls were seeded, the judge rows differed between runs and this failed.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Cookbook } from "../../../src/core/cookbook.js";
 import { createRng, type Rng } from "../../../src/core/random.js";
-import { scored } from "../../../src/core/score.js";
-import type { Task } from "../../../src/core/task.js";
-import { stepFromChat } from "../../../src/llm/step-from-chat.js";
 import { openRunResources } from "../../../src/sandbox/run-resources.js";
-import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.js";
+import type { TrainBatch } from "../../../src/training/backend.js";
 import { runTraining } from "../../../src/training/loop/run-training.js";
 import type { TrainRecord } from "../../../src/training/loop/train-records.js";
 import { TrainConfigSchema } from "../../../src/training/train-config.js";
+import { parityCookbook, parityTasks, recordingBackend } from "./parity-training-fixtures.js";
 import { stringHash } from "../../helpers/scripted-openai-server.js";
 
 /** A sampler whose reply is a function of the request's seed and messages (random without a seed), sent after a random delay. */
@@ -57,53 +54,8 @@ async function startShufflingSampler(delays: Rng) {
   return { baseUrl: `http://127.0.0.1:${port}/v1`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-// Correct when the drawn number is even, so groups are mixed and the judge gets pairs.
-const cookbook: Cookbook = {
-  name: "parity",
-  description: "test cookbook",
-  async flow(task, context) {
-    const request = { messages: [{ role: "user" as const, content: String(task.instruction) }], ...context.sampling, signal: context.signal };
-    const step = stepFromChat(request, await context.client.chat(request));
-    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
-  },
-  evaluate(_task, episode) {
-    const number = Number(/reply (\d+)/.exec(episode.trajectories[0]!.steps[0]!.output)?.[1]);
-    return scored(number % 2 === 0 ? 1 : 0, number % 2 === 0);
-  },
-};
-const tasks: Task[] = Array.from({ length: 6 }, (_, index) => ({ id: `t${index}`, instruction: `What is ${index}+1?`, metadata: {} }));
-
-function recordingBackend(baseUrl: string) {
-  const batches: TrainBatch[] = [];
-  let version = 0;
-  const ref = () => ({ backend: "recording", modelId: "fake", version, openaiBaseUrl: baseUrl });
-  const backend: TrainingBackend = {
-    name: "recording",
-    capabilities: () => ({ name: "recording", losses: ["ppo"], lossAggregations: ["token-mean"], merges: ["prefix"], sampling: "openai", fullFineTune: true, lora: false, maxContext: 1000, checkpoints: true, referenceKl: false, entropySelection: false }),
-    open: async () => ref(),
-    sample: async () => ({ completions: [], policyVersion: version }),
-    submit: async (batch) => {
-      batches.push(batch);
-      return { stepId: `s${batches.length}` };
-    },
-    status: async () => ({ state: "done", metrics: { loss: 0.5, logprobMismatchMean: 0 } }),
-    publish: async () => {
-      version += 1;
-      return ref();
-    },
-    checkpoint: async (directory) => {
-      mkdirSync(directory, { recursive: true });
-      writeFileSync(path.join(directory, "version"), String(version));
-      return { path: directory };
-    },
-    restore: async (directory) => {
-      version = Number(readFileSync(path.join(directory, "version"), "utf8"));
-      return ref();
-    },
-    close: async () => {},
-  };
-  return { backend, batches };
-}
+const cookbook = parityCookbook;
+const tasks = parityTasks;
 
 async function train(delaySeed: number): Promise<{ batches: TrainBatch[]; records: TrainRecord[] }> {
   const sampler = await startShufflingSampler(createRng(delaySeed));

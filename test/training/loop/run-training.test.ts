@@ -1,68 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Cookbook } from "../../../src/core/cookbook.js";
-import type { Task } from "../../../src/core/task.js";
-import { scored } from "../../../src/core/score.js";
 import { InfraError } from "../../../src/core/errors/infra-error.js";
 import { InfraErrorRateError } from "../../../src/training/errors/infra-error-rate-error.js";
-import { stepFromChat } from "../../../src/llm/step-from-chat.js";
-import type { TrainBatch, TrainingBackend } from "../../../src/training/backend.js";
 import { runTraining } from "../../../src/training/loop/run-training.js";
 import type { TrainRecord } from "../../../src/training/loop/train-records.js";
 import { TrainConfigSchema } from "../../../src/training/train-config.js";
+import { parityCookbook, parityTasks, recordingBackend } from "./parity-training-fixtures.js";
 import { startFakeVllm } from "../../gateway/fake-vllm-server.js";
 import { openRunResources } from "../../../src/sandbox/run-resources.js";
 
-// The fake server answers "reply <n>" with n counting calls; the cookbook calls an even n correct, so groups are mixed.
-const cookbook: Cookbook = {
-  name: "parity",
-  description: "test cookbook",
-  async flow(task, context) {
-    const request = { messages: [{ role: "user" as const, content: String(task.instruction) }], ...context.sampling, signal: context.signal };
-    const step = stepFromChat(request, await context.client.chat(request));
-    return { name: "solver", steps: [step], reward: null, output: step.output, signals: {}, info: {} };
-  },
-  evaluate(_task, episode) {
-    const number = Number(/reply (\d+)/.exec(episode.trajectories[0]!.steps[0]!.output)?.[1]);
-    return scored(number % 2 === 0 ? 1 : 0, number % 2 === 0);
-  },
-};
-const tasks: Task[] = Array.from({ length: 6 }, (_, index) => ({ id: `t${index}`, instruction: `What is ${index}+1?`, metadata: {} }));
-
-/** A backend that records batches, serves the fake vLLM, and checkpoints its version to a file. */
-function recordingBackend(baseUrl: string) {
-  const batches: TrainBatch[] = [];
-  let version = 0;
-  const ref = () => ({ backend: "recording", modelId: "fake", version, openaiBaseUrl: baseUrl });
-  const backend: TrainingBackend = {
-    name: "recording",
-    capabilities: () => ({ name: "recording", losses: ["ppo"], lossAggregations: ["token-mean"], merges: ["prefix"], sampling: "openai", fullFineTune: true, lora: false, maxContext: 1000, checkpoints: true, referenceKl: false, entropySelection: false }),
-    open: async () => ref(),
-    sample: async () => ({ completions: [], policyVersion: version }),
-    submit: async (batch) => {
-      batches.push(batch);
-      return { stepId: `s${batches.length}` };
-    },
-    status: async () => ({ state: "done", metrics: { loss: 0.5, logprobMismatchMean: 0 } }),
-    publish: async () => {
-      version += 1;
-      return ref();
-    },
-    checkpoint: async (directory) => {
-      mkdirSync(directory, { recursive: true });
-      writeFileSync(path.join(directory, "version"), String(version));
-      return { path: directory };
-    },
-    restore: async (directory) => {
-      version = Number(readFileSync(path.join(directory, "version"), "utf8"));
-      return ref();
-    },
-    close: async () => {},
-  };
-  return { backend, batches };
-}
+const cookbook = parityCookbook;
+const tasks = parityTasks;
 
 describe("runTraining", () => {
   it("runs steps, writes metrics and checkpoints, and resumes from the last checkpoint", async () => {
