@@ -79,11 +79,11 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
     assertConfigSupported(backend.capabilities(), config, configFile);
     assertAsyncOptions(backend.capabilities(), config);
     await resources.warm(cookbook.pools ?? []);
+    openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() });
   } catch (error) {
     await Promise.all([backend.close(), resources.close()]);
     throw error;
   }
-  openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() });
 
   const interrupt = interruptOnCtrlC(
     "rllm: stopping: the rollouts under way are cancelled (the finished ones are kept), the update under way finishes and is checkpointed (Ctrl-C again to quit at once, back to the last checkpoint)",
