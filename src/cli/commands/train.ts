@@ -189,7 +189,11 @@ export function withFlagOverrides(raw: Record<string, unknown>, flags: Pick<Trai
   const configuredStaleness = typeof configured.maxStaleness === "number" ? configured.maxStaleness : 0;
   // --async alone means one version of staleness, unless the config already allows more.
   const maxStaleness = flags.maxStaleness ?? (flags.async ? Math.max(1, configuredStaleness) : undefined);
-  if (flags.partialRollouts && (maxStaleness ?? configuredStaleness) === 0) throw new InputError("--partial-rollouts: only the async loop has episodes in flight across an update; add --async (or --max-staleness above 0)");
+  const staleness = maxStaleness ?? configuredStaleness;
+  // Each of these would be silently ignored by the synchronous loop (K = 0), so each is refused by name instead.
+  if (flags.async && flags.maxStaleness === 0) throw new InputError("--async with --max-staleness 0: 0 is the synchronous loop; give --max-staleness above 0, or leave out --async");
+  if (flags.partialRollouts && staleness === 0) throw new InputError("--partial-rollouts: only the async loop has episodes in flight across an update; add --async (or --max-staleness above 0)");
+  if (flags.staleGroups !== undefined && staleness === 0) throw new InputError("--stale-groups: only the async loop has stale groups (the synchronous loop trains each step on rollouts of the newest version); add --async (or --max-staleness above 0)");
   return {
     ...raw,
     ...(flags.steps !== undefined ? { steps: flags.steps } : {}),
