@@ -4,6 +4,7 @@ import path from "node:path";
 import { InputError } from "../core/errors/input-error.js";
 import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { runFormatVersion } from "../core/run-summary.js";
+import { defaultSandboxSetting } from "../core/sandbox-setting.js";
 import { readRunConfig } from "./read-run-files.js";
 
 export interface RunPaths {
@@ -45,7 +46,9 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
     // The format version is how the file is written, and the resources what the machine gave the run (an interpreter's
     // path, pool sizes), not settings of the run: old run folders resume, and so does a run on another machine.
     const { formatVersion: _savedVersion, resources: _savedResources, ...saved } = readRunConfig(paths.config);
-    const differences = diffConfigs(saved, config);
+    // A run made before the sandbox was recorded ran in the default one, local: resumed there, it matches.
+    const isDefaultSandbox = JSON.stringify(config.sandbox) === JSON.stringify(defaultSandboxSetting);
+    const differences = diffConfigs(saved.sandbox === undefined && isDefaultSandbox ? { ...saved, sandbox: config.sandbox } : saved, config);
     if (differences.length > 0) {
       throw new InputError(usageMessage`${optionName("resume")}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
     }
