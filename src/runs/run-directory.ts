@@ -38,8 +38,9 @@ export function diffConfigs(saved: Record<string, unknown>, current: Record<stri
 /**
  * Checks that a run can be made in `directory` without writing anything: a new run needs an empty or absent
  * directory; `resume` needs the same config as the one saved there, otherwise it refuses and shows the difference.
+ * `normalize` (applied to both sides) fills in what a config saved by an older version was written without.
  */
-export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
+export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean, normalize: (config: Record<string, unknown>) => Record<string, unknown> = (given) => given): RunPaths {
   const paths = runPaths(directory);
   if (resume) {
     if (!existsSync(paths.config)) throw new InputError(usageMessage`${optionName("resume")}: ${paths.config} not found (is ${directory} a run directory?)`);
@@ -48,7 +49,7 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
     const { formatVersion: _savedVersion, resources: _savedResources, ...saved } = readRunConfig(paths.config);
     // A run made before the sandbox was recorded ran in the default one, local: resumed there, it matches.
     const isDefaultSandbox = JSON.stringify(config.sandbox) === JSON.stringify(defaultSandboxSetting);
-    const differences = diffConfigs(saved.sandbox === undefined && isDefaultSandbox ? { ...saved, sandbox: config.sandbox } : saved, config);
+    const differences = diffConfigs(normalize(saved.sandbox === undefined && isDefaultSandbox ? { ...saved, sandbox: config.sandbox } : saved), normalize(config));
     if (differences.length > 0) {
       throw new InputError(usageMessage`${optionName("resume")}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
     }
@@ -64,8 +65,14 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
  * Prepares the run directory after `checkRunDirectory`'s checks: a new run's directory is created and its config
  * saved, with `recorded` (what the run was given, such as its `resources`) beside it, which --resume does not compare.
  */
-export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean, recorded: { resources?: unknown } = {}): RunPaths {
-  const paths = checkRunDirectory(directory, config, resume);
+export function openRunDirectory(
+  directory: string,
+  config: Record<string, unknown>,
+  resume: boolean,
+  recorded: { resources?: unknown } = {},
+  normalize?: (config: Record<string, unknown>) => Record<string, unknown>,
+): RunPaths {
+  const paths = checkRunDirectory(directory, config, resume, normalize);
   if (resume) return paths;
   mkdirSync(directory, { recursive: true });
   writeJsonAtomically(paths.config, { formatVersion: runFormatVersion, ...config, ...recorded });

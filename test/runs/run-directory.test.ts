@@ -23,3 +23,20 @@ describe("checkRunDirectory's --resume comparison", () => {
     expect(() => checkRunDirectory(recorded, { command: "eval", benchmark: "arith", sandbox: { provider: "local" } }, true)).toThrow(/different config/);
   });
 });
+
+describe("rllm train's --resume of a run made before a train-config key existed", () => {
+  it("compares the saved config with today's defaults filled in: a run saved before async and maskTruncated resumes with the same flags", async () => {
+    const { TrainConfigSchema, withTrainConfigDefaults } = await import("../../src/training/train-config.js");
+    const config = TrainConfigSchema.parse({ steps: 2 });
+    const current = { command: "train", cookbook: "arith", backend: "local", checkpoint: null, sandbox: { provider: "local" }, ...config, out: undefined, maxInfraErrorRate: undefined };
+    // As written before #48: no async section, no transform.maskTruncated.
+    const { async: _async, ...before } = JSON.parse(JSON.stringify(current));
+    delete before.transform.maskTruncated;
+    const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-resume-"));
+    writeFileSync(path.join(directory, "config.json"), JSON.stringify({ formatVersion: 2, ...before }));
+    expect(() => checkRunDirectory(directory, current, true)).toThrow(/async: \(unset\)/);
+    expect(() => checkRunDirectory(directory, current, true, withTrainConfigDefaults)).not.toThrow();
+    // A setting that differs is still refused, by name.
+    expect(() => checkRunDirectory(directory, { ...current, steps: 3 }, true, withTrainConfigDefaults)).toThrow(/steps: 2 → 3/);
+  });
+});

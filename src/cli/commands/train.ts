@@ -12,7 +12,7 @@ import { assertBatchSupported, type BackendCapabilities } from "../../training/b
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
 import { assertAsyncSupported } from "../../training/assert-async-supported.js";
-import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
+import { TrainConfigSchema, withTrainConfigDefaults, type TrainConfig } from "../../training/train-config.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
@@ -60,7 +60,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   const remote = flags.backend === "tinker" || flags.backend === "fireworks" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
   // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
   const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, sandbox, ...config, out: undefined, maxInfraErrorRate: undefined };
-  checkRunDirectory(directory, runConfig, flags.resume);
+  checkRunDirectory(directory, runConfig, flags.resume, withTrainConfigDefaults);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
   // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
   if (flags.baseUrl) await assertServiceReachable(flags.baseUrl, flags.model ?? "(default)");
@@ -79,7 +79,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
     assertConfigSupported(backend.capabilities(), config, configFile);
     assertAsyncOptions(backend.capabilities(), config);
     await resources.warm(cookbook.pools ?? []);
-    openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() });
+    openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() }, withTrainConfigDefaults);
   } catch (error) {
     await Promise.all([backend.close(), resources.close()]);
     throw error;
