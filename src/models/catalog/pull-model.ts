@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import type { KnownModel } from "./known-models.js";
@@ -21,8 +21,8 @@ export interface PullModelOptions {
 
 /** Pulls `model` (a no-op when the same file is already there); answers its manifest. */
 export async function pullModel(model: KnownModel, options: PullModelOptions): Promise<ModelManifest> {
-  const existing = readModelManifest(options.home, model.name);
-  if (existing?.sha256 === model.sha256 && existsSync(path.join(modelDirectory(options.home, model.name), existing.file))) return existing;
+  const existing = installedManifest(model, options.home);
+  if (existing) return existing;
   const work = path.join(modelsDirectory(options.home), `.pull-${model.name}-${randomUUID()}`);
   mkdirSync(work, { recursive: true });
   try {
@@ -42,6 +42,21 @@ export async function pullModel(model: KnownModel, options: PullModelOptions): P
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// The manifest of this very model when its GGUF is in place at its full size. A model.json that cannot be read, or a
+// file cut short (a full disk, an interrupted copy), is pulled again over rather than counted as pulled.
+function installedManifest(model: KnownModel, home: string): ModelManifest | undefined {
+  let existing: ModelManifest | undefined;
+  try {
+    existing = readModelManifest(home, model.name);
+  } catch (error) {
+    if (error instanceof InputError) return undefined;
+    throw error;
+  }
+  if (existing?.sha256 !== model.sha256) return undefined;
+  const file = path.join(modelDirectory(home, model.name), existing.file);
+  return existsSync(file) && statSync(file).size === model.bytes ? existing : undefined;
 }
 
 function install(model: KnownModel, extracted: string, home: string): ModelManifest {
