@@ -24,6 +24,12 @@ export interface SandboxHostPoolOptions {
   requestSlackMs?: number;
   /** How long a host that failed its control is left out while others remain. */
   cooldownMs?: number;
+  /**
+   * Runs in a row a host may fail while passing its control before it is left out as well (default 3): a host that
+   * answers 500 to every real program but runs the tiny control would otherwise take its share of every run, each
+   * paid for with a failed request and a control run.
+   */
+  maxFailedRunsInARow?: number;
   /** Busy replies (429/503) waited out per run before it counts as a host failure. */
   maxBusyWaits?: number;
   /** How long the control run may take before the host counts as broken. */
@@ -39,6 +45,8 @@ interface HostState {
   downUntil: number;
   runs: number;
   failures: number;
+  /** Runs failed since its last good one while its control passed. */
+  failedRunsInARow: number;
   /** The limits the host stated in its last reply (limitHeaders); none for services that state none. */
   limits: HostLimits;
 }
@@ -53,7 +61,7 @@ export class SandboxHostPool {
     private readonly options: SandboxHostPoolOptions = {},
   ) {
     if (addresses.length === 0) throw new Error("a sandbox host pool needs at least one URL");
-    this.hosts = addresses.map(({ url, apiKey }) => ({ url, apiKey, inFlight: 0, downUntil: 0, runs: 0, failures: 0, limits: {} }));
+    this.hosts = addresses.map(({ url, apiKey }) => ({ url, apiKey, inFlight: 0, downUntil: 0, runs: 0, failures: 0, failedRunsInARow: 0, limits: {} }));
   }
 
   /** Runs and failures per host, for the run's log. */
@@ -77,7 +85,10 @@ export class SandboxHostPool {
         continue;
       }
       const outcome = await this.attempt(host, request, slackScale, signal);
-      if ("response" in outcome) return { host: host.url, response: outcome.response, limits: host.limits };
+      if ("response" in outcome) {
+        host.failedRunsInARow = 0;
+        return { host: host.url, response: outcome.response, limits: host.limits };
+      }
       const { error } = outcome;
       if (error.isRequestRejected) {
         // The host answered, so it works: it refused this request, which may fit another host or fit once split.
@@ -94,13 +105,21 @@ export class SandboxHostPool {
           continue;
         }
         reasons.push(`${error.message} (its control run passed)`);
+        host.failedRunsInARow += 1;
+        if (host.failedRunsInARow >= (this.options.maxFailedRunsInARow ?? 3)) this.leaveOut(host);
         continue;
       }
       host.failures += 1;
-      host.downUntil = Date.now() + (this.options.cooldownMs ?? 30_000);
+      this.leaveOut(host);
       reasons.push(`${error.message} (its control run failed too)`);
     }
     throw new AllHostsFailedError(reasons, isRequestRejected);
+  }
+
+  /** Leaves `host` out for the cooldown while other hosts remain (pick still tries it when none does). */
+  private leaveOut(host: HostState): void {
+    host.downUntil = Date.now() + (this.options.cooldownMs ?? 30_000);
+    host.failedRunsInARow = 0;
   }
 
   private async attempt(

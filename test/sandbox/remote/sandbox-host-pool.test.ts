@@ -96,6 +96,19 @@ describe("SandboxHostPool", () => {
     expect(pool.statistics.find((entry) => entry.url === picky.url)?.failures).toBe(0);
   });
 
+  it("leaves out a host that fails every real run while passing its control, after three in a row", async () => {
+    const picky = await host("garbage-for-program");
+    const healthy = await host("ok");
+    const pool = new SandboxHostPool([{ url: picky.url }, { url: healthy.url }], { cooldownMs: 60_000 });
+    for (let index = 0; index < 12; index += 1) expect((await pool.run(request)).host).toBe(healthy.url);
+    // Round robin sends it every other run; once it has failed three in a row it is left out for the cooldown.
+    expect(picky.requests.filter((code) => code === request.code)).toHaveLength(3);
+    // Alone, it is still tried: the cooldown only moves work to hosts that remain.
+    const alone = new SandboxHostPool([{ url: picky.url }], { cooldownMs: 60_000, maxFailedRunsInARow: 1 });
+    for (let index = 0; index < 2; index += 1) await expect(alone.run(request)).rejects.toBeInstanceOf(AllHostsFailedError);
+    expect(picky.requests.filter((code) => code === request.code)).toHaveLength(5);
+  });
+
   it("takes a 4xx about the request (413, 400) as a refusal of that request: the next host runs it, no control is run", async () => {
     const small = await host("refuse-program-413");
     const strict = await host("refuse-program-400");
