@@ -36,7 +36,8 @@ export async function loadGgufBaseModel(options: GgufBaseModelOptions): Promise<
   const worker = new TorchWorkerProcess(options.python);
   const adapterDirectory = mkdtempSync(path.join(os.tmpdir(), "rllm-tinker-adapters-"));
   try {
-    const [description, model] = await Promise.all([
+    // Both engines load at once; when one fails, the other is awaited and released, not left loaded.
+    const [loadedDescription, loadedModel] = await Promise.allSettled([
       worker
         .request("load", {
           directory: path.dirname(options.file),
@@ -47,6 +48,12 @@ export async function loadGgufBaseModel(options: GgufBaseModelOptions): Promise<
         .then((answer) => DescriptionSchema.parse(answer)),
       LlamaCppModel.load({ file: options.file, name: options.name, threads: options.threads }),
     ]);
+    if (loadedDescription.status === "rejected" || loadedModel.status === "rejected") {
+      if (loadedModel.status === "fulfilled") await loadedModel.value.dispose();
+      throw loadedDescription.status === "rejected" ? loadedDescription.reason : (loadedModel as PromiseRejectedResult).reason;
+    }
+    const description = loadedDescription.value;
+    const model = loadedModel.value;
     const sampling = new GgufSamplingSessions(model);
     let learners = 0;
     return {

@@ -71,7 +71,7 @@ export class GgufSamplingSessions implements SamplingSessions {
   async close(): Promise<void> {
     const open = [...this.contexts.values()];
     this.contexts.clear();
-    for (const entry of open) await (await entry.context).dispose();
+    for (const entry of open) await disposeContext(entry);
   }
 
   private async withContext<Result>(id: string, work: (context: LlamaCppContext) => Promise<Result>): Promise<Result> {
@@ -79,7 +79,15 @@ export class GgufSamplingSessions implements SamplingSessions {
     const key = loraFile ?? "base";
     let entry = this.contexts.get(key);
     if (entry) this.contexts.delete(key);
-    entry ??= { context: this.model.createContext(loraFile ? { loraFile } : {}), users: 0 };
+    if (!entry) {
+      const opening: OpenContext = { context: this.model.createContext(loraFile ? { loraFile } : {}), users: 0 };
+      // A context that fails to open (an adapter file gone or unreadable) fails this request only: it is not kept, so the
+      // next request for these weights tries again, and evicting or closing never meets its error.
+      opening.context.catch(() => {
+        if (this.contexts.get(key) === opening) this.contexts.delete(key);
+      });
+      entry = opening;
+    }
     // Re-inserted last: the map's order is least recently used first.
     this.contexts.set(key, entry);
     entry.users += 1;
@@ -96,7 +104,13 @@ export class GgufSamplingSessions implements SamplingSessions {
       if (this.contexts.size <= OPEN_CONTEXTS) return;
       if (entry.users > 0 || key === "base") continue;
       this.contexts.delete(key);
-      await (await entry.context).dispose();
+      await disposeContext(entry);
     }
   }
+}
+
+// A context that never opened has nothing to dispose; its request already failed with the reason.
+async function disposeContext(entry: OpenContext): Promise<void> {
+  const context = await entry.context.catch(() => undefined);
+  await context?.dispose();
 }

@@ -70,8 +70,12 @@ export async function startLocalTinkerServer(options: LocalTinkerServerOptions =
     },
     async close() {
       await server.close();
-      for (const model of state.models.values()) await model.learner.dispose();
+      // The base is closed even when a learner cannot be released (a torch worker that died): its llama.cpp weights,
+      // worker and adapter folder must not outlive the server. The first failure is reported afterwards.
+      const disposed = await Promise.allSettled([...state.models.values()].map((model) => model.learner.dispose()));
       await base.close();
+      const failed = disposed.find((result) => result.status === "rejected");
+      if (failed) throw failed.reason;
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The torch worker (torch-worker/worker.py) as a child process: one JSON request per line on its stdin, one answer per
  * line on its stdout, answered in order. A request the worker refuses fails with its category (user or server); a
- * worker that dies fails every request in flight with the end of its stderr.
+ * worker that dies fails every request in flight with the end of its stderr. A stdout line that is not JSON (a native
+ * library writing to file descriptor 1 past Python's sys.stdout) is log output, kept with stderr's tail.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -17,20 +18,30 @@ const AnswerSchema = z.union([
   z.object({ id: z.number(), error: z.string(), category: z.enum(["user", "server"]) }),
 ]);
 
+export interface TorchWorkerOptions {
+  /** How long close waits for the worker to leave after its stdin ends before killing it (default 5 s). */
+  closeGraceMs?: number;
+}
+
+// Long enough for a worker to finish writing an adapter; a worker stuck in an operation must not hold the server's close.
+const DEFAULT_CLOSE_GRACE_MS = 5000;
+
 export class TorchWorkerProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private count = 0;
   private stderrTail = "";
   private exited: Error | undefined;
+  private readonly closeGraceMs: number;
 
   /** Starts `python worker.py`. */
-  constructor(python: string) {
+  constructor(python: string, options: TorchWorkerOptions = {}) {
+    this.closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
     // No .pyc files beside the worker: an installed package's folder may be read-only, and a packed one should stay clean.
     this.child = spawn(python, [TORCH_WORKER_SCRIPT], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
-    this.child.stderr.on("data", (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-3000);
-    });
+    this.child.stderr.on("data", (chunk: Buffer) => this.keepLog(chunk.toString()));
+    // A write to a worker that has just died fails with EPIPE; the exit handler fails the requests with its stderr.
+    this.child.stdin.on("error", () => {});
     createInterface({ input: this.child.stdout }).on("line", (line) => this.answer(line));
     const fail = (why: string) => {
       this.exited = new FutureFailure(`the torch worker (${python}) ${why}: ${this.stderrTail.trim().split("\n").slice(-6).join("\n")}`, "server");
@@ -52,8 +63,24 @@ export class TorchWorkerProcess {
   }
 
   private answer(line: string): void {
-    const parsed = AnswerSchema.safeParse(JSON.parse(line));
-    if (!parsed.success) throw new Error(`torch worker: unreadable answer ${line.slice(0, 200)}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      this.keepLog(`${line}\n`);
+      return;
+    }
+    const parsed = AnswerSchema.safeParse(json);
+    if (!parsed.success) {
+      // An answer the worker wrote wrong is the server's fault; the request it names (if any) fails rather than waits forever.
+      const id = typeof json === "object" && json !== null && "id" in json ? json.id : undefined;
+      const waiter = typeof id === "number" ? this.waiting.get(id) : undefined;
+      if (waiter) {
+        this.waiting.delete(id as number);
+        waiter.reject(new FutureFailure(`the torch worker wrote an unreadable answer: ${line.slice(0, 200)}`, "server"));
+      } else this.keepLog(`${line}\n`);
+      return;
+    }
     const answer = parsed.data;
     const waiter = this.waiting.get(answer.id);
     if (!waiter) return;
@@ -62,11 +89,17 @@ export class TorchWorkerProcess {
     else waiter.resolve(answer.result);
   }
 
-  /** Ends the worker (its stdin closes, so it leaves its loop). */
+  /** Ends the worker: its stdin closes, so it leaves its loop; one still running after the grace period is killed. */
   async close(): Promise<void> {
     if (this.exited) return;
     const exit = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.stdin.end();
+    const kill = setTimeout(() => this.child.kill("SIGKILL"), this.closeGraceMs);
     await exit;
+    clearTimeout(kill);
+  }
+
+  private keepLog(text: string): void {
+    this.stderrTail = (this.stderrTail + text).slice(-3000);
   }
 }

@@ -41,6 +41,22 @@ describe("a model that is not pulled", () => {
   });
 });
 
+describe("rllm serve with a model flag it would not use", () => {
+  const ggufFile = path.join(emptyHome, "local.gguf");
+  writeFileSync(ggufFile, "GGUF");
+  for (const [args, flag] of [
+    [["serve", "--model", "tiny", "--model-file", ggufFile, "--port", "0"], "--model-file"],
+    [["serve", "--tinker", "--model-file", ggufFile, "--port", "0"], "--model-file"],
+    [["serve", "--model", "tiny", "--base-model", TEST_MODEL, "--port", "0"], "--base-model"],
+  ] as const) {
+    it(`rllm serve ${args.filter((arg) => arg.startsWith("--") && arg !== "--port").join(" ")} refuses ${flag} in one line and exits 2 instead of serving another model`, async () => {
+      const result = await runCli([...args], { RLLM_HOME: emptyHome });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toMatch(new RegExp(`^rllm: ${flag} [^\\n]*$`));
+    }, 120_000);
+  }
+});
+
 describe("a pulled model", () => {
   it("judges rllm rerank --model smollm2-135m on llama.cpp, and says so", async () => {
     await testModelFile();

@@ -20,6 +20,11 @@ const announceParentExit = (parentPid: number) => console.error(`rllm: the proce
 
 /** Serves the tiny model or the rerank server, as the flags say, until Ctrl-C, SIGTERM or its parent's exit. */
 export async function serveAction(flags: ServeFlags): Promise<void> {
+  // Refused, not ignored: each would otherwise start a server on another model than the one the flag names.
+  if (flags.modelFile !== undefined && (flags.tinker || flags.rerank !== undefined || flags.model === "tiny")) {
+    throw new InputError("--model-file serves a GGUF with llama.cpp: give it without --tinker, --rerank and --model tiny (--tinker trains a pulled model: --base-model <name>)");
+  }
+  if (flags.baseModel !== undefined && !flags.tinker) throw new InputError("--base-model is the model --tinker trains: give it with --tinker (to serve a model: --model <name>)");
   if (flags.tinker) return serveTinker(flags);
   if (flags.rerank === undefined && flags.model === "tiny") return serveTiny(flags);
   if (flags.rerank === undefined && (flags.modelFile !== undefined || (flags.model !== undefined && isKnownModel(flags.model)))) return serveLlamaCpp(flags);

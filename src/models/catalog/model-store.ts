@@ -33,7 +33,13 @@ export function modelDirectory(home: string, name: string): string {
 export function readModelManifest(home: string, name: string): ModelManifest | undefined {
   const file = path.join(modelDirectory(home, name), "model.json");
   if (!existsSync(file)) return undefined;
-  const parsed = ModelManifestSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new InputError(`${file}: not JSON (${(error as Error).message}); pull the model again: rllm models pull ${name}`);
+  }
+  const parsed = ModelManifestSchema.safeParse(json);
   if (!parsed.success) throw new InputError(describeIssues(file, undefined, parsed.error));
   return parsed.data;
 }

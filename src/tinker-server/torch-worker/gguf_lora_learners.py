@@ -167,11 +167,6 @@ class GgufLoraLearners:
         optimizer = self.optimizers.get(model_id)
         self.saved[path] = {"rank": self.ranks[model_id], "weights": weights, "optimizer": copy.deepcopy(optimizer.state_dict()) if optimizer else None}
 
-    def saved_rank(self, path: str) -> int:
-        if path not in self.saved:
-            raise UserError(f'unknown checkpoint path "{path}"')
-        return self.saved[path]["rank"]
-
     def load_state(self, model_id: str, path: str, with_optimizer: bool) -> None:
         saved = self.saved.get(path)
         if saved is None:

@@ -1,6 +1,6 @@
 """The torch worker behind `rllm serve --tinker --base-model <gguf model>`: one JSON request per stdin line, one JSON
 answer per stdout line ({"id", "result"} or {"id", "error", "category"}); logs go to stderr. The local Tinker server
-(src/tinker-server/torch-learner.ts) starts it with a Python that has torch, transformers, peft and gguf."""
+(src/tinker-server/torch-worker-process.ts) starts it with a Python that has torch, transformers, peft and gguf."""
 
 import json
 import os
@@ -52,8 +52,6 @@ def run(learners, operation: str, arguments: dict):
         return learners.optim_step(arguments["model_id"], arguments["adam"])
     if operation == "save_state":
         return learners.save_state(arguments["model_id"], arguments["path"])
-    if operation == "saved_rank":
-        return learners.saved_rank(arguments["path"])
     if operation == "load_state":
         return learners.load_state(arguments["model_id"], arguments["path"], arguments["optimizer"])
     if operation == "export_adapter":

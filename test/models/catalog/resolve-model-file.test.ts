@@ -1,5 +1,5 @@
 // What a command serves: a catalogue name that must be pulled first (one line saying how), or any local .gguf.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,6 +19,16 @@ describe("pulledModelFile", () => {
     }
     expect(message).toContain("rllm models pull smollm2-135m");
     expect(message).not.toContain("\n");
+  });
+
+  it("refuses a pulled GGUF whose size is not its model.json's, saying to pull again", () => {
+    const home = path.join(work, "short-home");
+    const directory = path.join(home, "models", "smollm2-135m");
+    mkdirSync(directory, { recursive: true });
+    const manifest = { name: "smollm2-135m", file: "model.gguf", bytes: 98_362_432, sha256: "b".repeat(64), licence: "Apache-2.0", source: "s", requirement: "r", wheelSha256: "w", huggingFaceId: "h", pulledAt: "t" };
+    writeFileSync(path.join(directory, "model.json"), JSON.stringify(manifest));
+    writeFileSync(path.join(directory, "model.gguf"), "GGUF cut short");
+    expect(() => pulledModelFile("smollm2-135m", home)).toThrow(`${path.join(directory, "model.gguf")}: 14 bytes, but its model.json says 98362432 (cut short?): pull it again with \`rllm models pull smollm2-135m\``);
   });
 
   it("lists the known models for an unknown name", () => {

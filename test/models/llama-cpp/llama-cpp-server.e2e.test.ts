@@ -1,7 +1,8 @@
 // A real language model (SmolLM2-135M-Instruct, Q4_1 GGUF) on llama.cpp behind the OpenAI-compatible server: greedy
 // answers, logprobs, token ids, n choices, stop strings, and concurrent requests batched in one context giving what
 // they give one after another. The model is pulled once into the store (test/helpers/test-model.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LlamaCppModel } from "../../../src/models/llama-cpp/llama-cpp-model.js";
 import { startLlamaCppServer, type LlamaCppServer } from "../../../src/models/llama-cpp/llama-cpp-server.js";
 import { TEST_MODEL, testModelFile } from "../../helpers/test-model.js";
 
@@ -92,4 +93,16 @@ describe("llama.cpp model server", () => {
     expect(concurrent.map((reply) => reply.choices[0]!.token_ids)).toEqual(sequential.map((reply) => reply.choices[0]!.token_ids));
     expect(concurrent.map((reply) => reply.choices[0]!.message.content)).toEqual(sequential.map((reply) => reply.choices[0]!.message.content));
   }, 300_000);
+
+  it("releases the loaded model when the server cannot listen (a port in use)", async () => {
+    const load = vi.spyOn(LlamaCppModel, "load");
+    try {
+      const port = Number(new URL(server.url).port);
+      await expect(startLlamaCppServer({ file: await testModelFile(), name: TEST_MODEL, port, host: "127.0.0.1", threads: 1 })).rejects.toThrow(/EADDRINUSE/);
+      const loaded = await load.mock.results[0]!.value;
+      expect(loaded.model.disposed).toBe(true);
+    } finally {
+      load.mockRestore();
+    }
+  }, 600_000);
 });
