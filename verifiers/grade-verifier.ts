@@ -28,9 +28,10 @@ export interface GradeVerifier<Row> {
 export interface GradeVerifierEntry extends RegistryEntry<GradeVerifier<unknown>> {
   /**
    * The pool its grading runs on, from a module light enough to load first: `rllm grade` opens it as soon as its flags
-   * parse, so the threads or sandbox slots start while the verifier's own modules load and the rows are read.
+   * parse, so the threads or sandbox slots start while the verifier's own modules load and the rows are read. `flags`
+   * are the verifier's flags as `gradeRows` gets them: the pool is the one it will ask for (a time limit, a memory cap).
    */
-  loadPool?: () => Promise<PoolDefinition<unknown>>;
+  loadPool?: (flags: Record<string, unknown>) => Promise<PoolDefinition<unknown>>;
   /**
    * Its grading threads finish a run in a second or two, before most of what V8's optimizing compiler would compile
    * pays back: the CLI, which alone may set a process-wide V8 flag, defers that compiler before they start.

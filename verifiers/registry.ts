@@ -6,13 +6,13 @@ import type { GradeVerifier, GradeVerifierEntry } from "./grade-verifier.js";
 export const gradeVerifiers = createRegistry<GradeVerifier<unknown>, GradeVerifierEntry>("verifier", {
   math: {
     load: async () => (await import("./math/math-grade-verifier.js")).mathGradeVerifier as GradeVerifier<unknown>,
-    loadPool: async () => (await import("./math/math-pool.js")).mathPool,
+    loadPool: async (flags) => (await import("./math/math-pool.js")).mathPoolForFlags(flags),
     defersOptimizingCompiler: true,
   },
   finqa: { load: async () => (await import("./finqa/finqa-grade-verifier.js")).finqaGradeVerifier as GradeVerifier<unknown> },
   choice: { load: async () => (await import("./choice/choice-grade-verifier.js")).choiceGradeVerifier as GradeVerifier<unknown> },
   code: {
     load: async () => (await import("./code/code-grade-verifier.js")).codeGradeVerifier as GradeVerifier<unknown>,
-    loadPool: async () => (await import("./code/code-pool.js")).codePool,
+    loadPool: async (flags) => (await import("./code/code-pool.js")).codePoolForFlags(flags),
   },
 });

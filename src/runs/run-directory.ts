@@ -4,6 +4,7 @@ import path from "node:path";
 import { InputError } from "../core/errors/input-error.js";
 import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { runFormatVersion } from "../core/run-summary.js";
+import { defaultSandboxSetting } from "../core/sandbox-setting.js";
 import { readRunConfig } from "./read-run-files.js";
 
 export interface RunPaths {
@@ -37,15 +38,18 @@ export function diffConfigs(saved: Record<string, unknown>, current: Record<stri
 /**
  * Checks that a run can be made in `directory` without writing anything: a new run needs an empty or absent
  * directory; `resume` needs the same config as the one saved there, otherwise it refuses and shows the difference.
+ * `normalize` (applied to both sides) fills in what a config saved by an older version was written without.
  */
-export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean): RunPaths {
+export function checkRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean, normalize: (config: Record<string, unknown>) => Record<string, unknown> = (given) => given): RunPaths {
   const paths = runPaths(directory);
   if (resume) {
     if (!existsSync(paths.config)) throw new InputError(usageMessage`${optionName("resume")}: ${paths.config} not found (is ${directory} a run directory?)`);
     // The format version is how the file is written, and the resources what the machine gave the run (an interpreter's
     // path, pool sizes), not settings of the run: old run folders resume, and so does a run on another machine.
     const { formatVersion: _savedVersion, resources: _savedResources, ...saved } = readRunConfig(paths.config);
-    const differences = diffConfigs(saved, config);
+    // A run made before the sandbox was recorded ran in the default one, local: resumed there, it matches.
+    const isDefaultSandbox = JSON.stringify(config.sandbox) === JSON.stringify(defaultSandboxSetting);
+    const differences = diffConfigs(normalize(saved.sandbox === undefined && isDefaultSandbox ? { ...saved, sandbox: config.sandbox } : saved), normalize(config));
     if (differences.length > 0) {
       throw new InputError(usageMessage`${optionName("resume")}: the run in ${directory} was made with a different config:\n${differences.join("\n")}`);
     }
@@ -61,8 +65,14 @@ export function checkRunDirectory(directory: string, config: Record<string, unkn
  * Prepares the run directory after `checkRunDirectory`'s checks: a new run's directory is created and its config
  * saved, with `recorded` (what the run was given, such as its `resources`) beside it, which --resume does not compare.
  */
-export function openRunDirectory(directory: string, config: Record<string, unknown>, resume: boolean, recorded: { resources?: unknown } = {}): RunPaths {
-  const paths = checkRunDirectory(directory, config, resume);
+export function openRunDirectory(
+  directory: string,
+  config: Record<string, unknown>,
+  resume: boolean,
+  recorded: { resources?: unknown } = {},
+  normalize?: (config: Record<string, unknown>) => Record<string, unknown>,
+): RunPaths {
+  const paths = checkRunDirectory(directory, config, resume, normalize);
   if (resume) return paths;
   mkdirSync(directory, { recursive: true });
   writeJsonAtomically(paths.config, { formatVersion: runFormatVersion, ...config, ...recorded });

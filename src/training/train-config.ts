@@ -124,3 +124,15 @@ export const TrainConfigSchema = z
     }
   });
 export type TrainConfig = z.infer<typeof TrainConfigSchema>;
+
+/**
+ * A run's config.json (or the config a resume compares it with) with today's train-config defaults filled in, so
+ * that a run saved before a key existed (async, transform.maskTruncated) compares as if it had held the default; the
+ * keys that are not the train config's, and a config that does not parse, are left as they are for the comparison to
+ * name.
+ */
+export function withTrainConfigDefaults(config: Record<string, unknown>): Record<string, unknown> {
+  const trainKeys = new Set(Object.keys(TrainConfigSchema.shape));
+  const parsed = TrainConfigSchema.safeParse(Object.fromEntries(Object.entries(config).filter(([key, value]) => trainKeys.has(key) && value !== undefined)));
+  return parsed.success ? { ...config, ...parsed.data } : config;
+}

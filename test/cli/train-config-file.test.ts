@@ -40,3 +40,20 @@ describe("rllm train's flags over the config", () => {
     expect(() => parse({ async: { maxStaleness: 1 } }, { partialRollouts: true })).not.toThrow();
   });
 });
+
+describe("rllm train's async flags that the synchronous loop would ignore", () => {
+  const flags = { async: false, partialRollouts: false, maskTruncated: false };
+  const overrides = (raw: Record<string, unknown>, given: Partial<Parameters<typeof withFlagOverrides>[1]>) => withFlagOverrides(raw, { ...flags, ...given });
+
+  it("refuses --async with --max-staleness 0 (the synchronous loop), naming both flags", () => {
+    expect(() => overrides({}, { async: true, maxStaleness: 0 })).toThrow("--async with --max-staleness 0");
+    expect(() => overrides({}, { async: true, maxStaleness: 1 })).not.toThrow();
+  });
+
+  it("refuses --stale-groups where no group can be stale (the synchronous loop), naming the flag", () => {
+    expect(() => overrides({}, { staleGroups: "drop" })).toThrow("--stale-groups: only the async loop has stale groups");
+    expect(() => overrides({ async: { maxStaleness: 2 } }, { maxStaleness: 0, staleGroups: "drop" })).toThrow("--stale-groups");
+    expect(() => overrides({ async: { maxStaleness: 2 } }, { staleGroups: "drop" })).not.toThrow();
+    expect(() => overrides({}, { async: true, staleGroups: "drop" })).not.toThrow();
+  });
+});

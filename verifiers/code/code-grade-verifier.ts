@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
-import { codeGradingPool, codePool } from "./code-pool.js";
+import { codeGradingPool } from "./code-pool.js";
 import type { ProgramGrader } from "./program-grader.js";
 import { extractProgram } from "./extract-code.js";
 import { type NormalizedTests, normalizeTests, TestDecodeError } from "./normalize-tests.js";
@@ -41,7 +41,7 @@ export const codeGradeVerifier: GradeVerifier<CodeRow> = {
   async gradeRows(rows, options, context) {
     const flags = parseSetOptions(CodeFlagsSchema, options.flags, 'verifier "code"');
     // The run's slots (opened as `rllm grade` started), or for a memory cap of its own, slots of that cap.
-    const pool = await context.pool(flags.memoryMb ? codeGradingPool({ memoryBytes: flags.memoryMb * 1024 * 1024 }) : codePool);
+    const pool = await context.pool(codeGradingPool(flags.memoryMb === undefined ? undefined : { memoryBytes: flags.memoryMb * 1024 * 1024 }));
     const grader = pool.grader({ timeoutSeconds: flags.timeout, runAllTests: flags.runAllTests, floatTolerance: flags.floatTolerance });
     // Each problem runs its tests one after another; problems share the sandbox slots.
     const limit = pLimit(grader.concurrency);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { parseSetOptions, scored, unscored, type Score } from "rllm-ts/core";
 import type { GradeVerifier } from "../grade-verifier.js";
 import { gradeMathBatch } from "./grade-math-batch.js";
-import { defaultMathTimeoutMs, mathGradingPool, mathPool } from "./math-pool.js";
+import { defaultMathTimeoutMs, mathGradingPool } from "./math-pool.js";
 import type { MathGroundTruth } from "./grade-math-under-policy.js";
 import { MathPolicySchema } from "./math-policy.js";
 import type { PooledMathVerdict } from "./math-worker-pool.js";
@@ -48,7 +48,7 @@ export const mathGradeVerifier: GradeVerifier<MathRow> = {
     const gradable = rows.filter((row) => !isEmptyGroundTruth(row.ground_truth));
     const jobs = gradable.map((row) => ({ response: row.response, groundTruth: row.ground_truth, choices: row.choices }));
     // The run's threads (started as `rllm grade` started), or for a time limit of its own, threads with that limit.
-    const pool = await context.pool(timeoutMs === defaultMathTimeoutMs ? mathPool : mathGradingPool(timeoutMs));
+    const pool = await context.pool(mathGradingPool(timeoutMs));
     const verdicts = await gradeMathBatch(jobs, { policy, pool, onProgress: options.onProgress });
     const scores = new Map(gradable.map((row, index) => [row, mathVerdictScore(verdicts[index]!)]));
     return rows.map((row) => scores.get(row) ?? unscored("the ground truth is empty"));

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { rllmHome } from "../../core/rllm-home.js";
+import { parseSetFlags } from "../../core/parse-set-flags.js";
 import { configuredSandbox } from "../../core/user-config.js";
 import { openRunResources, type OwnedRunResources } from "../../sandbox/run-resources.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
@@ -27,14 +28,26 @@ const countedBytes = 1024 * 1024;
 /** Opens the run's resources for `flags` and starts its verifier's pool; an unknown verifier or sandbox throws. */
 export function startGrading(flags: GradeFlags): GradeStart {
   const entry = gradeVerifiers.get(flags.verifier);
+  const given = verifierFlags(flags);
   const sandbox = configuredSandbox(rllmHome(), sandboxSettingFromFlags(flags));
   if (entry.defersOptimizingCompiler) deferOptimizingCompiler();
   // The pool opens no more workers or slots than there are rows.
   const resources = openRunResources({ sandbox, concurrency: Math.min(flags.concurrency ?? os.availableParallelism(), countRows(flags.input)) });
-  const warming = entry.loadPool ? entry.loadPool().then((pool) => resources.warm([pool])) : Promise.resolve();
+  const warming = entry.loadPool ? entry.loadPool(given).then((pool) => resources.warm([pool])) : Promise.resolve();
   // Reported by the action, which awaits it.
   warming.catch(() => undefined);
   return { resources, warming, close: () => resources.close() };
+}
+
+/** The verifier's flags as its `gradeRows` gets them: `--set key=value` and the code verifier's own flags. */
+export function verifierFlags(flags: GradeFlags): Record<string, unknown> {
+  return { ...parseSetFlags(flags.set), ...codeFlags(flags) };
+}
+
+/** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */
+export function codeFlags(flags: Pick<GradeFlags, "timeout" | "runAllTests" | "floatTolerance">): Record<string, unknown> {
+  const { timeout, runAllTests, floatTolerance } = flags;
+  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance }).filter(([, value]) => value !== undefined));
 }
 
 /** The input's rows (its non-blank lines), for a small input; a large one, or none readable, counts as rows enough for every core. */

@@ -12,10 +12,9 @@ import type { Score } from "../../core/score.js";
 import { gradeVerifiers } from "../../../verifiers/registry.js";
 import { infraErrorRate } from "../../metrics/infra-error-rate.js";
 import { assertInputFile, assertWritableOutput } from "../../core/check-paths.js";
-import { parseSetFlags } from "../../core/parse-set-flags.js";
 import { interruptOnCtrlC } from "../interrupt-on-ctrl-c.js";
 import type { GradeFlags } from "./grade-flags.js";
-import type { GradeStart } from "./grade-start.js";
+import { codeFlags, verifierFlags, type GradeStart } from "./grade-start.js";
 
 /** Grades the rows on the run `started`, writes the verdict rows and prints the accuracy. */
 export async function gradeAction(flags: GradeFlags, _args: string[], command: Command, started: GradeStart): Promise<void> {
@@ -31,7 +30,7 @@ export async function gradeAction(flags: GradeFlags, _args: string[], command: C
     const progress = progressLine(rows.length);
     const grading = verifier.gradeRows(
       rows,
-      { concurrency: flags.concurrency, flags: { ...parseSetFlags(flags.set), ...codeFlags(flags) }, onProgress: progress },
+      { concurrency: flags.concurrency, flags: verifierFlags(flags), onProgress: progress },
       { sandbox: resources.sandbox, pool: resources.pool, signal: interrupt.signal },
     );
     const scores = await untilInterrupted(grading, interrupt.signal);
@@ -87,12 +86,6 @@ function assertCodeFlagsFit(verifierName: string, flags: GradeFlags, command: Co
     `unknown option '${option.long}' for --verifier ${verifierName} (it is a --verifier code option; ` +
       `${verifierName}'s own flags go through --set key=value${verifierName === "math" ? ", e.g. --set timeoutMs=5000" : ""}; see rllm grade --help)`,
   );
-}
-
-/** The code verifier's own command-line flags that were given (absent ones are left to the verifier's defaults). */
-function codeFlags(flags: GradeFlags): Record<string, unknown> {
-  const { timeout, runAllTests, floatTolerance } = flags;
-  return Object.fromEntries(Object.entries({ timeout, runAllTests, floatTolerance }).filter(([, value]) => value !== undefined));
 }
 
 /**

@@ -12,7 +12,7 @@ import { assertBatchSupported, type BackendCapabilities } from "../../training/b
 import { UnsupportedRequestError } from "../../training/errors/unsupported-request-error.js";
 import { trainingBackends } from "../../training/backends/training-backends.js";
 import { assertAsyncSupported } from "../../training/assert-async-supported.js";
-import { TrainConfigSchema, type TrainConfig } from "../../training/train-config.js";
+import { TrainConfigSchema, withTrainConfigDefaults, type TrainConfig } from "../../training/train-config.js";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { hasBenchmark, resolveBenchmark } from "../../../benchmarks/resolve-benchmark.js";
 import { resolveCookbook } from "../../evaluation/resolve-cookbook.js";
@@ -60,7 +60,7 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
   const remote = flags.backend === "tinker" || flags.backend === "fireworks" ? { model: flags.model ?? null, loraRank: flags.loraRank ?? null } : {};
   // maxInfraErrorRate is a stop guard, not part of what is trained: --resume may raise it after a stop.
   const runConfig = { command: "train", cookbook: cookbook.name, backend: flags.backend, checkpoint: checkpoint ?? null, ...remote, sandbox, ...config, out: undefined, maxInfraErrorRate: undefined };
-  checkRunDirectory(directory, runConfig, flags.resume);
+  checkRunDirectory(directory, runConfig, flags.resume, withTrainConfigDefaults);
   // Loaded here, not at the top: backends and the loop bring TensorFlow, which `rllm train --help` must not load.
   // One request before the backend starts: a dead --base-url fails here, naming it, instead of after the retries.
   if (flags.baseUrl) await assertServiceReachable(flags.baseUrl, flags.model ?? "(default)");
@@ -79,11 +79,11 @@ export async function trainAction(flags: TrainFlags, [cookbookName]: [string?]):
     assertConfigSupported(backend.capabilities(), config, configFile);
     assertAsyncOptions(backend.capabilities(), config);
     await resources.warm(cookbook.pools ?? []);
+    openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() }, withTrainConfigDefaults);
   } catch (error) {
     await Promise.all([backend.close(), resources.close()]);
     throw error;
   }
-  openRunDirectory(directory, runConfig, flags.resume, { resources: resources.record() });
 
   const interrupt = interruptOnCtrlC(
     "rllm: stopping: the rollouts under way are cancelled (the finished ones are kept), the update under way finishes and is checkpointed (Ctrl-C again to quit at once, back to the last checkpoint)",
@@ -189,7 +189,11 @@ export function withFlagOverrides(raw: Record<string, unknown>, flags: Pick<Trai
   const configuredStaleness = typeof configured.maxStaleness === "number" ? configured.maxStaleness : 0;
   // --async alone means one version of staleness, unless the config already allows more.
   const maxStaleness = flags.maxStaleness ?? (flags.async ? Math.max(1, configuredStaleness) : undefined);
-  if (flags.partialRollouts && (maxStaleness ?? configuredStaleness) === 0) throw new InputError("--partial-rollouts: only the async loop has episodes in flight across an update; add --async (or --max-staleness above 0)");
+  const staleness = maxStaleness ?? configuredStaleness;
+  // Each of these would be silently ignored by the synchronous loop (K = 0), so each is refused by name instead.
+  if (flags.async && flags.maxStaleness === 0) throw new InputError("--async with --max-staleness 0: 0 is the synchronous loop; give --max-staleness above 0, or leave out --async");
+  if (flags.partialRollouts && staleness === 0) throw new InputError("--partial-rollouts: only the async loop has episodes in flight across an update; add --async (or --max-staleness above 0)");
+  if (flags.staleGroups !== undefined && staleness === 0) throw new InputError("--stale-groups: only the async loop has stale groups (the synchronous loop trains each step on rollouts of the newest version); add --async (or --max-staleness above 0)");
   return {
     ...raw,
     ...(flags.steps !== undefined ? { steps: flags.steps } : {}),

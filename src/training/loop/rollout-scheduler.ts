@@ -70,11 +70,6 @@ export class RolloutScheduler<Group extends ScheduledGroup> {
     this.dispatch();
   }
 
-  /** Groups running now, by key. */
-  inFlight(): string[] {
-    return [...this.running.keys()];
-  }
-
   /** Finished groups not yet trained (a checkpoint keeps them for the resume). */
   pending(): readonly Group[] {
     return this.finished;

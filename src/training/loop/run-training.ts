@@ -17,7 +17,7 @@ import { runPaths } from "../../runs/run-directory.js";
 import { keepMetricsUpTo, readTrainState, trainingRunPaths, trainingStepDirectory, writeTrainState } from "../../runs/training-run-files.js";
 import type { TrainingBackend } from "../backend.js";
 import { pinnedModelName } from "../backends/pinned-model-name.js";
-import { startGateway } from "../../gateway/gateway-server.js";
+import { startGateway, type Gateway } from "../../gateway/gateway-server.js";
 import type { TrainConfig } from "../train-config.js";
 import { checkpointFolder } from "../checkpoint-folder.js";
 import { carriedGroups, RolloutLog } from "./rollout-log.js";
@@ -67,17 +67,20 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
     options.onRecord?.(record);
   };
   const isAsync = config.async.maxStaleness > 0;
-  let policy = await backend.open({ baseModel: options.baseModel, seed: config.seed });
-  if (!policy.openaiBaseUrl) throw new Error(`backend "${backend.name}" serves no OpenAI-compatible sampler; rllm train needs one for agent rollouts`);
   const sampling = { temperature: config.sampling.temperature, topP: config.sampling.topP, maxTokens: config.sampling.maxTokens };
-  // Async rollouts name their version in the model (pinnedModelName), so the gateway leaves the model as asked.
-  const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: isAsync ? undefined : policy.modelId, sampling });
+  let openedGateway: Gateway | undefined;
   let scheduler: RolloutScheduler<TrainingGroup> | undefined;
   let rolloutLog: RolloutLog | undefined;
   // Rollouts stop on Ctrl-C, and when the loop ends for any reason: a group still running then is not waited for.
   const stopRollouts = new AbortController();
   const rolloutSignal = AbortSignal.any([options.signal, stopRollouts.signal]);
+  // From open() on, the backend's threads and servers are closed in the finally, a failed start included.
   try {
+    let policy = await backend.open({ baseModel: options.baseModel, seed: config.seed });
+    if (!policy.openaiBaseUrl) throw new Error(`backend "${backend.name}" serves no OpenAI-compatible sampler; rllm train needs one for agent rollouts`);
+    // Async rollouts name their version in the model (pinnedModelName), so the gateway leaves the model as asked.
+    const gateway = await startGateway({ upstream: policy.openaiBaseUrl, model: isAsync ? undefined : policy.modelId, sampling });
+    openedGateway = gateway;
     let startStep = 0;
     // The step-0 validation: later ones report their pass@1 gain over it (paired by task) and re-judge its pairs.
     let baseline: ValidationRecord | undefined;
@@ -206,7 +209,7 @@ export async function runTraining(options: TrainingOptions): Promise<TrainRecord
     await scheduler?.close();
     rolloutLog?.close();
     metrics?.close();
-    await gateway.close();
+    await openedGateway?.close();
     await backend.close();
   }
   return records;

@@ -141,9 +141,11 @@ describeDocker(`docker sandbox${skipReason ? ` (skipped: ${skipReason})` : ""}`,
   });
 
   it("contains a fork bomb under the process limit and stays usable", async () => {
-    const bomb = await sandbox.exec("bomb() { bomb | bomb & }; bomb; sleep 30", { timeoutMs: 1000 });
+    // A name no other process on the shared host has: "bomb" also matched other commands (a vitest -t "fork bomb").
+    const name = `dockerbomb${process.pid}`;
+    const bomb = await sandbox.exec(`${name}() { ${name} | ${name} & }; ${name}; sleep 30`, { timeoutMs: 1000 });
     expect(bomb.timedOut).toBe(true);
-    expect(hostProcesses("bomb")).toEqual([]);
+    expect(hostProcesses(name)).toEqual([]);
     expect((await sandbox.exec("echo alive")).stdout).toBe("alive\n");
   });
 

@@ -144,3 +144,21 @@ describe("runTraining", () => {
     await upstream.close();
   });
 });
+
+describe("runTraining on a failed start", () => {
+  it("closes the backend it opened when the run cannot start (its learner and sampler threads would outlive the run)", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "rllm-train-failed-start-"));
+    const config = TrainConfigSchema.parse({ steps: 1, tasksPerStep: 1, groupSize: 2 });
+    // A backend that opens but serves no OpenAI-compatible sampler: the run refuses it after open().
+    const { backend } = recordingBackend("http://127.0.0.1:9/v1");
+    let closes = 0;
+    const withoutSampler = { ...backend, open: async () => ({ backend: "recording", modelId: "fake", version: 0 }), close: async () => {
+        closes += 1;
+      },
+    };
+    await expect(
+      runTraining({ config, cookbook, trainTasks: tasks, testTasks: tasks, backend: withoutSampler, baseModel: "fake", directory, resume: false, signal: new AbortController().signal, resources: openRunResources() }),
+    ).rejects.toThrow(/serves no OpenAI-compatible sampler/);
+    expect(closes).toBe(1);
+  });
+});
