@@ -119,6 +119,10 @@ export const TrainConfigSchema = z
     if (config.async.staleGroups === "reweight" && config.loss.tisCap === undefined) {
       context.addIssue({ code: "custom", path: ["async", "staleGroups"], message: '"reweight" weighs stale groups by truncated importance ratios: set loss.tisCap (--tis-cap)' });
     }
+    // The synchronous loop has no stale groups: "reweight" there would be a setting silently ignored.
+    if (config.async.staleGroups === "reweight" && config.async.maxStaleness === 0) {
+      context.addIssue({ code: "custom", path: ["async", "staleGroups"], message: '"reweight" acts on groups past maxStaleness, which only the async loop has: set async.maxStaleness (--max-staleness) above 0' });
+    }
     if (config.async.partialRollouts && config.async.maxStaleness === 0) {
       context.addIssue({ code: "custom", path: ["async", "partialRollouts"], message: "partial rollouts cross an update, which only the async loop has: set async.maxStaleness (--max-staleness) above 0" });
     }

@@ -16,6 +16,14 @@ describe("train config", () => {
     expect(given.gradClipNorm).toBeUndefined();
   });
 
+  it("refuses async settings the synchronous loop would ignore, naming the field", () => {
+    const reweight = TrainConfigSchema.safeParse({ async: { staleGroups: "reweight" }, loss: { tisCap: 2 } });
+    expect(reweight.success).toBe(false);
+    expect(reweight.error?.issues.map((issue) => issue.path.join("."))).toEqual(["async.staleGroups"]);
+    expect(TrainConfigSchema.safeParse({ async: { maxStaleness: 1, staleGroups: "reweight" }, loss: { tisCap: 2 } }).success).toBe(true);
+    expect(TrainConfigSchema.safeParse({ async: { partialRollouts: true } }).success).toBe(false);
+  });
+
   it("rejects unknown keys at every level, naming the path", () => {
     for (const bad of [{ stepz: 3 }, { sampling: { temprature: 1 } }, { joint: { lambda: 1 } }, { loss: { kind: "ppo", clip: 0.2 } }]) {
       const result = TrainConfigSchema.safeParse(bad);
