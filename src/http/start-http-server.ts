@@ -1,6 +1,8 @@
 /** Starting a node:http server whose handler may throw HttpError, with GET /health answered before any route. */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { InputError } from "../core/errors/input-error.js";
+import { optionName, usageMessage } from "../core/errors/option-name.js";
 import { allowedHosts, checkRequestOrigin } from "./check-request-origin.js";
 import { sendError, sendJson } from "./send-json.js";
 
@@ -36,7 +38,7 @@ export async function startHttpServer(handler: RequestHandler, options: { host: 
     handler(request, response).catch((error: unknown) => sendError(response, error));
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error) => reject(unavailablePort(error, options)));
     server.listen(options.port, options.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -50,6 +52,22 @@ export async function startHttpServer(handler: RequestHandler, options: { host: 
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * A port the user chose that cannot be had, as their mistake naming the option (`--port` on the command line): Node's
+ * own `listen EADDRINUSE: address already in use` names neither the flag nor what to do.
+ */
+function unavailablePort(error: Error, options: { host: string; port: number }): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const port = optionName("port");
+  if (code === "EADDRINUSE") {
+    return new InputError(usageMessage`${port} ${options.port}: ${options.host}:${options.port} is already in use (another server is listening there); choose another ${port}, or 0 for any free one`);
+  }
+  if (code === "EACCES") {
+    return new InputError(usageMessage`${port} ${options.port}: not allowed to listen on ${options.host}:${options.port} (ports below 1024 need privileges); choose a ${port} of 1024 or more`);
+  }
+  return error;
 }
 
 /** The request's path without query string or trailing slashes ("" for the root). */

@@ -98,7 +98,7 @@ describe("llama.cpp model server", () => {
     const load = vi.spyOn(LlamaCppModel, "load");
     try {
       const port = Number(new URL(server.url).port);
-      await expect(startLlamaCppServer({ file: await testModelFile(), name: TEST_MODEL, port, host: "127.0.0.1", threads: 1 })).rejects.toThrow(/EADDRINUSE/);
+      await expect(startLlamaCppServer({ file: await testModelFile(), name: TEST_MODEL, port, host: "127.0.0.1", threads: 1 })).rejects.toThrow(/is already in use/);
       const loaded = await load.mock.results[0]!.value;
       expect(loaded.model.disposed).toBe(true);
     } finally {
