@@ -4,7 +4,7 @@ import os from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { benchmarks } from "../../benchmarks/registry.js";
 import { cookbooks } from "../../cookbooks/registry.js";
-import { EpisodeSchema } from "../../src/core/episode.js";
+import { replyEpisode } from "../helpers/reply-episode.js";
 import type { Task } from "../../src/core/task.js";
 import { runScoreContract } from "./score-contract.js";
 import { openTestRun } from "../../src/testing/open-test-run.js";
@@ -46,13 +46,7 @@ for (const entry of cases) {
     const { cookbook, task } = await load();
     const changed: Task = { ...task, metadata: { ...task.metadata, ...metadata } };
     const reply = template.replace(/\{metadata\.(\w+)\}/g, (_, field: string) => String(task.metadata[field]));
-    const episode = EpisodeSchema.parse({
-      id: `${task.id}:0`,
-      taskId: task.id,
-      attempt: 0,
-      trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
-      artifacts: { answer: reply },
-    });
+    const episode = replyEpisode(task.id, reply);
     return cookbook.evaluate(changed, episode, testRun.evaluatorContext());
   };
   runScoreContract({

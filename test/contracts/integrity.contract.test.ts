@@ -5,7 +5,7 @@ import os from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { benchmarks } from "../../benchmarks/registry.js";
 import { cookbooks } from "../../cookbooks/registry.js";
-import { EpisodeSchema } from "../../src/core/episode.js";
+import { replyEpisode } from "../helpers/reply-episode.js";
 import { gradeVerifiers } from "../../verifiers/index.js";
 import { expectCandidateFailure, readIntegrityCases } from "./candidate-failure.js";
 import { openTestRun } from "../../src/testing/open-test-run.js";
@@ -46,13 +46,7 @@ for (const entry of table.cookbooks) {
         const task = tasks.find((candidate) => candidate.id === entry.taskId);
         if (!task) throw new Error(`${entry.benchmark} has no bundled task "${entry.taskId}"`);
         const reply = testCase.reply;
-        const episode = EpisodeSchema.parse({
-          id: `${task.id}:0`,
-          taskId: task.id,
-          attempt: 0,
-          trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
-          artifacts: { answer: reply },
-        });
+        const episode = replyEpisode(task.id, reply);
         // An evaluator that throws (InfraError or anything else) turns the episode into an infra error: the rule forbids it.
         expectCandidateFailure(await cookbook.evaluate(task, episode, testRun.evaluatorContext()));
       }, 60_000);

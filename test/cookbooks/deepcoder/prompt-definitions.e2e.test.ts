@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { benchmarks } from "../../../benchmarks/registry.js";
 import { cookbooks } from "../../../cookbooks/registry.js";
 import { promptDefinitions } from "../../../cookbooks/deepcoder/prompt-definitions.js";
-import { EpisodeSchema } from "../../../src/core/episode.js";
+import { replyEpisode } from "../../helpers/reply-episode.js";
 import type { Task } from "../../../src/core/task.js";
 import { openTestRun } from "../../../src/testing/open-test-run.js";
 
@@ -25,13 +25,7 @@ const humanEval = new Map(
 async function grade(cookbookName: string, task: Task, program: string) {
   const cookbook = await cookbooks.load(cookbookName);
   const reply = `\`\`\`python\n${program}\n\`\`\``;
-  const episode = EpisodeSchema.parse({
-    id: `${task.id}:0`,
-    taskId: task.id,
-    attempt: 0,
-    trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
-    artifacts: { answer: reply },
-  });
+  const episode = replyEpisode(task.id, reply);
   return cookbook.evaluate(task, episode, testRun.evaluatorContext());
 }
 

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createFinqaEvaluator } from "../../../cookbooks/finqa/finqa-evaluator.js";
 import { EpisodeSchema } from "../../../src/core/episode.js";
+import { replyEpisode } from "../../helpers/reply-episode.js";
 import { gradeFinqaRow } from "../../../verifiers/finqa/finqa-grade-verifier.js";
 import { openTestRun } from "../../../src/testing/open-test-run.js";
 
@@ -15,13 +16,7 @@ const groundTruth = "Revenue rose from $10 million to $12 million, up 20%.";
 describe("a FinQA reply whose gold answer is free text, without a judge", () => {
   it("is unscored by the rllm eval evaluator", async () => {
     const task = { id: "t1", instruction: "How did revenue change?", metadata: { ground_truth: groundTruth, question: "How did revenue change?" } };
-    const episode = EpisodeSchema.parse({
-      id: "t1:0",
-      taskId: "t1",
-      attempt: 0,
-      trajectories: [{ name: "solver", steps: [{ input: [], output: reply }], output: reply }],
-      artifacts: { answer: reply },
-    });
+    const episode = replyEpisode("t1", reply);
     const score = await createFinqaEvaluator()(task, episode, testRun.evaluatorContext());
     expect(score).toMatchObject({ status: "unscored", isCorrect: false, value: 0 });
   });
